@@ -1,0 +1,137 @@
+import { isAddress } from 'viem'
+import { foundry, mainnet, sepolia } from 'viem/chains'
+import { z } from 'zod'
+import {
+  LOCAL_CHAIN_ID,
+  POPULAR_WALLET_IDS,
+  formatIssues,
+  hexColorSchema,
+  publicConfigSchema,
+  type PublicChain,
+  type PublicConfig,
+} from '@guildhall/core'
+
+/** Chains the operator may name by id alone; any other chain needs CHAIN_NAME_<id> and RPC_URL_<id>. */
+const KNOWN_CHAINS = new Map<number, { name: string; rpcUrl?: string; testnet: boolean; explorer?: string }>([
+  [mainnet.id, { name: mainnet.name, rpcUrl: mainnet.rpcUrls.default.http[0], testnet: false, explorer: mainnet.blockExplorers.default.url }],
+  [sepolia.id, { name: sepolia.name, rpcUrl: sepolia.rpcUrls.default.http[0], testnet: true, explorer: sepolia.blockExplorers.default.url }],
+  [foundry.id, { name: 'Local chain', testnet: true }],
+])
+
+const csv = (value: string) =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_ORIGIN: z.url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+  DAO_NAME: z.string().min(1).max(64).default('Guildhall DAO'),
+  DAO_DESCRIPTION: z.string().max(500).default(''),
+  CHAIN_IDS: z
+    .string()
+    .default(`${mainnet.id},${sepolia.id}`)
+    .transform(csv)
+    .pipe(z.array(z.string().regex(/^[1-9][0-9]*$/, 'must be a positive chain id').transform(Number)).min(1, 'No chains found on connector.')),
+  TOKEN_ADDRESS: z
+    .string()
+    .refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address')
+    .optional(),
+  TOKEN_DEPLOY_BLOCK: z.coerce.number().int().min(0).default(0),
+  WALLETS: z
+    .string()
+    .default(POPULAR_WALLET_IDS.join(','))
+    .transform(csv)
+    .pipe(z.array(z.enum(POPULAR_WALLET_IDS)).min(1)),
+  WALLETCONNECT_PROJECT_ID: z.string().min(1).optional(),
+  LEARN_MORE_URL: z.url().optional(),
+  DISCLAIMER: z.string().max(500).optional(),
+  ACCENT_COLOR: hexColorSchema.optional(),
+  /** Comma-separated anvil accounts offered as the development wallet (set by the local demo only). */
+  DEV_WALLET_ACCOUNTS: z.string().optional(),
+})
+
+export type ChainSettings = PublicChain & { upstreamRpcUrl: string; proxied: boolean }
+
+export interface Settings {
+  port: number
+  host: string
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
+  webDist: string | undefined
+  tokenDeployBlock: number
+  chains: ChainSettings[]
+  publicConfig: PublicConfig
+}
+
+export class EnvError extends Error {
+  override name = 'EnvError'
+}
+
+const isLoopback = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)
+
+/** Parses the environment once at start; throws EnvError listing every invalid variable. */
+export function parseEnv(env: Record<string, string | undefined>): Settings {
+  const parsed = envSchema.safeParse(env)
+  if (!parsed.success) throw new EnvError(`Invalid configuration:\n${formatIssues(parsed.error)}`)
+  const e = parsed.data
+  const origin = (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')
+  const problems: string[] = []
+
+  const chains: ChainSettings[] = e.CHAIN_IDS.map((id) => {
+    const known = KNOWN_CHAINS.get(id)
+    const upstream = env[`RPC_URL_${id}`] ?? known?.rpcUrl
+    const name = env[`CHAIN_NAME_${id}`] ?? known?.name
+    if (!upstream) problems.push(`- RPC_URL_${id}: required for chain ${id}`)
+    if (!name) problems.push(`- CHAIN_NAME_${id}: required for chain ${id} (not a chain Guildhall knows by id)`)
+    // Local nodes are reached through the app's own /rpc/<id> so the browser needs one origin only.
+    const proxied = upstream ? isLoopback(upstream) : false
+    return {
+      id,
+      name: name ?? String(id),
+      upstreamRpcUrl: upstream ?? '',
+      rpcUrl: proxied ? `${origin}/rpc/${id}` : (upstream ?? ''),
+      proxied,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      blockExplorerUrl: known?.explorer ?? null,
+      testnet: known?.testnet ?? id === LOCAL_CHAIN_ID,
+    }
+  })
+  if (problems.length > 0) throw new EnvError(`Invalid configuration:\n${problems.join('\n')}`)
+
+  const daoChain = chains[0] as ChainSettings
+  const devWalletAccounts = e.DEV_WALLET_ACCOUNTS ? csv(e.DEV_WALLET_ACCOUNTS) : []
+  // The development wallet holds anvil's public keys: never offer it against a real network.
+  const devWallet = devWalletAccounts.length > 0 && daoChain.id === LOCAL_CHAIN_ID && daoChain.proxied
+  const publicConfig = publicConfigSchema.safeParse({
+    dao: { name: e.DAO_NAME, description: e.DAO_DESCRIPTION },
+    appUrl: origin,
+    chains: chains.map(({ upstreamRpcUrl: _u, proxied: _p, ...chain }) => chain),
+    token: e.TOKEN_ADDRESS ? { address: e.TOKEN_ADDRESS, chainId: daoChain.id } : null,
+    wallets: e.WALLETS,
+    walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
+    learnMoreUrl: e.LEARN_MORE_URL,
+    disclaimer: e.DISCLAIMER ?? null,
+    accentColor: e.ACCENT_COLOR,
+    devWallet: devWallet ? { accounts: devWalletAccounts } : null,
+  })
+  if (!publicConfig.success) {
+    const lines = formatIssues(publicConfig.error)
+      .replace('walletConnectProjectId', 'WALLETCONNECT_PROJECT_ID')
+      .replace('devWallet.accounts', 'DEV_WALLET_ACCOUNTS')
+    throw new EnvError(`Invalid configuration:\n${lines}`)
+  }
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST,
+    tokenDeployBlock: e.TOKEN_DEPLOY_BLOCK,
+    chains,
+    publicConfig: publicConfig.data,
+  }
+}

@@ -1,0 +1,43 @@
+import { ConnectButton } from '@rainbow-me/rainbowkit'
+import { NavLink, Outlet } from 'react-router'
+import { Notices } from '../components/notices.tsx'
+import { usePublicConfig } from '../lib/public-config-context.tsx'
+
+const NAV = [
+  { to: '/', label: 'Overview', end: true },
+  { to: '/proposals', label: 'Proposals', end: false },
+  { to: '/members', label: 'Members', end: false },
+  { to: '/treasury', label: 'Treasury', end: false },
+]
+
+/** The shell every page shares: header with navigation and the connect button. */
+export function Layout() {
+  const config = usePublicConfig()
+  return (
+    <>
+      <header className="header">
+        <NavLink to="/" className="brand">
+          {config.dao.name}
+        </NavLink>
+        <nav className="nav" aria-label="Main">
+          {NAV.map((item) => (
+            <NavLink key={item.to} to={item.to} end={item.end}>
+              {item.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="connect">
+          <ConnectButton
+            accountStatus={{ smallScreen: 'avatar', largeScreen: 'full' }}
+            showBalance={{ smallScreen: false, largeScreen: true }}
+            chainStatus={{ smallScreen: 'icon', largeScreen: 'full' }}
+          />
+        </div>
+      </header>
+      <Notices />
+      <main className="main">
+        <Outlet />
+      </main>
+    </>
+  )
+}

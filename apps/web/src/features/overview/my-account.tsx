@@ -1,0 +1,36 @@
+import { formatTokenAmount, shortenAddress } from '@guildhall/core'
+import { zeroAddress } from 'viem'
+import { useAccount } from 'wagmi'
+import { Card, Stat } from '../../components/card.tsx'
+import { useTokenAccount, useTokenMetadata } from '../../lib/token.ts'
+
+/** The connected member's balance, voting power and delegate. */
+export function MyAccount() {
+  const { address, isConnected } = useAccount()
+  const { metadata } = useTokenMetadata()
+  const { account, error } = useTokenAccount(address)
+  if (!isConnected || !address) {
+    return (
+      <Card title="Your account" testId="my-account">
+        <p className="muted">Connect a wallet to see your balance, voting power and delegate.</p>
+      </Card>
+    )
+  }
+  const amount = (value: bigint | undefined) =>
+    value === undefined || !metadata ? undefined : `${formatTokenAmount(value, metadata.decimals)} ${metadata.symbol}`
+  const delegate =
+    !account ? undefined : account.delegate === zeroAddress ? 'Not delegated' : account.delegate === address ? 'Yourself' : shortenAddress(account.delegate)
+  return (
+    <Card title="Your account" testId="my-account">
+      {error ? (
+        <p role="alert">Your balance could not be read from the chain. Check that your wallet is on the DAO's network.</p>
+      ) : (
+        <dl className="stats">
+          <Stat label="Balance" value={amount(account?.balance)} testId="my-balance" />
+          <Stat label="Voting power" value={amount(account?.votes)} testId="my-votes" />
+          <Stat label="Delegate" value={delegate} testId="my-delegate" />
+        </dl>
+      )}
+    </Card>
+  )
+}

@@ -1,0 +1,22 @@
+import type { PublicChain } from '@guildhall/core'
+import { type Chain, defineChain } from 'viem'
+import { mainnet, sepolia } from 'viem/chains'
+
+/** viem's definitions carry the multicall and name-service contracts; keep them for chains we know. */
+const KNOWN: Record<number, Chain> = { [mainnet.id]: mainnet, [sepolia.id]: sepolia }
+
+/** A viem chain for each configured chain, with the configured RPC URL. */
+export function toViemChain(chain: PublicChain): Chain {
+  const known = KNOWN[chain.id]
+  return defineChain({
+    ...known,
+    id: chain.id,
+    name: chain.name,
+    nativeCurrency: chain.nativeCurrency,
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+    blockExplorers: chain.blockExplorerUrl
+      ? { default: { name: 'Explorer', url: chain.blockExplorerUrl } }
+      : known?.blockExplorers,
+    testnet: chain.testnet,
+  })
+}

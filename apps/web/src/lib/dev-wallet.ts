@@ -1,0 +1,43 @@
+import { createAnvilProvider } from '@guildhall/devchain/wallet/anvil-provider'
+import type { PublicChain } from '@guildhall/core'
+import type { Wallet } from '@rainbow-me/rainbowkit'
+import { createConnector } from 'wagmi'
+import { injected } from 'wagmi/connectors'
+
+const ICON =
+  'data:image/svg+xml;base64,' +
+  btoa(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 28 28"><rect width="28" height="28" fill="#1b1b1f"/><path d="M7 9h14v10H7z" fill="none" stroke="#ffd23f" stroke-width="2"/><circle cx="18" cy="14" r="1.6" fill="#ffd23f"/></svg>',
+  )
+
+/**
+ * anvil's unlocked accounts as a wallet, so a newcomer can try every flow without an extension.
+ * Only offered when the app runs against the local demo chain (the server decides, see env.ts).
+ */
+export function developmentWallet({ accounts, chains }: { accounts: `0x${string}`[]; chains: PublicChain[] }): Wallet {
+  let provider: ReturnType<typeof createAnvilProvider> | undefined
+  const getProvider = () => {
+    provider ??= createAnvilProvider({
+      accounts,
+      chains: chains.map((chain) => ({ chainId: chain.id, rpcUrl: chain.rpcUrl, name: chain.name })),
+      persistKey: 'guildhall.devWallet',
+      errorDelayMs: 0,
+    })
+    return provider
+  }
+  return {
+    id: 'development',
+    name: 'Development wallet',
+    shortName: 'Dev wallet',
+    iconUrl: ICON,
+    iconBackground: '#1b1b1f',
+    installed: true,
+    createConnector: (walletDetails) =>
+      createConnector((config) => ({
+        ...injected({
+          target: () => ({ id: 'development', name: 'Development wallet', provider: getProvider() as never }),
+        })(config),
+        ...walletDetails,
+      })),
+  }
+}

@@ -1,0 +1,35 @@
+import { QUERY_GC_TIME_MS, QUERY_NETWORK_MODE, QUERY_PERSIST_KEY, QUERY_RETRY, WALLET_ERROR_MESSAGES, walletErrorMessage } from '@guildhall/core'
+import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister'
+import { MutationCache, QueryClient } from '@tanstack/react-query'
+import { deserialize, serialize } from 'wagmi'
+import { notify } from './notifications.ts'
+
+/**
+ * RainbowKit's chain modal closes silently when a switch fails; wagmi runs the switch as a mutation
+ * keyed `switchChain`, so the cache sees every failure and the app shows it (spec §8).
+ */
+function onMutationError(error: unknown, mutationKey: readonly unknown[] | undefined): void {
+  if (mutationKey?.[0] !== 'switchChain') return
+  const message = walletErrorMessage(error)
+  // Rejecting the prompt was the user's own choice; anything else, such as a wallet that added the
+  // chain but stayed on the old one, needs telling.
+  if (message !== WALLET_ERROR_MESSAGES.userRejected) notify(message)
+}
+
+/** The app's QueryClient: one-day cache, no retries, offline-first (spec §9). */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { gcTime: QUERY_GC_TIME_MS, retry: QUERY_RETRY, networkMode: QUERY_NETWORK_MODE },
+      mutations: { networkMode: QUERY_NETWORK_MODE },
+    },
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => onMutationError(error, mutation.options.mutationKey),
+    }),
+  })
+}
+
+/** Persists the query cache in localStorage under `cache`, bigint-safe through wagmi's serializer. */
+export function createQueryPersister(storage: Storage | undefined = globalThis.localStorage) {
+  return createSyncStoragePersister({ storage, key: QUERY_PERSIST_KEY, serialize, deserialize })
+}

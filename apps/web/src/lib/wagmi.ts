@@ -1,0 +1,54 @@
+import { HTTP_TIMEOUT_MS, MULTICALL_BATCH_SIZE, POLLING_INTERVAL_MS, type PublicConfig, WALLET_GROUP_NAME, type WalletId } from '@guildhall/core'
+import { type Wallet, type WalletList, connectorsForWallets } from '@rainbow-me/rainbowkit'
+import {
+  braveWallet,
+  coinbaseWallet,
+  injectedWallet,
+  metaMaskWallet,
+  rainbowWallet,
+  safeWallet,
+  walletConnectWallet,
+} from '@rainbow-me/rainbowkit/wallets'
+import type { Chain } from 'viem'
+import { http, type Config, createConfig } from 'wagmi'
+import { toViemChain } from './chains.ts'
+import { developmentWallet } from './dev-wallet.ts'
+
+const WALLETS: Record<WalletId, (options: { projectId: string; appName: string }) => Wallet> = {
+  injected: injectedWallet,
+  safe: safeWallet,
+  rainbow: rainbowWallet,
+  coinbase: coinbaseWallet,
+  metaMask: metaMaskWallet,
+  walletConnect: walletConnectWallet,
+  brave: braveWallet,
+}
+
+/** The wallet list: the spec's "Popular" group, then the development wallet on the local demo chain. */
+export function walletList(config: PublicConfig): WalletList {
+  const groups: WalletList = [{ groupName: WALLET_GROUP_NAME, wallets: config.wallets.map((id) => WALLETS[id]) }]
+  if (config.devWallet) {
+    const { accounts } = config.devWallet
+    groups.push({ groupName: 'Development', wallets: [() => developmentWallet({ accounts, chains: config.chains })] })
+  }
+  return groups
+}
+
+/** wagmi config: configured chains over HTTP, 4 s polling, multicall batching, RainbowKit connectors. */
+export function createWagmiConfig(config: PublicConfig): Config {
+  const chains = config.chains.map(toViemChain) as [Chain, ...Chain[]]
+  const connectors = connectorsForWallets(walletList(config), {
+    appName: config.dao.name,
+    appUrl: config.appUrl,
+    appDescription: config.dao.description || undefined,
+    // publicConfigSchema already refused WalletConnect wallets without a project id.
+    projectId: config.walletConnectProjectId ?? '',
+  })
+  return createConfig({
+    chains,
+    connectors,
+    transports: Object.fromEntries(chains.map((chain) => [chain.id, http(chain.rpcUrls.default.http[0], { timeout: HTTP_TIMEOUT_MS })])),
+    pollingInterval: POLLING_INTERVAL_MS,
+    batch: { multicall: { batchSize: MULTICALL_BATCH_SIZE } },
+  })
+}

@@ -1,0 +1,33 @@
+import '@rainbow-me/rainbowkit/styles.css'
+import './styles.css'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { RouterProvider } from 'react-router'
+import { AppProviders } from './app/providers.tsx'
+import { createRouter } from './app/router.tsx'
+import { readPublicConfig } from './lib/public-config.ts'
+import { createQueryClient } from './lib/query-client.ts'
+import { createWagmiConfig } from './lib/wagmi.ts'
+
+const root = createRoot(document.getElementById('root') as HTMLElement)
+try {
+  const config = readPublicConfig()
+  const wagmiConfig = createWagmiConfig(config)
+  root.render(
+    <StrictMode>
+      <AppProviders config={config} wagmiConfig={wagmiConfig} queryClient={createQueryClient()}>
+        <RouterProvider router={createRouter()} />
+      </AppProviders>
+    </StrictMode>,
+  )
+} catch (error) {
+  // A broken configuration must say what is wrong, not leave a blank page.
+  root.render(
+    <main className="main">
+      <h1>Guildhall cannot start</h1>
+      <pre role="alert" className="config-error">
+        {error instanceof Error ? error.message : String(error)}
+      </pre>
+    </main>,
+  )
+}

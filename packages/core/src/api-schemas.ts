@@ -1,0 +1,12 @@
+import { z } from 'zod'
+
+/** The error envelope every API error uses. */
+export const apiErrorSchema = z.object({ error: z.string(), message: z.string() })
+export type ApiError = z.infer<typeof apiErrorSchema>
+
+/** GET /api/token/holders */
+export const holderStatsSchema = z.strictObject({
+  holders: z.number().int().min(0),
+  blockNumber: z.string().regex(/^\d+$/),
+})
+export type HolderStats = z.infer<typeof holderStatsSchema>

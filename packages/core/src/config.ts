@@ -1,0 +1,79 @@
+import { isAddress } from 'viem'
+import { z } from 'zod'
+import { POPULAR_WALLET_IDS, WALLET_CONNECT_WALLET_IDS } from './constants.ts'
+
+/** RainbowKit's own wording (spec §5) for a WalletConnect wallet without a project id. */
+export const MISSING_PROJECT_ID_MESSAGE =
+  'No projectId found. Every dApp must now provide a WalletConnect Cloud projectId to enable WalletConnect v2 https://www.rainbowkit.com/docs/installation#configure'
+
+/** Accent colours must be hex of 3 or 6 digits (spec §5). */
+export const hexColorSchema = z
+  .string()
+  .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour of 3 or 6 digits, like #0e76fd')
+
+export const addressSchema = z
+  .string()
+  .refine((value) => isAddress(value, { strict: false }), 'must be a 0x-prefixed 20-byte address')
+  .transform((value) => value as `0x${string}`)
+
+export const publicChainSchema = z.strictObject({
+  id: z.number().int().positive(),
+  name: z.string().min(1).max(64),
+  /** The URL the browser sends JSON-RPC to. */
+  rpcUrl: z.url(),
+  nativeCurrency: z
+    .strictObject({
+      name: z.string().min(1).max(32),
+      symbol: z.string().min(1).max(12),
+      decimals: z.number().int().min(0).max(36),
+    })
+    .default({ name: 'Ether', symbol: 'ETH', decimals: 18 }),
+  blockExplorerUrl: z.url().nullable().default(null),
+  testnet: z.boolean().default(false),
+})
+export type PublicChain = z.infer<typeof publicChainSchema>
+
+/** Everything the web app needs at run time, injected by the server into index.html. */
+export const publicConfigSchema = z
+  .strictObject({
+    dao: z.strictObject({
+      name: z.string().min(1).max(64),
+      description: z.string().max(500).default(''),
+    }),
+    appUrl: z.url(),
+    /** The DAO's chain first; more chains make the chain selector appear. */
+    chains: z.array(publicChainSchema).min(1, 'No chains found on connector.'),
+    token: z
+      .strictObject({ address: addressSchema, chainId: z.number().int().positive() })
+      .nullable()
+      .default(null),
+    wallets: z
+      .array(z.enum(POPULAR_WALLET_IDS))
+      .min(1)
+      .refine((ids) => new Set(ids).size === ids.length, 'lists a wallet twice')
+      .default([...POPULAR_WALLET_IDS]),
+    walletConnectProjectId: z.string().min(1).nullable().default(null),
+    learnMoreUrl: z.url().default('https://learn.rainbow.me/understanding-web3?utm_source=rainbowkit&utm_campaign=learnmore'),
+    disclaimer: z.string().max(500).nullable().default(null),
+    accentColor: hexColorSchema.default('#0e76fd'),
+    /** anvil's unlocked accounts, offered as a development wallet; only against the local demo chain. */
+    devWallet: z.strictObject({ accounts: z.array(addressSchema).min(1) }).nullable().default(null),
+  })
+  .superRefine((config, ctx) => {
+    const needsProjectId = config.wallets.some((id) => WALLET_CONNECT_WALLET_IDS.includes(id))
+    if (needsProjectId && !config.walletConnectProjectId) {
+      ctx.addIssue({ code: 'custom', path: ['walletConnectProjectId'], message: MISSING_PROJECT_ID_MESSAGE })
+    }
+  })
+export type PublicConfig = z.infer<typeof publicConfigSchema>
+export type PublicConfigInput = z.input<typeof publicConfigSchema>
+
+/** The element id of the JSON config the server writes into index.html. */
+export const PUBLIC_CONFIG_ELEMENT_ID = 'guildhall-config'
+/** The placeholder in index.html that the server replaces with the config script. */
+export const PUBLIC_CONFIG_PLACEHOLDER = '<!--guildhall-config-->'
+
+/** A readable one-line-per-problem summary of a zod error. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `- ${issue.path.join('.') || '(root)'}: ${issue.message}`).join('\n')
+}

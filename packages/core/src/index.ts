@@ -1,0 +1,5 @@
+export * from './config.ts'
+export * from './constants.ts'
+export * from './format.ts'
+export * from './wallet-errors.ts'
+export * from './api-schemas.ts'

@@ -1,0 +1,76 @@
+// `npm start`: a local anvil chain with persisted state, the demo DAO, and the API serving the web app,
+// all on one printed URL. Ctrl-C stops everything it started.
+import { createServer } from 'node:net'
+import { join, resolve } from 'node:path'
+import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
+import { EnvError, parseEnv } from '../apps/api/src/env.ts'
+import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
+import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
+
+const root = resolve(import.meta.dirname, '..')
+const dataDir = resolve(root, process.env.GUILDHALL_DATA_DIR ?? '.data')
+const preferredAnvilPort = Number(process.env.ANVIL_PORT ?? 8545)
+
+/** True when nothing listens on 127.0.0.1:port. */
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const server = createServer()
+    server.once('error', () => done(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => done(true)))
+  })
+}
+
+async function main() {
+  // The browser reaches the chain through the app's /rpc, so anvil's own port only matters to tools.
+  const anvilPort = (await isPortFree(preferredAnvilPort)) ? preferredAnvilPort : await getFreePort()
+  const anvil = await startAnvil({
+    port: anvilPort,
+    chainId: LOCAL_CHAIN_ID,
+    statePath: join(dataDir, 'anvil-state.json'),
+    quiet: true,
+  })
+  let stopping = false
+  const stopAnvil = () => {
+    if (stopping) return Promise.resolve()
+    stopping = true
+    return anvil.stop()
+  }
+  try {
+    const deployment = await ensureDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID, deploymentPath: join(dataDir, 'deployment.json') })
+    const settings = parseEnv({
+      DAO_NAME: 'Guildhall Demo DAO',
+      DAO_DESCRIPTION: 'A demo community running on a local chain: try connecting, delegating and adding the token to your wallet.',
+      // RainbowKit's documented placeholder, which it swaps for its example WalletConnect project id.
+      WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
+      LOG_LEVEL: 'warn',
+      ...process.env,
+      CHAIN_IDS: String(LOCAL_CHAIN_ID),
+      [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
+      TOKEN_ADDRESS: deployment.token,
+      TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
+      DEV_WALLET_ACCOUNTS: anvilAccounts.map((a) => a.address).join(','),
+      WEB_DIST: join(root, 'apps/web/dist'),
+    })
+    const { app } = await startServer(settings)
+    closeOnSignals(async () => {
+      await app.close()
+      await stopAnvil()
+    })
+    console.log(`\nGuildhall is running at ${settings.publicConfig.appUrl}\n`)
+    console.log(`  chain    anvil ${anvil.url} (chain id ${LOCAL_CHAIN_ID}), state in ${dataDir}`)
+    console.log(`  token    ${deployment.tokenName} (${deployment.tokenSymbol}) at ${deployment.token}`)
+    console.log('  wallet   pick "Development wallet" in the connect dialog, or add the chain to your own wallet')
+    console.log(`           with RPC URL ${settings.publicConfig.chains[0]?.rpcUrl}`)
+    console.log('\nPress Ctrl-C to stop.')
+  } catch (error) {
+    await stopAnvil()
+    throw error
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof EnvError ? error.message : error)
+  process.exit(1)
+})

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config'
+
+// One project per environment; the web app (jsdom/browser) adds its own entry here.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['packages/**/src/**/*.test.ts', 'apps/api/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+        },
+      },
+    ],
+  },
+})
