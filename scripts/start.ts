@@ -2,12 +2,12 @@
 // all on one printed URL. Ctrl-C stops everything it started.
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
-import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
-import { EnvError, parseEnv } from '../apps/api/src/env.ts'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
+import { EnvError, parseEnv } from '../apps/api/src/env.ts'
+import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const dataDir = resolve(root, process.env.GUILDHALL_DATA_DIR ?? '.data')
@@ -38,10 +38,15 @@ async function main() {
     return anvil.stop()
   }
   try {
-    const deployment = await ensureDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID, deploymentPath: join(dataDir, 'deployment.json') })
+    const deployment = await ensureDemoDao({
+      rpcUrl: anvil.url,
+      chainId: LOCAL_CHAIN_ID,
+      deploymentPath: join(dataDir, 'deployment.json'),
+    })
     const settings = parseEnv({
       DAO_NAME: 'Guildhall Demo DAO',
-      DAO_DESCRIPTION: 'A demo community running on a local chain: try connecting, delegating and adding the token to your wallet.',
+      DAO_DESCRIPTION:
+        'A demo community running on a local chain: try connecting, delegating and adding the token to your wallet.',
       // RainbowKit's documented placeholder, which it swaps for its example WalletConnect project id.
       WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
       LOG_LEVEL: 'warn',
@@ -61,7 +66,9 @@ async function main() {
     console.log(`\nGuildhall is running at ${settings.publicConfig.appUrl}\n`)
     console.log(`  chain    anvil ${anvil.url} (chain id ${LOCAL_CHAIN_ID}), state in ${dataDir}`)
     console.log(`  token    ${deployment.tokenName} (${deployment.tokenSymbol}) at ${deployment.token}`)
-    console.log('  wallet   pick "Development wallet" in the connect dialog, or add the chain to your own wallet')
+    console.log(
+      '  wallet   pick "Development wallet" in the connect dialog, or add the chain to your own wallet',
+    )
     console.log(`           with RPC URL ${settings.publicConfig.chains[0]?.rpcUrl}`)
     console.log('\nPress Ctrl-C to stop.')
   } catch (error) {

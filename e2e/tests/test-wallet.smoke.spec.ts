@@ -1,11 +1,11 @@
 // Smoke check of the injected test wallet in real Chromium: init script, EIP-1193, EIP-6963, reload.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
+import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import { TestWallet } from '@guildhall/devchain/wallet/playwright'
 import { expect, test } from '@playwright/test'
 import { type Hex, toHex, verifyMessage } from 'viem'
-import { anvilAccounts } from '../../packages/devchain/src/accounts.ts'
-import { type AnvilInstance, getFreePort, startAnvil } from '../../packages/devchain/src/anvil.ts'
-import { TestWallet } from '../../packages/devchain/src/wallet/playwright.ts'
 
 // A page that, like a dapp, listens for EIP-6963 announcements and asks wallets to announce.
 const PAGE = `<!doctype html><html><head><title>wallet smoke</title><script>

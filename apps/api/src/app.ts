@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
+import { HTTP_TIMEOUT_MS, PUBLIC_CONFIG_ELEMENT_ID, PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { type Address, createPublicClient, http } from 'viem'
-import { PUBLIC_CONFIG_ELEMENT_ID, PUBLIC_CONFIG_PLACEHOLDER, HTTP_TIMEOUT_MS } from '@guildhall/core'
 import type { Settings } from './env.ts'
 import { createHolderCounter } from './indexer/holders.ts'
 
@@ -14,7 +14,10 @@ export interface AppDeps {
 
 /** JSON safe inside a <script> element: no way to close the element or open a comment. */
 function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
 }
 
 const RPC_BODY_LIMIT = 1024 * 1024
@@ -26,9 +29,15 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
   const daoChain = settings.chains[0]
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
     if (status === 500) request.log.error(error)
-    reply.status(status).send({ error: status === 500 ? 'internal' : 'bad_request', message: status === 500 ? 'Internal error' : error.message })
+    reply
+      .status(status)
+      .send({
+        error: status === 500 ? 'internal' : 'bad_request',
+        message: status === 500 ? 'Internal error' : error.message,
+      })
   })
 
   app.get('/api/health', async () => ({ status: 'ok' }))
@@ -36,14 +45,17 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
   const holderCounter =
     publicConfig.token && daoChain
       ? createHolderCounter({
-          client: createPublicClient({ transport: http(daoChain.upstreamRpcUrl, { timeout: HTTP_TIMEOUT_MS }) }),
+          client: createPublicClient({
+            transport: http(daoChain.upstreamRpcUrl, { timeout: HTTP_TIMEOUT_MS }),
+          }),
           token: publicConfig.token.address as Address,
           fromBlock: BigInt(settings.tokenDeployBlock),
         })
       : undefined
 
   app.get('/api/token/holders', async (_request, reply) => {
-    if (!holderCounter) return reply.status(404).send({ error: 'no_token', message: 'No governance token is configured.' })
+    if (!holderCounter)
+      return reply.status(404).send({ error: 'no_token', message: 'No governance token is configured.' })
     try {
       return await holderCounter.stats()
     } catch {
@@ -64,7 +76,10 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
           body: JSON.stringify(request.body),
           signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
         })
-        return reply.status(upstream.status).header('content-type', 'application/json').send(await upstream.text())
+        return reply
+          .status(upstream.status)
+          .header('content-type', 'application/json')
+          .send(await upstream.text())
       } catch {
         return reply
           .status(503)
@@ -76,7 +91,8 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
 
   if (settings.webDist) {
     const template = await readFile(join(settings.webDist, 'index.html'), 'utf8')
-    if (!template.includes(PUBLIC_CONFIG_PLACEHOLDER)) throw new Error(`index.html lacks ${PUBLIC_CONFIG_PLACEHOLDER}`)
+    if (!template.includes(PUBLIC_CONFIG_PLACEHOLDER))
+      throw new Error(`index.html lacks ${PUBLIC_CONFIG_PLACEHOLDER}`)
     const indexHtml = template.replace(
       PUBLIC_CONFIG_PLACEHOLDER,
       `<script id="${PUBLIC_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(publicConfig)}</script>`,
@@ -87,12 +103,20 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
       wildcard: false,
       setHeaders(res, path) {
         // Vite's hashed assets never change; everything else is revalidated.
-        res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
+        res.header(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        )
       },
     })
     app.setNotFoundHandler((request, reply) => {
       if (request.method !== 'GET' || request.url.startsWith('/api/') || request.url.startsWith('/rpc/')) {
-        return reply.status(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` })
+        return reply
+          .status(404)
+          .send({
+            error: 'not_found',
+            message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+          })
       }
       return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml)
     })

@@ -1,20 +1,36 @@
+import {
+  formatIssues,
+  hexColorSchema,
+  LOCAL_CHAIN_ID,
+  POPULAR_WALLET_IDS,
+  type PublicChain,
+  type PublicConfig,
+  publicConfigSchema,
+} from '@guildhall/core'
 import { isAddress } from 'viem'
 import { foundry, mainnet, sepolia } from 'viem/chains'
 import { z } from 'zod'
-import {
-  LOCAL_CHAIN_ID,
-  POPULAR_WALLET_IDS,
-  formatIssues,
-  hexColorSchema,
-  publicConfigSchema,
-  type PublicChain,
-  type PublicConfig,
-} from '@guildhall/core'
 
 /** Chains the operator may name by id alone; any other chain needs CHAIN_NAME_<id> and RPC_URL_<id>. */
 const KNOWN_CHAINS = new Map<number, { name: string; rpcUrl?: string; testnet: boolean; explorer?: string }>([
-  [mainnet.id, { name: mainnet.name, rpcUrl: mainnet.rpcUrls.default.http[0], testnet: false, explorer: mainnet.blockExplorers.default.url }],
-  [sepolia.id, { name: sepolia.name, rpcUrl: sepolia.rpcUrls.default.http[0], testnet: true, explorer: sepolia.blockExplorers.default.url }],
+  [
+    mainnet.id,
+    {
+      name: mainnet.name,
+      rpcUrl: mainnet.rpcUrls.default.http[0],
+      testnet: false,
+      explorer: mainnet.blockExplorers.default.url,
+    },
+  ],
+  [
+    sepolia.id,
+    {
+      name: sepolia.name,
+      rpcUrl: sepolia.rpcUrls.default.http[0],
+      testnet: true,
+      explorer: sepolia.blockExplorers.default.url,
+    },
+  ],
   [foundry.id, { name: 'Local chain', testnet: true }],
 ])
 
@@ -36,7 +52,16 @@ const envSchema = z.object({
     .string()
     .default(`${mainnet.id},${sepolia.id}`)
     .transform(csv)
-    .pipe(z.array(z.string().regex(/^[1-9][0-9]*$/, 'must be a positive chain id').transform(Number)).min(1, 'No chains found on connector.')),
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .regex(/^[1-9][0-9]*$/, 'must be a positive chain id')
+            .transform(Number),
+        )
+        .min(1, 'No chains found on connector.'),
+    ),
   TOKEN_ADDRESS: z
     .string()
     .refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address')
@@ -86,7 +111,8 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     const upstream = env[`RPC_URL_${id}`] ?? known?.rpcUrl
     const name = env[`CHAIN_NAME_${id}`] ?? known?.name
     if (!upstream) problems.push(`- RPC_URL_${id}: required for chain ${id}`)
-    if (!name) problems.push(`- CHAIN_NAME_${id}: required for chain ${id} (not a chain Guildhall knows by id)`)
+    if (!name)
+      problems.push(`- CHAIN_NAME_${id}: required for chain ${id} (not a chain Guildhall knows by id)`)
     // Local nodes are reached through the app's own /rpc/<id> so the browser needs one origin only.
     const proxied = upstream ? isLoopback(upstream) : false
     return {

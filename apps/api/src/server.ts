@@ -4,7 +4,10 @@ import { EnvError, parseEnv, type Settings } from './env.ts'
 
 /** Starts the API (and the web app when WEB_DIST is set) and returns it listening. */
 export async function startServer(settings: Settings): Promise<{ app: FastifyInstance; url: string }> {
-  const app = await buildApp({ settings, logger: settings.logLevel === 'silent' ? false : { level: settings.logLevel } })
+  const app = await buildApp({
+    settings,
+    logger: settings.logLevel === 'silent' ? false : { level: settings.logLevel },
+  })
   await app.listen({ port: settings.port, host: settings.host })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : settings.port

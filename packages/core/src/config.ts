@@ -53,11 +53,16 @@ export const publicConfigSchema = z
       .refine((ids) => new Set(ids).size === ids.length, 'lists a wallet twice')
       .default([...POPULAR_WALLET_IDS]),
     walletConnectProjectId: z.string().min(1).nullable().default(null),
-    learnMoreUrl: z.url().default('https://learn.rainbow.me/understanding-web3?utm_source=rainbowkit&utm_campaign=learnmore'),
+    learnMoreUrl: z
+      .url()
+      .default('https://learn.rainbow.me/understanding-web3?utm_source=rainbowkit&utm_campaign=learnmore'),
     disclaimer: z.string().max(500).nullable().default(null),
     accentColor: hexColorSchema.default('#0e76fd'),
     /** anvil's unlocked accounts, offered as a development wallet; only against the local demo chain. */
-    devWallet: z.strictObject({ accounts: z.array(addressSchema).min(1) }).nullable().default(null),
+    devWallet: z
+      .strictObject({ accounts: z.array(addressSchema).min(1) })
+      .nullable()
+      .default(null),
   })
   .superRefine((config, ctx) => {
     const needsProjectId = config.wallets.some((id) => WALLET_CONNECT_WALLET_IDS.includes(id))

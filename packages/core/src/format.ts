@@ -54,4 +54,3 @@ export function formatTokenAmount(amount: bigint, decimals: number, maxFraction 
   const cut = fraction.slice(0, maxFraction).replace(/0+$/, '')
   return cut ? `${grouped}.${cut}` : grouped
 }
-

@@ -1,5 +1,5 @@
+export * from './api-schemas.ts'
 export * from './config.ts'
 export * from './constants.ts'
 export * from './format.ts'
 export * from './wallet-errors.ts'
-export * from './api-schemas.ts'

@@ -15,7 +15,13 @@ export const WALLET_ERROR_MESSAGES = {
   unknown: 'Oops, something went wrong!',
 } as const
 
-type ErrorLike = { name?: unknown; code?: unknown; message?: unknown; shortMessage?: unknown; cause?: unknown }
+type ErrorLike = {
+  name?: unknown
+  code?: unknown
+  message?: unknown
+  shortMessage?: unknown
+  cause?: unknown
+}
 
 /** The error and its causes, outermost first (viem and wagmi wrap errors in `cause`). */
 function chain(error: unknown): ErrorLike[] {
@@ -31,7 +37,10 @@ function chain(error: unknown): ErrorLike[] {
 /** True for errors the spec treats as a deliberate user choice: rejected, closed modal, no accounts. */
 export function isUserRejection(error: unknown): boolean {
   return chain(error).some(
-    (e) => e.code === 4001 || e.name === 'UserRejectedRequestError' || e.message === 'Connection request reset. Please try again.',
+    (e) =>
+      e.code === 4001 ||
+      e.name === 'UserRejectedRequestError' ||
+      e.message === 'Connection request reset. Please try again.',
   )
 }
 
@@ -40,18 +49,24 @@ export function walletErrorMessage(error: unknown): string {
   const errors = chain(error)
   const has = (test: (e: ErrorLike) => boolean) => errors.some(test)
   const named = (name: string) => has((e) => e.name === name)
-  const messageIncludes = (text: string) => has((e) => typeof e.message === 'string' && e.message.includes(text))
+  const messageIncludes = (text: string) =>
+    has((e) => typeof e.message === 'string' && e.message.includes(text))
 
-  if (messageIncludes('User rejected switch after adding network')) return WALLET_ERROR_MESSAGES.addedWithoutSwitch
+  if (messageIncludes('User rejected switch after adding network'))
+    return WALLET_ERROR_MESSAGES.addedWithoutSwitch
   if (isUserRejection(error)) return WALLET_ERROR_MESSAGES.userRejected
   if (named('SwitchChainNotSupportedError')) return WALLET_ERROR_MESSAGES.switchNotSupported
-  if (has((e) => e.code === -32002) || named('ResourceUnavailableRpcError')) return WALLET_ERROR_MESSAGES.requestPending
+  if (has((e) => e.code === -32002) || named('ResourceUnavailableRpcError'))
+    return WALLET_ERROR_MESSAGES.requestPending
   if (has((e) => e.code === 4902)) return WALLET_ERROR_MESSAGES.chainUnknown
   if (named('ChainNotConfiguredError')) return WALLET_ERROR_MESSAGES.chainNotConfigured
   if (named('ConnectorNotFoundError') || named('ProviderNotFoundError')) return WALLET_ERROR_MESSAGES.noWallet
-  if (named('ConnectorNotConnectedError') || named('ConnectorAccountNotFoundError')) return WALLET_ERROR_MESSAGES.notConnected
+  if (named('ConnectorNotConnectedError') || named('ConnectorAccountNotFoundError'))
+    return WALLET_ERROR_MESSAGES.notConnected
   if (named('InsufficientFundsError')) return WALLET_ERROR_MESSAGES.insufficientFunds
-  if (named('ContractFunctionRevertedError') || named('ExecutionRevertedError')) return WALLET_ERROR_MESSAGES.reverted
-  if (named('HttpRequestError') || named('TimeoutError') || named('WebSocketRequestError')) return WALLET_ERROR_MESSAGES.network
+  if (named('ContractFunctionRevertedError') || named('ExecutionRevertedError'))
+    return WALLET_ERROR_MESSAGES.reverted
+  if (named('HttpRequestError') || named('TimeoutError') || named('WebSocketRequestError'))
+    return WALLET_ERROR_MESSAGES.network
   return WALLET_ERROR_MESSAGES.unknown
 }

@@ -5,12 +5,19 @@ const transferEvent = parseAbiItem('event Transfer(address indexed from, address
 /** eth_getLogs block range per request; providers commonly cap ranges near 10k blocks. */
 const LOG_RANGE = 10_000n
 
-
 /**
  * Counts addresses with a non-zero token balance by following Transfer logs.
  * Held in memory and advanced incrementally: a stopgap until the token index lands in the database.
  */
-export function createHolderCounter({ client, token, fromBlock }: { client: PublicClient; token: Address; fromBlock: bigint }) {
+export function createHolderCounter({
+  client,
+  token,
+  fromBlock,
+}: {
+  client: PublicClient
+  token: Address
+  fromBlock: bigint
+}) {
   const balances = new Map<Address, bigint>()
   let nextBlock = fromBlock
   let pending: Promise<HolderStats> | undefined
@@ -19,7 +26,13 @@ export function createHolderCounter({ client, token, fromBlock }: { client: Publ
     const head = await client.getBlockNumber({ cacheTime: 0 })
     while (nextBlock <= head) {
       const toBlock = nextBlock + LOG_RANGE - 1n < head ? nextBlock + LOG_RANGE - 1n : head
-      const logs = await client.getLogs({ address: token, event: transferEvent, fromBlock: nextBlock, toBlock, strict: true })
+      const logs = await client.getLogs({
+        address: token,
+        event: transferEvent,
+        fromBlock: nextBlock,
+        toBlock,
+        strict: true,
+      })
       for (const { args } of logs) {
         if (args.from !== zeroAddress) balances.set(args.from, (balances.get(args.from) ?? 0n) - args.value)
         if (args.to !== zeroAddress) balances.set(args.to, (balances.get(args.to) ?? 0n) + args.value)

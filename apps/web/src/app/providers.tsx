@@ -1,5 +1,5 @@
-import { QUERY_GC_TIME_MS, type PublicConfig } from '@guildhall/core'
-import { type DisclaimerComponent, RainbowKitProvider, darkTheme, lightTheme } from '@rainbow-me/rainbowkit'
+import { type PublicConfig, QUERY_GC_TIME_MS } from '@guildhall/core'
+import { type DisclaimerComponent, darkTheme, lightTheme, RainbowKitProvider } from '@rainbow-me/rainbowkit'
 import type { QueryClient } from '@tanstack/react-query'
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client'
 import { type ReactNode, useMemo } from 'react'
@@ -32,7 +32,10 @@ export function AppProviders({ config, wagmiConfig, queryClient, children }: App
   return (
     <PublicConfigProvider config={config}>
       <WagmiProvider config={wagmiConfig} reconnectOnMount>
-        <PersistQueryClientProvider client={queryClient} persistOptions={{ persister, maxAge: QUERY_GC_TIME_MS }}>
+        <PersistQueryClientProvider
+          client={queryClient}
+          persistOptions={{ persister, maxAge: QUERY_GC_TIME_MS }}
+        >
           <RainbowKitProvider
             appInfo={{ appName: config.dao.name, learnMoreUrl: config.learnMoreUrl, disclaimer }}
             showRecentTransactions

@@ -1,7 +1,7 @@
 import { createBrowserRouter } from 'react-router'
-import { OverviewPage } from './routes/overview-page.tsx'
 import { Layout } from './layout.tsx'
 import { PlaceholderPage } from './placeholder-page.tsx'
+import { OverviewPage } from './routes/overview-page.tsx'
 
 /** Routes; pages later issues fill are placeholders that say so. */
 export function createRouter() {
@@ -10,10 +10,29 @@ export function createRouter() {
       element: <Layout />,
       children: [
         { index: true, element: <OverviewPage /> },
-        { path: 'proposals', element: <PlaceholderPage title="Proposals" text="Proposals and signed votes arrive in the next release." /> },
-        { path: 'members', element: <PlaceholderPage title="Members" text="The members directory arrives in a later release." /> },
-        { path: 'treasury', element: <PlaceholderPage title="Treasury" text="Treasury balances arrive in a later release." /> },
-        { path: '*', element: <PlaceholderPage title="Page not found" text="There is no page at this address." /> },
+        {
+          path: 'proposals',
+          element: (
+            <PlaceholderPage
+              title="Proposals"
+              text="Proposals and signed votes arrive in the next release."
+            />
+          ),
+        },
+        {
+          path: 'members',
+          element: (
+            <PlaceholderPage title="Members" text="The members directory arrives in a later release." />
+          ),
+        },
+        {
+          path: 'treasury',
+          element: <PlaceholderPage title="Treasury" text="Treasury balances arrive in a later release." />,
+        },
+        {
+          path: '*',
+          element: <PlaceholderPage title="Page not found" text="There is no page at this address." />,
+        },
       ],
     },
   ])

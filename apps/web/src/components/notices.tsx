@@ -8,7 +8,12 @@ export function Notices() {
       {notices.map((notice) => (
         <div key={notice.id} role="alert" className={`notice notice-${notice.tone}`}>
           <span>{notice.message}</span>
-          <button type="button" className="notice-close" aria-label="Dismiss" onClick={() => dismiss(notice.id)}>
+          <button
+            type="button"
+            className="notice-close"
+            aria-label="Dismiss"
+            onClick={() => dismiss(notice.id)}
+          >
             ×
           </button>
         </div>

@@ -22,7 +22,10 @@ export async function apiGet<T extends z.ZodType>(path: string, schema: T): Prom
   const body: unknown = await response.json().catch(() => null)
   if (!response.ok) {
     const parsed = apiErrorSchema.safeParse(body)
-    throw new ApiRequestError(response.status, parsed.success ? parsed.data.message : `The server answered ${response.status}.`)
+    throw new ApiRequestError(
+      response.status,
+      parsed.success ? parsed.data.message : `The server answered ${response.status}.`,
+    )
   }
   return schema.parse(body)
 }

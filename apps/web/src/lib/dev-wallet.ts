@@ -1,5 +1,5 @@
-import { createAnvilProvider } from '@guildhall/devchain/wallet/anvil-provider'
 import type { PublicChain } from '@guildhall/core'
+import { createAnvilProvider } from '@guildhall/devchain/wallet/anvil-provider'
 import type { Wallet } from '@rainbow-me/rainbowkit'
 import { createConnector } from 'wagmi'
 import { injected } from 'wagmi/connectors'
@@ -14,7 +14,13 @@ const ICON =
  * anvil's unlocked accounts as a wallet, so a newcomer can try every flow without an extension.
  * Only offered when the app runs against the local demo chain (the server decides, see env.ts).
  */
-export function developmentWallet({ accounts, chains }: { accounts: `0x${string}`[]; chains: PublicChain[] }): Wallet {
+export function developmentWallet({
+  accounts,
+  chains,
+}: {
+  accounts: `0x${string}`[]
+  chains: PublicChain[]
+}): Wallet {
   let provider: ReturnType<typeof createAnvilProvider> | undefined
   const getProvider = () => {
     provider ??= createAnvilProvider({

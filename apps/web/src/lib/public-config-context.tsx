@@ -1,5 +1,5 @@
 import type { PublicConfig } from '@guildhall/core'
-import { type ReactNode, createContext, useContext } from 'react'
+import { createContext, type ReactNode, useContext } from 'react'
 
 const PublicConfigContext = createContext<PublicConfig | null>(null)
 

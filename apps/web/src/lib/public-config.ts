@@ -1,4 +1,9 @@
-import { PUBLIC_CONFIG_ELEMENT_ID, type PublicConfig, formatIssues, publicConfigSchema } from '@guildhall/core'
+import {
+  formatIssues,
+  PUBLIC_CONFIG_ELEMENT_ID,
+  type PublicConfig,
+  publicConfigSchema,
+} from '@guildhall/core'
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -8,7 +13,9 @@ export class ConfigError extends Error {
 export function readPublicConfig(doc: Document = document): PublicConfig {
   const element = doc.getElementById(PUBLIC_CONFIG_ELEMENT_ID)
   if (!element?.textContent) {
-    throw new ConfigError('This page was served without its configuration. Start it with `npm start` or through the Guildhall server.')
+    throw new ConfigError(
+      'This page was served without its configuration. Start it with `npm start` or through the Guildhall server.',
+    )
   }
   let raw: unknown
   try {

@@ -1,4 +1,11 @@
-import { QUERY_GC_TIME_MS, QUERY_NETWORK_MODE, QUERY_PERSIST_KEY, QUERY_RETRY, WALLET_ERROR_MESSAGES, walletErrorMessage } from '@guildhall/core'
+import {
+  QUERY_GC_TIME_MS,
+  QUERY_NETWORK_MODE,
+  QUERY_PERSIST_KEY,
+  QUERY_RETRY,
+  WALLET_ERROR_MESSAGES,
+  walletErrorMessage,
+} from '@guildhall/core'
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister'
 import { MutationCache, QueryClient } from '@tanstack/react-query'
 import { deserialize, serialize } from 'wagmi'
@@ -24,7 +31,8 @@ export function createQueryClient(): QueryClient {
       mutations: { networkMode: QUERY_NETWORK_MODE },
     },
     mutationCache: new MutationCache({
-      onError: (error, _variables, _context, mutation) => onMutationError(error, mutation.options.mutationKey),
+      onError: (error, _variables, _context, mutation) =>
+        onMutationError(error, mutation.options.mutationKey),
     }),
   })
 }

@@ -23,7 +23,9 @@ export function useTokenMetadata() {
     query: { enabled: Boolean(token) },
   })
   const data = result.data
-  const metadata = data ? { name: data[0], symbol: data[1], decimals: data[2], totalSupply: data[3] } : undefined
+  const metadata = data
+    ? { name: data[0], symbol: data[1], decimals: data[2], totalSupply: data[3] }
+    : undefined
   return { ...result, metadata }
 }
 

@@ -1,5 +1,12 @@
-import { HTTP_TIMEOUT_MS, MULTICALL_BATCH_SIZE, POLLING_INTERVAL_MS, type PublicConfig, WALLET_GROUP_NAME, type WalletId } from '@guildhall/core'
-import { type Wallet, type WalletList, connectorsForWallets } from '@rainbow-me/rainbowkit'
+import {
+  HTTP_TIMEOUT_MS,
+  MULTICALL_BATCH_SIZE,
+  POLLING_INTERVAL_MS,
+  type PublicConfig,
+  WALLET_GROUP_NAME,
+  type WalletId,
+} from '@guildhall/core'
+import { connectorsForWallets, type Wallet, type WalletList } from '@rainbow-me/rainbowkit'
 import {
   braveWallet,
   coinbaseWallet,
@@ -10,7 +17,7 @@ import {
   walletConnectWallet,
 } from '@rainbow-me/rainbowkit/wallets'
 import type { Chain } from 'viem'
-import { http, type Config, createConfig } from 'wagmi'
+import { type Config, createConfig, http } from 'wagmi'
 import { toViemChain } from './chains.ts'
 import { developmentWallet } from './dev-wallet.ts'
 
@@ -26,10 +33,15 @@ const WALLETS: Record<WalletId, (options: { projectId: string; appName: string }
 
 /** The wallet list: the spec's "Popular" group, then the development wallet on the local demo chain. */
 export function walletList(config: PublicConfig): WalletList {
-  const groups: WalletList = [{ groupName: WALLET_GROUP_NAME, wallets: config.wallets.map((id) => WALLETS[id]) }]
+  const groups: WalletList = [
+    { groupName: WALLET_GROUP_NAME, wallets: config.wallets.map((id) => WALLETS[id]) },
+  ]
   if (config.devWallet) {
     const { accounts } = config.devWallet
-    groups.push({ groupName: 'Development', wallets: [() => developmentWallet({ accounts, chains: config.chains })] })
+    groups.push({
+      groupName: 'Development',
+      wallets: [() => developmentWallet({ accounts, chains: config.chains })],
+    })
   }
   return groups
 }
@@ -47,7 +59,9 @@ export function createWagmiConfig(config: PublicConfig): Config {
   return createConfig({
     chains,
     connectors,
-    transports: Object.fromEntries(chains.map((chain) => [chain.id, http(chain.rpcUrls.default.http[0], { timeout: HTTP_TIMEOUT_MS })])),
+    transports: Object.fromEntries(
+      chains.map((chain) => [chain.id, http(chain.rpcUrls.default.http[0], { timeout: HTTP_TIMEOUT_MS })]),
+    ),
     pollingInterval: POLLING_INTERVAL_MS,
     batch: { multicall: { batchSize: MULTICALL_BATCH_SIZE } },
   })

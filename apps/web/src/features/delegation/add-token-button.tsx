@@ -17,7 +17,10 @@ export function AddTokenButton() {
         className="button"
         disabled={watch.isPending}
         onClick={() =>
-          watch.watchAsset({ type: 'ERC20', options: { address: token.address, symbol: metadata.symbol, decimals: metadata.decimals } })
+          watch.watchAsset({
+            type: 'ERC20',
+            options: { address: token.address, symbol: metadata.symbol, decimals: metadata.decimals },
+          })
         }
       >
         Add {metadata.symbol} to your wallet

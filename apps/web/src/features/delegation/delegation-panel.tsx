@@ -1,19 +1,27 @@
 import {
   DEFAULT_CONFIRMATIONS,
   RECEIPT_RETRY_COUNT,
-  WALLET_ERROR_MESSAGES,
   receiptRetryDelay,
   shortenAddress,
+  WALLET_ERROR_MESSAGES,
   walletErrorMessage,
 } from '@guildhall/core'
 import { useAddRecentTransaction } from '@rainbow-me/rainbowkit'
 import { useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useEffect, useState } from 'react'
 import { type Address, getAddress, isAddress, zeroAddress } from 'viem'
-import { useAccount, useSwitchChain, useWaitForTransactionReceipt, useWriteContract } from 'wagmi'
+import {
+  useAccount,
+  usePublicClient,
+  useSwitchChain,
+  useWaitForTransactionReceipt,
+  useWriteContract,
+} from 'wagmi'
 import { Card } from '../../components/card.tsx'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import { useTokenAccount, useTokenContract } from '../../lib/token.ts'
+
+const GAS_HEADROOM_PERCENT = 150n
 
 /** Current delegate, "Delegate to myself" when undelegated, and delegation to any address. */
 export function DelegationPanel() {
@@ -24,6 +32,7 @@ export function DelegationPanel() {
   const queryClient = useQueryClient()
   const addRecentTransaction = useAddRecentTransaction()
   const { switchChain, isPending: switching } = useSwitchChain()
+  const publicClient = usePublicClient({ chainId: token?.chainId })
   const write = useWriteContract()
   const [hash, setHash] = useState<`0x${string}`>()
   const [error, setError] = useState<string>()
@@ -54,7 +63,12 @@ export function DelegationPanel() {
     return (
       <Card title="Delegation" testId="delegation">
         <p>The governance token lives on {chainName}. Switch networks to delegate.</p>
-        <button type="button" className="button" disabled={switching} onClick={() => switchChain({ chainId: token.chainId })}>
+        <button
+          type="button"
+          className="button"
+          disabled={switching}
+          onClick={() => switchChain({ chainId: token.chainId })}
+        >
           Switch to {chainName}
         </button>
       </Card>
@@ -65,12 +79,19 @@ export function DelegationPanel() {
     setError(undefined)
     setHash(undefined)
     try {
-      const sent = await write.writeContractAsync({ ...token!, functionName: 'delegate', args: [delegatee] })
+      const call = { ...token!, functionName: 'delegate', args: [delegatee] } as const
+      // Nodes estimate against the latest block; a vote checkpoint written in the next block costs more.
+      const estimate = await publicClient!.estimateContractGas({ ...call, account: address })
+      const sent = await write.writeContractAsync({ ...call, gas: (estimate * GAS_HEADROOM_PERCENT) / 100n })
       addRecentTransaction({ hash: sent, description, confirmations: DEFAULT_CONFIRMATIONS })
       setHash(sent)
     } catch (e) {
       const message = walletErrorMessage(e)
-      setError(message === WALLET_ERROR_MESSAGES.userRejected ? 'You cancelled the delegation in your wallet.' : message)
+      setError(
+        message === WALLET_ERROR_MESSAGES.userRejected
+          ? 'You cancelled the delegation in your wallet.'
+          : message,
+      )
     }
   }
 
@@ -82,7 +103,10 @@ export function DelegationPanel() {
       return
     }
     const delegatee = getAddress(value)
-    void delegate(delegatee, delegatee === address ? 'Delegate to myself' : `Delegate to ${shortenAddress(delegatee)}`)
+    void delegate(
+      delegatee,
+      delegatee === address ? 'Delegate to myself' : `Delegate to ${shortenAddress(delegatee)}`,
+    )
   }
 
   const busy = write.isPending || (Boolean(hash) && receipt.isLoading)
@@ -93,14 +117,28 @@ export function DelegationPanel() {
         <p className="muted">Reading your delegate…</p>
       ) : current === zeroAddress ? (
         <>
-          <p data-testid="delegate-status">You have not delegated. Your tokens do not count as votes until you delegate them, to yourself or to someone you trust.</p>
-          <button type="button" className="button primary" disabled={busy} onClick={() => delegate(address, 'Delegate to myself')}>
+          <p data-testid="delegate-status">
+            You have not delegated. Your tokens do not count as votes until you delegate them, to yourself or
+            to someone you trust.
+          </p>
+          <button
+            type="button"
+            className="button primary"
+            disabled={busy}
+            onClick={() => delegate(address, 'Delegate to myself')}
+          >
             Delegate to myself
           </button>
         </>
       ) : (
         <p data-testid="delegate-status">
-          {current === address ? 'You vote with your own tokens.' : <>You delegate your votes to <code title={current}>{shortenAddress(current)}</code>.</>}
+          {current === address ? (
+            'You vote with your own tokens.'
+          ) : (
+            <>
+              You delegate your votes to <code title={current}>{shortenAddress(current)}</code>.
+            </>
+          )}
         </p>
       )}
       <form className="inline-form" onSubmit={onSubmit} noValidate>

@@ -26,12 +26,18 @@ export function DaoSummary() {
             <Stat label="Symbol" value={metadata?.symbol} testId="token-symbol" />
             <Stat
               label="Total supply"
-              value={metadata ? `${formatTokenAmount(metadata.totalSupply, metadata.decimals)} ${metadata.symbol}` : undefined}
+              value={
+                metadata
+                  ? `${formatTokenAmount(metadata.totalSupply, metadata.decimals)} ${metadata.symbol}`
+                  : undefined
+              }
               testId="token-supply"
             />
             <Stat
               label="Holders"
-              value={holders.error ? <span title={holders.error.message}>unavailable</span> : holders.data?.holders}
+              value={
+                holders.error ? <span title={holders.error.message}>unavailable</span> : holders.data?.holders
+              }
               testId="token-holders"
             />
           </dl>

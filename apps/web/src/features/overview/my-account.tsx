@@ -17,13 +17,22 @@ export function MyAccount() {
     )
   }
   const amount = (value: bigint | undefined) =>
-    value === undefined || !metadata ? undefined : `${formatTokenAmount(value, metadata.decimals)} ${metadata.symbol}`
-  const delegate =
-    !account ? undefined : account.delegate === zeroAddress ? 'Not delegated' : account.delegate === address ? 'Yourself' : shortenAddress(account.delegate)
+    value === undefined || !metadata
+      ? undefined
+      : `${formatTokenAmount(value, metadata.decimals)} ${metadata.symbol}`
+  const delegate = !account
+    ? undefined
+    : account.delegate === zeroAddress
+      ? 'Not delegated'
+      : account.delegate === address
+        ? 'Yourself'
+        : shortenAddress(account.delegate)
   return (
     <Card title="Your account" testId="my-account">
       {error ? (
-        <p role="alert">Your balance could not be read from the chain. Check that your wallet is on the DAO's network.</p>
+        <p role="alert">
+          Your balance could not be read from the chain. Check that your wallet is on the DAO's network.
+        </p>
       ) : (
         <dl className="stats">
           <Stat label="Balance" value={amount(account?.balance)} testId="my-balance" />

@@ -4,7 +4,10 @@ import { apiGet } from '../../lib/api.ts'
 
 /** GET /api/token/holders: how many addresses hold the governance token. */
 export const tokenHoldersQueryOptions = () =>
-  queryOptions({ queryKey: ['api', 'token', 'holders'], queryFn: () => apiGet('/api/token/holders', holderStatsSchema) })
+  queryOptions({
+    queryKey: ['api', 'token', 'holders'],
+    queryFn: () => apiGet('/api/token/holders', holderStatsSchema),
+  })
 
 export function useTokenHolders() {
   return useQuery(tokenHoldersQueryOptions())

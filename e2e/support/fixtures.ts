@@ -1,0 +1,126 @@
+// Playwright fixtures: every worker runs its own anvil pair (the DAO chain 31337 and a second chain 31338
+// for switching) and its own app server; every test gets a page with the injected test wallet.
+import { resolve } from 'node:path'
+import { parseEnv, type Settings } from '@guildhall/api/env'
+import { startServer } from '@guildhall/api/server'
+import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
+import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { TestWalletInjectOptions } from '@guildhall/devchain/wallet/inject'
+import { TestWallet } from '@guildhall/devchain/wallet/playwright'
+import { test as base, expect, type Page } from '@playwright/test'
+import type { Hex } from 'viem'
+
+export const SECOND_CHAIN_ID = 31_338
+export const SECOND_CHAIN_NAME = 'Guildhall Testnet'
+export const WEB_DIST = resolve(import.meta.dirname, '../../apps/web/dist')
+
+/** Demo members by name, from the seed: Ada (1000, self), Dev (250 → Ada), Finn (50, undelegated), Iris (none)… */
+export const member = (index: number) => anvilAccounts[index]?.address as Hex
+
+export interface Chains {
+  dao: AnvilInstance
+  second: AnvilInstance
+  deployment: DemoDeployment
+}
+
+export interface App {
+  url: string
+  settings: Settings
+}
+
+interface WorkerFixtures {
+  chains: Chains
+  /** Environment overrides for this file's app server (e.g. one chain only, no WalletConnect wallets). */
+  appEnv: Record<string, string>
+  app: App
+}
+
+interface TestFixtures {
+  /** Options of the injected wallet; `{ absent: true }` for a browser without any wallet. */
+  walletOptions: Partial<TestWalletInjectOptions>
+  wallet: TestWallet
+  /** Hosts other than 127.0.0.1 the page tried to reach (they are blocked). */
+  offOriginRequests: string[]
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  chains: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
+    async ({}, use) => {
+      const dao = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+      const second = await startAnvil({ port: await getFreePort(), chainId: SECOND_CHAIN_ID, quiet: true })
+      const deployment = await deployDemoDao({ rpcUrl: dao.url, chainId: LOCAL_CHAIN_ID })
+      await use({ dao, second, deployment })
+      await Promise.all([dao.stop(), second.stop()])
+    },
+    { scope: 'worker' },
+  ],
+  appEnv: [{}, { scope: 'worker', option: true }],
+  app: [
+    async ({ chains, appEnv }, use) => {
+      const port = await getFreePort()
+      const settings = parseEnv({
+        PORT: String(port),
+        PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+        LOG_LEVEL: 'silent',
+        DAO_NAME: 'Guildhall Test DAO',
+        DAO_DESCRIPTION: 'The DAO the end-to-end tests run against.',
+        CHAIN_IDS: `${LOCAL_CHAIN_ID},${SECOND_CHAIN_ID}`,
+        [`RPC_URL_${LOCAL_CHAIN_ID}`]: chains.dao.url,
+        [`RPC_URL_${SECOND_CHAIN_ID}`]: chains.second.url,
+        [`CHAIN_NAME_${SECOND_CHAIN_ID}`]: SECOND_CHAIN_NAME,
+        TOKEN_ADDRESS: chains.deployment.token,
+        TOKEN_DEPLOY_BLOCK: String(chains.deployment.deployBlock),
+        WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
+        DISCLAIMER: 'By connecting you agree to the test terms.',
+        LEARN_MORE_URL: 'https://example.org/learn-about-wallets',
+        WEB_DIST,
+        ...appEnv,
+      })
+      const { app } = await startServer(settings)
+      await use({ url: settings.publicConfig.appUrl, settings })
+      await app.close()
+    },
+    { scope: 'worker' },
+  ],
+  offOriginRequests: async ({ page }, use) => {
+    const seen: string[] = []
+    // The outside world (WalletConnect relay and config, wallet SDK telemetry, IPFS avatars) is not
+    // reachable offline: such requests are aborted here and recorded so tests can assert on them.
+    await page.route(
+      (url) => url.hostname !== '127.0.0.1',
+      (route) => {
+        seen.push(new URL(route.request().url()).host)
+        return route.abort('blockedbyclient')
+      },
+    )
+    await use(seen)
+  },
+  walletOptions: [{}, { option: true }],
+  wallet: async ({ page, chains, walletOptions, offOriginRequests: _ }, use) => {
+    const wallet = await TestWallet.install(page, {
+      chains: [
+        { chainId: LOCAL_CHAIN_ID, rpcUrl: chains.dao.url, name: 'Local chain' },
+        { chainId: SECOND_CHAIN_ID, rpcUrl: chains.second.url, name: SECOND_CHAIN_NAME },
+      ],
+      accounts: anvilAccounts.map((a) => a.address as Hex),
+      ...walletOptions,
+    })
+    await use(wallet)
+  },
+})
+
+export { expect }
+
+/** The connect button once RainbowKit has mounted (before that it is only `opacity: 0` + aria-hidden). */
+export const connectButton = (page: Page) => page.getByRole('button', { name: 'Connect Wallet' })
+
+/** Opens the app and connects the injected test wallet through the connect modal. */
+export async function connect(page: Page, app: App, path = '/') {
+  await page.goto(`${app.url}${path}`)
+  await connectButton(page).click()
+  await page.getByTestId('rk-wallet-option-dev.guildhall.testwallet').click()
+  await expect(page.getByTestId('rk-account-button')).toBeVisible()
+}
