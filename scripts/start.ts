@@ -5,13 +5,24 @@ import { join, resolve } from 'node:path'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
+import { type DemoDeployment, ensureDemoDao } from '@guildhall/devchain/demo-dao'
 import { EnvError, parseEnv } from '../apps/api/src/env.ts'
 import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const dataDir = resolve(root, process.env.GUILDHALL_DATA_DIR ?? '.data')
 const preferredAnvilPort = Number(process.env.ANVIL_PORT ?? 8545)
+
+/** Demo members first, by name, so the development wallet opens as a member; the deployer last. */
+function devWalletAccounts(deployment: DemoDeployment): string {
+  const names = new Map(deployment.members.map((m) => [m.address.toLowerCase(), m.name]))
+  const labelled = anvilAccounts.map((a) => ({
+    address: a.address,
+    label: names.get(a.address.toLowerCase()),
+  }))
+  const ordered = [...labelled.filter((a) => a.label), ...labelled.filter((a) => !a.label)]
+  return ordered.map((a) => `${a.address}:${a.label ?? 'Deployer'}`).join(',')
+}
 
 /** True when nothing listens on 127.0.0.1:port. */
 function isPortFree(port: number): Promise<boolean> {
@@ -55,7 +66,7 @@ async function main() {
       [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
       TOKEN_ADDRESS: deployment.token,
       TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
-      DEV_WALLET_ACCOUNTS: anvilAccounts.map((a) => a.address).join(','),
+      DEV_WALLET_ACCOUNTS: devWalletAccounts(deployment),
       WEB_DIST: join(root, 'apps/web/dist'),
     })
     const { app } = await startServer(settings)

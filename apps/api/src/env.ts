@@ -76,7 +76,7 @@ const envSchema = z.object({
   LEARN_MORE_URL: z.url().optional(),
   DISCLAIMER: z.string().max(500).optional(),
   ACCENT_COLOR: hexColorSchema.optional(),
-  /** Comma-separated anvil accounts offered as the development wallet (set by the local demo only). */
+  /** anvil accounts offered as the development wallet, `address[:label],…` (set by the local demo only). */
   DEV_WALLET_ACCOUNTS: z.string().optional(),
 })
 
@@ -129,7 +129,10 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
   if (problems.length > 0) throw new EnvError(`Invalid configuration:\n${problems.join('\n')}`)
 
   const daoChain = chains[0] as ChainSettings
-  const devWalletAccounts = e.DEV_WALLET_ACCOUNTS ? csv(e.DEV_WALLET_ACCOUNTS) : []
+  const devWalletAccounts = csv(e.DEV_WALLET_ACCOUNTS ?? '').map((entry) => {
+    const [address = '', label] = entry.split(':')
+    return { address, label: label?.trim() || null }
+  })
   // The development wallet holds anvil's public keys: never offer it against a real network.
   const devWallet = devWalletAccounts.length > 0 && daoChain.id === LOCAL_CHAIN_ID && daoChain.proxied
   const publicConfig = publicConfigSchema.safeParse({

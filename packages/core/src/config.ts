@@ -60,7 +60,11 @@ export const publicConfigSchema = z
     accentColor: hexColorSchema.default('#0e76fd'),
     /** anvil's unlocked accounts, offered as a development wallet; only against the local demo chain. */
     devWallet: z
-      .strictObject({ accounts: z.array(addressSchema).min(1) })
+      .strictObject({
+        accounts: z
+          .array(z.strictObject({ address: addressSchema, label: z.string().max(32).nullable() }))
+          .min(1),
+      })
       .nullable()
       .default(null),
   })

@@ -1,6 +1,7 @@
 import { ConnectButton } from '@rainbow-me/rainbowkit'
 import { NavLink, Outlet } from 'react-router'
 import { Notices } from '../components/notices.tsx'
+import { DevAccountPicker } from '../features/dev-wallet/dev-account-picker.tsx'
 import { usePublicConfig } from '../lib/public-config-context.tsx'
 
 const NAV = [
@@ -34,6 +35,7 @@ export function Layout() {
           />
         </div>
       </header>
+      <DevAccountPicker />
       <Notices />
       <main className="main">
         <Outlet />

@@ -1,8 +1,19 @@
-import type { PublicChain } from '@guildhall/core'
+import type { PublicChain, PublicConfig } from '@guildhall/core'
 import { createAnvilProvider } from '@guildhall/devchain/wallet/anvil-provider'
 import type { Wallet } from '@rainbow-me/rainbowkit'
 import { createConnector } from 'wagmi'
 import { injected } from 'wagmi/connectors'
+
+type DevWalletAccount = NonNullable<PublicConfig['devWallet']>['accounts'][number]
+
+// One provider per page: the account picker drives the same instance the connector uses.
+let provider: ReturnType<typeof createAnvilProvider> | undefined
+
+/** Makes `address` the development wallet's active account (emits accountsChanged, like a real wallet). */
+export function selectDevWalletAccount(address: `0x${string}`, accounts: DevWalletAccount[]): void {
+  const rest = accounts.map((a) => a.address).filter((a) => a !== address)
+  provider?.control.setAccounts([address, ...rest])
+}
 
 const ICON =
   'data:image/svg+xml;base64,' +
@@ -18,13 +29,12 @@ export function developmentWallet({
   accounts,
   chains,
 }: {
-  accounts: `0x${string}`[]
+  accounts: DevWalletAccount[]
   chains: PublicChain[]
 }): Wallet {
-  let provider: ReturnType<typeof createAnvilProvider> | undefined
   const getProvider = () => {
     provider ??= createAnvilProvider({
-      accounts,
+      accounts: accounts.map((a) => a.address),
       chains: chains.map((chain) => ({ chainId: chain.id, rpcUrl: chain.rpcUrl, name: chain.name })),
       persistKey: 'guildhall.devWallet',
       errorDelayMs: 0,

@@ -1,0 +1,57 @@
+// `npm test`: every check, in order, stopping at the first failure: lint, types, unit and integration
+// tests, the production build, then the end-to-end suite in Chromium.
+import { spawnSync } from 'node:child_process'
+import { resolve } from 'node:path'
+import { ensureChromium } from './ensure-chromium.ts'
+
+const root = resolve(import.meta.dirname, '..')
+type Step = { name: string; run: () => boolean }
+
+const command = (name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Step => ({
+  name,
+  run: () =>
+    spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status === 0,
+})
+
+let chromium = ''
+const steps: Step[] = [
+  command('lint and format (Biome)', 'npx', ['biome', 'check', '.']),
+  command('types (tsc)', 'npm', ['run', '--silent', 'typecheck']),
+  command('unit and integration tests (Vitest)', 'npx', ['vitest', 'run']),
+  command('production build', 'npm', ['run', '--silent', 'build']),
+  {
+    name: 'Chromium',
+    run: () => {
+      try {
+        chromium = ensureChromium()
+        console.log(`Using ${chromium}`)
+        return true
+      } catch (error) {
+        console.error((error as Error).message)
+        return false
+      }
+    },
+  },
+  {
+    name: 'end-to-end tests (Playwright, Chromium)',
+    run: () => command('', 'npx', ['playwright', 'test', '-c', 'e2e'], { CHROMIUM_PATH: chromium }).run(),
+  },
+]
+
+const results: { name: string; ok: boolean; seconds: number }[] = []
+for (const step of steps) {
+  console.log(`\n▶ ${step.name}`)
+  const started = performance.now()
+  const ok = step.run()
+  results.push({ name: step.name, ok, seconds: (performance.now() - started) / 1000 })
+  if (!ok) break
+}
+
+console.log('\nSummary')
+for (const r of results) console.log(`  ${r.ok ? '✔' : '✘'} ${r.name} (${r.seconds.toFixed(1)} s)`)
+const failed = results.find((r) => !r.ok)
+if (failed) {
+  console.error(`\nFailed: ${failed.name}`)
+  process.exit(1)
+}
+console.log('\nAll checks passed.')
