@@ -44,8 +44,14 @@ export function isUserRejection(error: unknown): boolean {
   )
 }
 
-/** A sentence a person understands for any error a wallet, wagmi or viem throws. */
-export function walletErrorMessage(error: unknown): string {
+/** EIP-1193 "unsupported method" and JSON-RPC "method not found". */
+const UNSUPPORTED_METHOD_CODES = [4200, -32601]
+
+/**
+ * A sentence a person understands for any error a wallet, wagmi or viem throws. `action` names what
+ * was attempted when that changes the meaning (a wallet without the switch method cannot switch).
+ */
+export function walletErrorMessage(error: unknown, action?: 'switchChain'): string {
   const errors = chain(error)
   const has = (test: (e: ErrorLike) => boolean) => errors.some(test)
   const named = (name: string) => has((e) => e.name === name)
@@ -56,6 +62,9 @@ export function walletErrorMessage(error: unknown): string {
     return WALLET_ERROR_MESSAGES.addedWithoutSwitch
   if (isUserRejection(error)) return WALLET_ERROR_MESSAGES.userRejected
   if (named('SwitchChainNotSupportedError')) return WALLET_ERROR_MESSAGES.switchNotSupported
+  if (action === 'switchChain' && has((e) => UNSUPPORTED_METHOD_CODES.includes(e.code as number))) {
+    return WALLET_ERROR_MESSAGES.switchNotSupported
+  }
   if (has((e) => e.code === -32002) || named('ResourceUnavailableRpcError'))
     return WALLET_ERROR_MESSAGES.requestPending
   if (has((e) => e.code === 4902)) return WALLET_ERROR_MESSAGES.chainUnknown

@@ -17,7 +17,7 @@ import { notify } from './notifications.ts'
  */
 function onMutationError(error: unknown, mutationKey: readonly unknown[] | undefined): void {
   if (mutationKey?.[0] !== 'switchChain') return
-  const message = walletErrorMessage(error)
+  const message = walletErrorMessage(error, 'switchChain')
   // Rejecting the prompt was the user's own choice; anything else, such as a wallet that added the
   // chain but stayed on the old one, needs telling.
   if (message !== WALLET_ERROR_MESSAGES.userRejected) notify(message)
