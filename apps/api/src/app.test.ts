@@ -1,0 +1,149 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { LOCAL_CHAIN_ID, PUBLIC_CONFIG_PLACEHOLDER, publicConfigSchema } from '@guildhall/core'
+import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { buildApp } from './app.ts'
+import { parseEnv } from './env.ts'
+
+let anvil: AnvilInstance
+let deployment: DemoDeployment
+let app: FastifyInstance
+let webDist: string
+
+// A DAO name that tries to close the config <script> element and inject markup.
+const HOSTILE_NAME = '</script><img src=x onerror=alert(1)>'
+
+beforeAll(async () => {
+  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  webDist = await mkdtemp(join(tmpdir(), 'guildhall-web-'))
+  await writeFile(
+    join(webDist, 'index.html'),
+    `<html><head>${PUBLIC_CONFIG_PLACEHOLDER}</head><body></body></html>`,
+  )
+  const settings = parseEnv({
+    PUBLIC_ORIGIN: 'http://127.0.0.1:3999',
+    DAO_NAME: HOSTILE_NAME,
+    CHAIN_IDS: String(LOCAL_CHAIN_ID),
+    [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
+    TOKEN_ADDRESS: deployment.token,
+    TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
+    WALLETS: 'injected,coinbase',
+    WEB_DIST: webDist,
+  })
+  app = await buildApp({ settings })
+}, 30_000)
+
+afterAll(async () => {
+  await app?.close()
+  await anvil?.stop()
+})
+
+describe('GET /api/health', () => {
+  test('default: answers ok', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/health' })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({ status: 'ok' })
+  })
+})
+
+describe('GET /api/token/holders', () => {
+  test('behavior: counts the demo members holding tokens', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/token/holders' })
+    expect(response.statusCode).toBe(200)
+    const expected = deployment.members.filter((m) => BigInt(m.balance) > 0n).length
+    expect(response.json()).toMatchObject({ holders: expected })
+  })
+
+  test('behavior: chain down gives 503 with Retry-After, not 500', async () => {
+    const closedPort = await getFreePort()
+    const settings = parseEnv({
+      CHAIN_IDS: String(LOCAL_CHAIN_ID),
+      [`RPC_URL_${LOCAL_CHAIN_ID}`]: `http://127.0.0.1:${closedPort}`,
+      TOKEN_ADDRESS: deployment.token,
+      WALLETS: 'injected',
+    })
+    const down = await buildApp({ settings })
+    const response = await down.inject({ method: 'GET', url: '/api/token/holders' })
+    await down.close()
+    expect(response.statusCode).toBe(503)
+    expect(response.headers['retry-after']).toBe('5')
+    expect(response.json()).toMatchObject({ error: 'chain_unavailable' })
+  })
+})
+
+describe('index.html', () => {
+  test('behavior: carries the validated public config, for any client route', async () => {
+    for (const url of ['/', '/proposals', '/members/0xabc?x=1']) {
+      const response = await app.inject({ method: 'GET', url })
+      expect(response.statusCode).toBe(200)
+      expect(response.headers['content-type']).toMatch(/text\/html/)
+      const json = /<script id="guildhall-config" type="application\/json">(.*?)<\/script>/s.exec(
+        response.body,
+      )?.[1]
+      const config = publicConfigSchema.parse(JSON.parse(json ?? 'null'))
+      expect(config.dao.name).toBe(HOSTILE_NAME)
+      expect(config.chains[0]?.rpcUrl).toBe(`http://127.0.0.1:3999/rpc/${LOCAL_CHAIN_ID}`)
+    }
+  })
+
+  test('behavior: config text cannot close its script element', async () => {
+    const response = await app.inject({ method: 'GET', url: '/' })
+    expect(response.body).not.toContain(HOSTILE_NAME)
+    expect(response.body.match(/<\/script>/g)).toHaveLength(1)
+  })
+
+  test('behavior: unknown API routes answer JSON 404, not the page', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/nope' })
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toEqual({ error: 'not_found', message: 'No route for GET /api/nope' })
+  })
+})
+
+describe('POST /rpc/:chainId', () => {
+  test('behavior: forwards JSON-RPC to the local chain', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: `/rpc/${LOCAL_CHAIN_ID}`,
+      payload: { jsonrpc: '2.0', id: 7, method: 'eth_chainId' },
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({ jsonrpc: '2.0', id: 7, result: `0x${LOCAL_CHAIN_ID.toString(16)}` })
+  })
+
+  test('behavior: forwards batched requests', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: `/rpc/${LOCAL_CHAIN_ID}`,
+      payload: [
+        { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+        { jsonrpc: '2.0', id: 2, method: 'net_version' },
+      ],
+    })
+    expect(response.json()).toHaveLength(2)
+  })
+
+  test('behavior: malformed JSON is a 400 with a message, not a 500', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: `/rpc/${LOCAL_CHAIN_ID}`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"jsonrpc":',
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toMatchObject({ error: 'bad_request' })
+  })
+
+  test('behavior: chains that are not local are not proxied', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/rpc/1',
+      payload: { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+    })
+    expect(response.statusCode).toBe(404)
+  })
+})
