@@ -2,10 +2,12 @@ import {
   formatIssues,
   hexColorSchema,
   LOCAL_CHAIN_ID,
+  MISSING_PROJECT_ID_MESSAGE,
   POPULAR_WALLET_IDS,
   type PublicChain,
   type PublicConfig,
   publicConfigSchema,
+  WALLET_CONNECT_WALLET_IDS,
 } from '@guildhall/core'
 import { isAddress } from 'viem'
 import { foundry, mainnet, sepolia } from 'viem/chains'
@@ -96,37 +98,68 @@ export class EnvError extends Error {
   override name = 'EnvError'
 }
 
+const isHttpUrl = (value: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol)
+  } catch {
+    return false
+  }
+}
+
 const isLoopback = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)
 
-/** Parses the environment once at start; throws EnvError listing every invalid variable. */
+/** Problems with the per-chain variables (`RPC_URL_<id>`, `CHAIN_NAME_<id>`) of the given chains. */
+function chainProblems(env: Record<string, string | undefined>, chainIds: number[]): string[] {
+  return chainIds.flatMap((id) => {
+    const known = KNOWN_CHAINS.get(id)
+    const problems: string[] = []
+    const rpcUrl = env[`RPC_URL_${id}`] ?? known?.rpcUrl
+    if (!rpcUrl) problems.push(`- RPC_URL_${id}: required for chain ${id}`)
+    else if (!isHttpUrl(rpcUrl)) problems.push(`- RPC_URL_${id}: must be an http(s) URL`)
+    if (!(env[`CHAIN_NAME_${id}`] ?? known?.name)) {
+      problems.push(`- CHAIN_NAME_${id}: required for chain ${id} (not a chain Guildhall knows by id)`)
+    }
+    return problems
+  })
+}
+
+/** Parses the environment once at start; throws EnvError listing every invalid variable at once. */
 export function parseEnv(env: Record<string, string | undefined>): Settings {
   const parsed = envSchema.safeParse(env)
-  if (!parsed.success) throw new EnvError(`Invalid configuration:\n${formatIssues(parsed.error)}`)
+  // Checks that depend on other variables still run when some variable is invalid, so the operator
+  // sees every problem in one go.
+  const field = <K extends keyof typeof envSchema.shape>(key: K) =>
+    envSchema.shape[key].safeParse(env[key]).data as z.infer<(typeof envSchema.shape)[K]> | undefined
+  const chainIds = field('CHAIN_IDS') ?? []
+  const wallets = field('WALLETS') ?? []
+  const problems = [
+    ...(parsed.success ? [] : formatIssues(parsed.error).split('\n')),
+    ...chainProblems(env, chainIds),
+  ]
+  if (wallets.some((id) => WALLET_CONNECT_WALLET_IDS.includes(id)) && !env.WALLETCONNECT_PROJECT_ID) {
+    problems.push(`- WALLETCONNECT_PROJECT_ID: ${MISSING_PROJECT_ID_MESSAGE}`)
+  }
+  if (!parsed.success || problems.length > 0)
+    throw new EnvError(`Invalid configuration:\n${problems.join('\n')}`)
   const e = parsed.data
   const origin = (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')
-  const problems: string[] = []
 
   const chains: ChainSettings[] = e.CHAIN_IDS.map((id) => {
     const known = KNOWN_CHAINS.get(id)
-    const upstream = env[`RPC_URL_${id}`] ?? known?.rpcUrl
-    const name = env[`CHAIN_NAME_${id}`] ?? known?.name
-    if (!upstream) problems.push(`- RPC_URL_${id}: required for chain ${id}`)
-    if (!name)
-      problems.push(`- CHAIN_NAME_${id}: required for chain ${id} (not a chain Guildhall knows by id)`)
+    const upstream = (env[`RPC_URL_${id}`] ?? known?.rpcUrl) as string
     // Local nodes are reached through the app's own /rpc/<id> so the browser needs one origin only.
-    const proxied = upstream ? isLoopback(upstream) : false
+    const proxied = isLoopback(upstream)
     return {
       id,
-      name: name ?? String(id),
-      upstreamRpcUrl: upstream ?? '',
-      rpcUrl: proxied ? `${origin}/rpc/${id}` : (upstream ?? ''),
+      name: (env[`CHAIN_NAME_${id}`] ?? known?.name) as string,
+      upstreamRpcUrl: upstream,
+      rpcUrl: proxied ? `${origin}/rpc/${id}` : upstream,
       proxied,
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       blockExplorerUrl: known?.explorer ?? null,
       testnet: known?.testnet ?? id === LOCAL_CHAIN_ID,
     }
   })
-  if (problems.length > 0) throw new EnvError(`Invalid configuration:\n${problems.join('\n')}`)
 
   const daoChain = chains[0] as ChainSettings
   const devWalletAccounts = csv(e.DEV_WALLET_ACCOUNTS ?? '').map((entry) => {
@@ -148,9 +181,11 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     devWallet: devWallet ? { accounts: devWalletAccounts } : null,
   })
   if (!publicConfig.success) {
-    const lines = formatIssues(publicConfig.error)
-      .replace('walletConnectProjectId', 'WALLETCONNECT_PROJECT_ID')
-      .replace('devWallet.accounts', 'DEV_WALLET_ACCOUNTS')
+    // Everything else was checked above; what is left are the development wallet's addresses.
+    const lines = formatIssues(publicConfig.error).replace(
+      /devWallet\.accounts\.(\d+)\.address/g,
+      'DEV_WALLET_ACCOUNTS (entry $1)',
+    )
     throw new EnvError(`Invalid configuration:\n${lines}`)
   }
 

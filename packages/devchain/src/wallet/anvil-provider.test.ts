@@ -1,5 +1,5 @@
 import vm from 'node:vm'
-import { type Hex, toHex, verifyMessage, verifyTypedData } from 'viem'
+import { createPublicClient, type Hex, http, toHex, verifyMessage, verifyTypedData } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type AnvilInstance, getFreePort, startAnvil } from '../anvil.ts'
 import { type AnvilProvider, createAnvilProvider, type TestWalletChain } from './anvil-provider.ts'
@@ -155,8 +155,12 @@ describe('createAnvilProvider against anvil', () => {
       method: 'eth_sendTransaction',
       params: [{ to: accounts[1], value: '0x1' }],
     })
-    const receipt = await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })
-    expect(receipt.status).toBe('0x1')
+    // Automine answers with the hash before the block is sealed: wait for the receipt, don't read it once.
+    const receipt = await createPublicClient({ transport: http(chainA.url) }).waitForTransactionReceipt({
+      hash,
+      pollingInterval: 50,
+    })
+    expect(receipt.status).toBe('success')
     expect(receipt.from.toLowerCase()).toBe(accounts[0]!.toLowerCase())
   })
 

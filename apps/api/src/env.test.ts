@@ -1,0 +1,224 @@
+import { MISSING_PROJECT_ID_MESSAGE } from '@guildhall/core'
+import { mainnet, sepolia } from 'viem/chains'
+import { describe, expect, test } from 'vitest'
+import { EnvError, parseEnv } from './env.ts'
+
+const ADA = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const BEN = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+
+/** An env without WalletConnect wallets, so no project id is needed unless a test says so. */
+const base = { WALLETS: 'injected,coinbase' }
+
+/** The EnvError parseEnv throws for `env`, or a failure if it does not throw one. */
+function envError(env: Record<string, string | undefined>): EnvError {
+  try {
+    parseEnv(env)
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError)
+    return error as EnvError
+  }
+  throw new Error('parseEnv accepted an invalid environment')
+}
+
+describe('parseEnv', () => {
+  test('without CHAIN_IDS the chains are Ethereum mainnet then Sepolia, on their public RPC URLs', () => {
+    const { chains, publicConfig } = parseEnv(base)
+    expect(chains.map((c) => c.id)).toEqual([mainnet.id, sepolia.id])
+    expect(chains).toMatchObject([
+      {
+        id: 1,
+        name: mainnet.name,
+        rpcUrl: mainnet.rpcUrls.default.http[0],
+        upstreamRpcUrl: mainnet.rpcUrls.default.http[0],
+        proxied: false,
+        testnet: false,
+        blockExplorerUrl: mainnet.blockExplorers.default.url,
+      },
+      {
+        id: 11155111,
+        name: sepolia.name,
+        rpcUrl: sepolia.rpcUrls.default.http[0],
+        proxied: false,
+        testnet: true,
+        blockExplorerUrl: sepolia.blockExplorers.default.url,
+      },
+    ])
+    expect(publicConfig.chains.map((c) => c.id)).toEqual([1, 11155111])
+    expect(publicConfig.chains[0]).not.toHaveProperty('upstreamRpcUrl')
+  })
+
+  test('problems of different kinds (a bad variable, missing chain variables, no project id) come in one list', () => {
+    const { message } = envError({ PORT: 'x', CHAIN_IDS: '10', RPC_URL_10: 'not a url' })
+    expect(message.split('\n')).toEqual([
+      'Invalid configuration:',
+      '- PORT: Invalid input: expected number, received NaN',
+      '- RPC_URL_10: must be an http(s) URL',
+      '- CHAIN_NAME_10: required for chain 10 (not a chain Guildhall knows by id)',
+      `- WALLETCONNECT_PROJECT_ID: ${MISSING_PROJECT_ID_MESSAGE}`,
+    ])
+  })
+
+  test('several invalid variables at once are all listed in one EnvError', () => {
+    const error = envError({
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      CHAIN_IDS: '1,abc',
+      WALLETS: 'injected,phantom',
+      TOKEN_ADDRESS: '0x1234',
+      ACCENT_COLOR: 'blue',
+      LEARN_MORE_URL: 'not a url',
+    })
+    const lines = error.message.split('\n')
+    expect(lines[0]).toBe('Invalid configuration:')
+    for (const variable of [
+      'PORT',
+      'LOG_LEVEL',
+      'CHAIN_IDS.1',
+      'WALLETS.1',
+      'TOKEN_ADDRESS',
+      'ACCENT_COLOR',
+      'LEARN_MORE_URL',
+    ]) {
+      expect(
+        lines.filter((line) => line.startsWith(`- ${variable}: `)),
+        variable,
+      ).toHaveLength(1)
+    }
+    expect(lines).toHaveLength(8)
+    expect(error.message).toContain('- CHAIN_IDS.1: must be a positive chain id')
+    expect(error.message).toContain('- TOKEN_ADDRESS: must be a 0x-prefixed 20-byte address')
+    expect(error.message).toContain('- ACCENT_COLOR: must be a hex colour of 3 or 6 digits, like #0e76fd')
+  })
+
+  test('chains Guildhall does not know by id need RPC_URL_<id> and CHAIN_NAME_<id>; every missing one is listed', () => {
+    const error = envError({ ...base, CHAIN_IDS: '10,31338' })
+    expect(error.message.split('\n')).toEqual([
+      'Invalid configuration:',
+      '- RPC_URL_10: required for chain 10',
+      '- CHAIN_NAME_10: required for chain 10 (not a chain Guildhall knows by id)',
+      '- RPC_URL_31338: required for chain 31338',
+      '- CHAIN_NAME_31338: required for chain 31338 (not a chain Guildhall knows by id)',
+    ])
+  })
+
+  test('an empty CHAIN_IDS gives "No chains found on connector."', () => {
+    expect(envError({ ...base, CHAIN_IDS: ' , ' }).message).toContain(
+      '- CHAIN_IDS: No chains found on connector.',
+    )
+  })
+
+  test('WalletConnect wallets without WALLETCONNECT_PROJECT_ID: an EnvError naming WALLETCONNECT_PROJECT_ID with the "No projectId found…" message', () => {
+    for (const WALLETS of [undefined, 'injected,walletConnect', 'metaMask', 'rainbow']) {
+      const error = envError({ WALLETS })
+      expect(error.message, String(WALLETS)).toBe(
+        `Invalid configuration:\n- WALLETCONNECT_PROJECT_ID: ${MISSING_PROJECT_ID_MESSAGE}`,
+      )
+    }
+    expect(parseEnv({ WALLETCONNECT_PROJECT_ID: 'abc123' }).publicConfig.walletConnectProjectId).toBe(
+      'abc123',
+    )
+  })
+
+  test('local chains (loopback RPC) are reached through the app: rpcUrl is <origin>/rpc/<id>', () => {
+    const { chains, publicConfig } = parseEnv({
+      ...base,
+      PORT: '4123',
+      CHAIN_IDS: '31337,31338,10',
+      RPC_URL_31337: 'http://127.0.0.1:8545',
+      RPC_URL_31338: 'http://localhost:9545/',
+      CHAIN_NAME_31338: 'Guildhall Testnet',
+      RPC_URL_10: 'https://optimism.example/rpc',
+      CHAIN_NAME_10: 'OP Mainnet',
+    })
+    expect(
+      chains.map(({ id, rpcUrl, upstreamRpcUrl, proxied }) => ({ id, rpcUrl, upstreamRpcUrl, proxied })),
+    ).toEqual([
+      {
+        id: 31337,
+        rpcUrl: 'http://localhost:4123/rpc/31337',
+        upstreamRpcUrl: 'http://127.0.0.1:8545',
+        proxied: true,
+      },
+      {
+        id: 31338,
+        rpcUrl: 'http://localhost:4123/rpc/31338',
+        upstreamRpcUrl: 'http://localhost:9545/',
+        proxied: true,
+      },
+      {
+        id: 10,
+        rpcUrl: 'https://optimism.example/rpc',
+        upstreamRpcUrl: 'https://optimism.example/rpc',
+        proxied: false,
+      },
+    ])
+    expect(publicConfig.chains.map((c) => c.rpcUrl)).toEqual([
+      'http://localhost:4123/rpc/31337',
+      'http://localhost:4123/rpc/31338',
+      'https://optimism.example/rpc',
+    ])
+    expect(chains[0]).toMatchObject({ name: 'Local chain', testnet: true })
+    expect(chains[1]).toMatchObject({ name: 'Guildhall Testnet', testnet: false })
+  })
+
+  test('PUBLIC_ORIGIN, without its trailing slash, is the origin of proxied RPC URLs and the app URL', () => {
+    const { chains, publicConfig } = parseEnv({
+      ...base,
+      PUBLIC_ORIGIN: 'https://dao.example/',
+      CHAIN_IDS: '31337',
+      RPC_URL_31337: 'http://[::1]:8545',
+    })
+    expect(chains[0]?.rpcUrl).toBe('https://dao.example/rpc/31337')
+    expect(publicConfig.appUrl).toBe('https://dao.example')
+  })
+
+  describe('development wallet', () => {
+    const accounts = `${ADA}:Ada, ${BEN}`
+
+    test('offered when the DAO chain is the local chain 31337 on a loopback RPC', () => {
+      for (const rpc of ['http://127.0.0.1:8545', 'http://localhost:8545', 'http://[::1]:8545']) {
+        const { publicConfig } = parseEnv({
+          ...base,
+          CHAIN_IDS: '31337',
+          RPC_URL_31337: rpc,
+          DEV_WALLET_ACCOUNTS: accounts,
+        })
+        expect(publicConfig.devWallet, rpc).toEqual({
+          accounts: [
+            { address: ADA, label: 'Ada' },
+            { address: BEN, label: null },
+          ],
+        })
+      }
+    })
+
+    test('not offered when chain 31337 is reached over a non-loopback RPC', () => {
+      const { publicConfig } = parseEnv({
+        ...base,
+        CHAIN_IDS: '31337',
+        RPC_URL_31337: 'https://rpc.example.org',
+        DEV_WALLET_ACCOUNTS: accounts,
+      })
+      expect(publicConfig.devWallet).toBeNull()
+    })
+
+    test('not offered when the DAO chain is another chain, even a local one, or 31337 is only a second chain', () => {
+      for (const env of [
+        { CHAIN_IDS: '1' },
+        { CHAIN_IDS: '31338', RPC_URL_31338: 'http://127.0.0.1:9545', CHAIN_NAME_31338: 'Guildhall Testnet' },
+        { CHAIN_IDS: '1,31337', RPC_URL_31337: 'http://127.0.0.1:8545' },
+      ]) {
+        const { publicConfig } = parseEnv({ ...base, ...env, DEV_WALLET_ACCOUNTS: accounts })
+        expect(publicConfig.devWallet, env.CHAIN_IDS).toBeNull()
+      }
+    })
+
+    test('not offered without DEV_WALLET_ACCOUNTS, and an invalid account is reported as DEV_WALLET_ACCOUNTS', () => {
+      const local = { ...base, CHAIN_IDS: '31337', RPC_URL_31337: 'http://127.0.0.1:8545' }
+      expect(parseEnv(local).publicConfig.devWallet).toBeNull()
+      expect(envError({ ...local, DEV_WALLET_ACCOUNTS: '0x1234:Broken' }).message).toBe(
+        'Invalid configuration:\n- DEV_WALLET_ACCOUNTS (entry 0): must be a 0x-prefixed 20-byte address',
+      )
+    })
+  })
+})
