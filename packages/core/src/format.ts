@@ -23,23 +23,34 @@ export function displayName(address: string, name?: string | null): string {
 
 const SUFFIXES = ['k', 'm', 'b', 't'] as const
 
-/** Cuts (never rounds) to `precision` decimals and drops trailing zeros. */
-function cut(value: number, precision: number): string {
-  const factor = 10 ** precision
-  const text = (Math.trunc(value * factor) / factor).toFixed(precision)
-  return text.includes('.') ? text.replace(/\.?0+$/, '') : text
+/**
+ * RainbowKit's `toPrecision`: cuts (never rounds) the decimal text of `value` to `precision` digits,
+ * then drops trailing zeros the way RainbowKit does. Working on the text, not on `value * 10 ** n`,
+ * keeps 4.35 from becoming 4.34 through binary floating point.
+ */
+function toPrecision(value: number, precision: number): string {
+  return value
+    .toString()
+    .replace(new RegExp(`(.+\\.\\d{${precision}})\\d+`), '$1')
+    .replace(/(\.[1-9]*)0+$/, '$1')
+    .replace(/\.$/, '')
 }
 
-/** Shortens a balance like the account button: 0.123, 12.34, 1,234.5, then 12.3k, 4.5m, 6.7b, 8.9t. */
+/**
+ * Shortens a balance exactly like the account button (RainbowKit's `abbreviateETHBalance`): 0.123,
+ * 12.34, 1,234.5, then 12.3k, 4.5m, 6.7b, 8.9t. Unlike RainbowKit the thousands separator is always
+ * en-US, not the browser's locale.
+ */
 export function abbreviateNumber(value: number): string {
-  if (value < 1) return cut(value, 3)
-  if (value < 100) return cut(value, 2)
-  if (value < 10_000) return Number(cut(value, 1)).toLocaleString('en-US')
+  if (value < 1) return toPrecision(value, 3)
+  if (value < 100) return toPrecision(value, 2)
+  if (value < 10_000) return new Intl.NumberFormat('en-US').format(Number.parseFloat(toPrecision(value, 1)))
   for (let i = SUFFIXES.length - 1; i >= 0; i--) {
     const size = 10 ** ((i + 1) * 3)
-    if (value >= size) return `${cut(value / size, 1)}${SUFFIXES[i]}`
+    // Same arithmetic as RainbowKit, so the same float comes out.
+    if (value >= size) return `${toPrecision((value * 10) / size / 10, 1)}${SUFFIXES[i]}`
   }
-  return cut(value, 1)
+  return String(value)
 }
 
 /** A token amount (bigint in base units) shortened for display, e.g. 1500 GHD → "1.5k". */

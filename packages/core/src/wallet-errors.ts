@@ -67,8 +67,9 @@ export function walletErrorMessage(error: unknown, action?: 'switchChain'): stri
   }
   if (has((e) => e.code === -32002) || named('ResourceUnavailableRpcError'))
     return WALLET_ERROR_MESSAGES.requestPending
-  if (has((e) => e.code === 4902)) return WALLET_ERROR_MESSAGES.chainUnknown
   if (named('ChainNotConfiguredError')) return WALLET_ERROR_MESSAGES.chainNotConfigured
+  // viem's SwitchChainError carries 4902 as its own code whatever its cause; only a wallet's 4902 counts.
+  if (has((e) => e.code === 4902 && e.name !== 'SwitchChainError')) return WALLET_ERROR_MESSAGES.chainUnknown
   if (named('ConnectorNotFoundError') || named('ProviderNotFoundError')) return WALLET_ERROR_MESSAGES.noWallet
   if (named('ConnectorNotConnectedError') || named('ConnectorAccountNotFoundError'))
     return WALLET_ERROR_MESSAGES.notConnected
