@@ -1,0 +1,54 @@
+// Bundle figures from the production build in apps/web/dist: sizes are of the files on disk.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+
+export type Size = { files: number; raw: number; gzip: number }
+
+type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] }
+
+/** Raw and gzip (level 9, each file on its own) bytes of these dist-relative files, e.g. `assets/x.js`. */
+export function sizeOf(dist: string, files: string[]): Size {
+  let raw = 0
+  let gzip = 0
+  for (const file of files) {
+    const bytes = readFileSync(join(dist, file))
+    raw += bytes.length
+    gzip += gzipSync(bytes, { level: 9 }).length
+  }
+  return { files: files.length, raw, gzip }
+}
+
+/** Every JavaScript file Vite emitted (source maps excluded). */
+export function allJs(dist: string): string[] {
+  return readdirSync(join(dist, 'assets'))
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => `assets/${name}`)
+}
+
+/** JS that dist/index.html loads itself: its module scripts and modulepreload links. */
+export function indexHtmlJs(dist: string): string[] {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8')
+  const refs = [
+    ...html.matchAll(/<script[^>]*\bsrc="\/([^"]+\.js)"/g),
+    ...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="\/([^"]+\.js)"/g),
+  ]
+  return [...new Set(refs.map((match) => match[1] as string))]
+}
+
+/** The entry chunks of Vite's manifest plus everything they import statically, transitively. */
+export function staticGraphJs(dist: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    ManifestChunk
+  >
+  const seen = new Set<string>()
+  const visit = (key: string) => {
+    const chunk = manifest[key]
+    if (!chunk || seen.has(chunk.file)) return
+    seen.add(chunk.file)
+    for (const imported of chunk.imports ?? []) visit(imported)
+  }
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key)
+  return [...seen].filter((file) => file.endsWith('.js'))
+}
