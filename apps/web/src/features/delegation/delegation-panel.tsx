@@ -8,20 +8,30 @@ import {
 } from '@guildhall/core'
 import { useAddRecentTransaction } from '@rainbow-me/rainbowkit'
 import { useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useEffect, useState } from 'react'
-import { type Address, getAddress, isAddress, zeroAddress } from 'viem'
-import {
-  useAccount,
-  usePublicClient,
-  useSwitchChain,
-  useWaitForTransactionReceipt,
-  useWriteContract,
-} from 'wagmi'
+import { type FormEvent, useRef, useState } from 'react'
+import { type Address, getAddress, type Hash, isAddress, zeroAddress } from 'viem'
+import { useAccount, usePublicClient, useSwitchChain, useWriteContract } from 'wagmi'
 import { Card } from '../../components/card.tsx'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import { useTokenAccount, useTokenContract } from '../../lib/token.ts'
 
 const GAS_HEADROOM_PERCENT = 150n
+
+/** Where the latest delegation stands. */
+type Progress =
+  | { step: 'idle' }
+  | { step: 'wallet' }
+  | { step: 'pending'; hash: Hash }
+  | { step: 'confirmed'; hash: Hash }
+  | { step: 'reverted'; hash: Hash }
+
+const PROGRESS_TEXT: Record<Progress['step'], string | null> = {
+  idle: null,
+  wallet: 'Confirm the delegation in your wallet…',
+  pending: 'Delegation sent; waiting for it to be confirmed…',
+  confirmed: 'Delegation confirmed.',
+  reverted: 'The delegation failed: the transaction was reverted.',
+}
 
 /** Current delegate, "Delegate to myself" when undelegated, and delegation to any address. */
 export function DelegationPanel() {
@@ -34,20 +44,11 @@ export function DelegationPanel() {
   const { switchChain, isPending: switching } = useSwitchChain()
   const publicClient = usePublicClient({ chainId: token?.chainId })
   const write = useWriteContract()
-  const [hash, setHash] = useState<`0x${string}`>()
+  const [progress, setProgress] = useState<Progress>({ step: 'idle' })
   const [error, setError] = useState<string>()
   const [target, setTarget] = useState('')
-  const receipt = useWaitForTransactionReceipt({
-    hash,
-    chainId: token?.chainId,
-    confirmations: DEFAULT_CONFIRMATIONS,
-    retryCount: RECEIPT_RETRY_COUNT,
-    retryDelay: receiptRetryDelay,
-  })
-
-  useEffect(() => {
-    if (receipt.data) queryClient.invalidateQueries({ queryKey })
-  }, [receipt.data, queryClient, queryKey])
+  // Only the latest delegation may update the panel (an older wait can settle after a newer one started).
+  const attempt = useRef(0)
 
   if (!token) return null
   if (!isConnected || !address) {
@@ -67,31 +68,76 @@ export function DelegationPanel() {
           type="button"
           className="button"
           disabled={switching}
-          onClick={() => switchChain({ chainId: token.chainId })}
+          onClick={() => {
+            setError(undefined)
+            switchChain(
+              { chainId: token.chainId },
+              {
+                onError: (e) => {
+                  const message = walletErrorMessage(e, 'switchChain')
+                  if (message !== WALLET_ERROR_MESSAGES.userRejected) setError(message)
+                },
+              },
+            )
+          }}
         >
           Switch to {chainName}
         </button>
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : null}
       </Card>
     )
   }
 
-  async function delegate(delegatee: Address, description: string) {
+  const delegate = async (delegatee: Address, description: string) => {
+    const client = publicClient
+    if (!client) {
+      setError(WALLET_ERROR_MESSAGES.chainNotConfigured)
+      return
+    }
+    const self = ++attempt.current
+    const update = (next: Progress) => {
+      if (attempt.current === self) setProgress(next)
+    }
     setError(undefined)
-    setHash(undefined)
+    update({ step: 'wallet' })
+    let hash: Hash
     try {
-      const call = { ...token!, functionName: 'delegate', args: [delegatee] } as const
+      const call = { ...token, functionName: 'delegate', args: [delegatee] } as const
       // Nodes estimate against the latest block; a vote checkpoint written in the next block costs more.
-      const estimate = await publicClient!.estimateContractGas({ ...call, account: address })
-      const sent = await write.writeContractAsync({ ...call, gas: (estimate * GAS_HEADROOM_PERCENT) / 100n })
-      addRecentTransaction({ hash: sent, description, confirmations: DEFAULT_CONFIRMATIONS })
-      setHash(sent)
+      const estimate = await client.estimateContractGas({ ...call, account: address })
+      hash = await write.writeContractAsync({ ...call, gas: (estimate * GAS_HEADROOM_PERCENT) / 100n })
     } catch (e) {
+      if (attempt.current !== self) return
       const message = walletErrorMessage(e)
+      setProgress({ step: 'idle' })
       setError(
         message === WALLET_ERROR_MESSAGES.userRejected
           ? 'You cancelled the delegation in your wallet.'
           : message,
       )
+      return
+    }
+    addRecentTransaction({ hash, description, confirmations: DEFAULT_CONFIRMATIONS })
+    update({ step: 'pending', hash })
+    try {
+      // viem's wait, not wagmi's: wagmi's throws "unknown reason" on a reverted receipt instead of returning it.
+      const receipt = await client.waitForTransactionReceipt({
+        hash,
+        confirmations: DEFAULT_CONFIRMATIONS,
+        retryCount: RECEIPT_RETRY_COUNT,
+        retryDelay: receiptRetryDelay,
+        timeout: 0,
+      })
+      update({ step: receipt.status === 'success' ? 'confirmed' : 'reverted', hash })
+      if (receipt.status === 'success') await queryClient.invalidateQueries({ queryKey })
+    } catch (e) {
+      if (attempt.current !== self) return
+      setProgress({ step: 'idle' })
+      setError(walletErrorMessage(e))
     }
   }
 
@@ -109,7 +155,7 @@ export function DelegationPanel() {
     )
   }
 
-  const busy = write.isPending || (Boolean(hash) && receipt.isLoading)
+  const busy = progress.step === 'wallet' || progress.step === 'pending'
   const current = account?.delegate
   return (
     <Card title="Delegation" testId="delegation">
@@ -159,17 +205,7 @@ export function DelegationPanel() {
         </div>
       </form>
       <p className="status" role="status" data-testid="delegation-progress">
-        {write.isPending
-          ? 'Confirm the delegation in your wallet…'
-          : hash && receipt.isLoading
-            ? 'Delegation sent; waiting for it to be confirmed…'
-            : receipt.data?.status === 'success'
-              ? 'Delegation confirmed.'
-              : receipt.data?.status === 'reverted'
-                ? 'The delegation failed: the transaction was reverted.'
-                : receipt.error
-                  ? walletErrorMessage(receipt.error)
-                  : null}
+        {PROGRESS_TEXT[progress.step]}
       </p>
       {error ? (
         <p role="alert" className="error">

@@ -1,0 +1,404 @@
+// The app's first transactions: delegation through the wallet, RainbowKit's recent transactions
+// (pending spinner, confirmed, failed, the display and storage limits), and wallet_watchAsset.
+import { LOCAL_CHAIN_ID, shortenAddress } from '@guildhall/core'
+import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
+import type { RecordedRequest } from '@guildhall/devchain/wallet/anvil-provider'
+import type { TestWallet } from '@guildhall/devchain/wallet/playwright'
+import type { Locator, Page } from '@playwright/test'
+import { createTestClient, decodeFunctionData, type Hex, http, isAddressEqual, publicActions } from 'viem'
+import {
+  type App,
+  type Chains,
+  connect,
+  connectButton,
+  expect,
+  member,
+  SECOND_CHAIN_ID,
+  test,
+} from '../support/fixtures.ts'
+
+// These tests change delegations on the worker's chain. A worker-scoped option of its own gives this
+// file a worker (and so a chain and app server) of its own: Playwright never runs files with different
+// worker option values in the same worker, so no other file sees these delegations, whatever the order.
+test.use({ appEnv: { DAO_DESCRIPTION: 'The DAO the transaction tests run against.' } })
+
+/** Always reverts: PUSH1 0, PUSH1 0, REVERT. */
+const ALWAYS_REVERT_CODE = '0x60006000fd'
+/** RainbowKit's localStorage key for recent transactions: { [account]: { [chainId]: Transaction[] } }. */
+const RK_TRANSACTIONS_KEY = 'rk-transactions'
+
+type StoredTransaction = { hash: Hex; description: string; status: 'pending' | 'confirmed' | 'failed' }
+
+const anvil = (chains: Chains) =>
+  createTestClient({ mode: 'anvil', transport: http(chains.dao.url) }).extend(publicActions)
+
+/** Runs `body` with automine off, so transactions wait in the mempool until `evm_mine`; always restores it. */
+async function withoutAutomine(chains: Chains, body: () => Promise<void>) {
+  const client = anvil(chains)
+  await client.setAutomine(false)
+  try {
+    await body()
+  } finally {
+    await client.setAutomine(true)
+  }
+}
+
+const delegationPanel = (page: Page) => page.getByTestId('delegation')
+const progress = (page: Page) => page.getByTestId('delegation-progress')
+
+/** The pending-transactions spinner RainbowKit draws over the avatar in the account button. */
+const avatarSpinner = (page: Page) =>
+  page.getByTestId('rk-account-button').locator('svg:has(> title:text-is("Loading"))')
+
+async function openAccountModal(page: Page): Promise<Locator> {
+  await page.getByTestId('rk-account-button').click()
+  const modal = page.getByRole('dialog')
+  await expect(modal.getByTestId('rk-disconnect-button')).toBeVisible()
+  return modal
+}
+
+async function closeModal(page: Page) {
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+  await expect(page.getByRole('dialog')).toBeHidden()
+}
+
+/**
+ * One row of RainbowKit's recent transactions (TxItem): a status icon (svg titled Loading / Success /
+ * Cancel) next to a column holding the description and the status text (Pending / Confirmed / Failed).
+ * The description's text node sits in Text > Box > column; the row is the column's parent.
+ */
+const recentTransaction = (modal: Locator, description: string) =>
+  modal.getByText(description, { exact: true }).locator('xpath=../../..')
+
+async function expectRecentTransaction(
+  modal: Locator,
+  description: string,
+  status: 'Pending' | 'Confirmed' | 'Failed',
+) {
+  const icon = { Pending: 'Loading', Confirmed: 'Success', Failed: 'Cancel' }[status]
+  const row = recentTransaction(modal, description)
+  await expect(row.getByText(status, { exact: true })).toBeVisible()
+  await expect(row.locator('svg > title')).toHaveText(icon)
+}
+
+async function storedTransactions(page: Page, account: Hex): Promise<StoredTransaction[]> {
+  return page.evaluate(
+    ({ key, account, chainId }) => {
+      const data = JSON.parse(localStorage.getItem(key) ?? '{}')
+      return data[account]?.[chainId] ?? []
+    },
+    { key: RK_TRANSACTIONS_KEY, account, chainId: LOCAL_CHAIN_ID },
+  )
+}
+
+/** The single delegate(address) call the wallet was asked to send: its target and decoded calldata. */
+async function sentDelegation(wallet: TestWallet) {
+  const sent = await wallet.requests('eth_sendTransaction')
+  expect(sent).toHaveLength(1)
+  const [tx] = (sent[0] as RecordedRequest).params as [{ from: Hex; to: Hex; data: Hex }]
+  return { ...tx, call: decodeFunctionData({ abi: governanceTokenAbi, data: tx.data }) }
+}
+
+const tokenAddress = (app: App) => {
+  const token = app.settings.publicConfig.token
+  if (!token) throw new Error('the test app has no token configured')
+  return token.address
+}
+
+test.describe('as Finn, an undelegated member', () => {
+  test.use({ walletOptions: { accounts: [member(6)] } })
+
+  test('"Delegate to myself" sends delegate(self) through the wallet; the avatar spins while it is pending, the account modal lists it pending then confirmed, and the overview shows the new delegate', async ({
+    page,
+    app,
+    chains,
+    wallet,
+  }) => {
+    const finn = member(6)
+    await connect(page, app)
+    await expect(page.getByTestId('my-delegate')).toHaveText('Not delegated')
+    await expect(page.getByTestId('my-balance')).toHaveText('50 GHD')
+    await expect(page.getByTestId('my-votes')).toHaveText('0 GHD')
+    const button = delegationPanel(page).getByRole('button', { name: 'Delegate to myself' })
+    await expect(button).toBeVisible()
+
+    await withoutAutomine(chains, async () => {
+      await button.click()
+      await expect(progress(page)).toHaveText('Delegation sent; waiting for it to be confirmed…')
+
+      const tx = await sentDelegation(wallet)
+      expect(isAddressEqual(tx.to, tokenAddress(app))).toBe(true)
+      expect(isAddressEqual(tx.from, finn)).toBe(true)
+      expect(tx.call.functionName).toBe('delegate')
+      expect(tx.call.args).toEqual([finn])
+
+      await expect(avatarSpinner(page)).toBeVisible()
+      const modal = await openAccountModal(page)
+      await expect(modal.getByText('Recent Transactions')).toBeVisible()
+      await expectRecentTransaction(modal, 'Delegate to myself', 'Pending')
+
+      await anvil(chains).mine({ blocks: 1 })
+      await expectRecentTransaction(modal, 'Delegate to myself', 'Confirmed')
+      await closeModal(page)
+    })
+
+    await expect(avatarSpinner(page)).toHaveCount(0)
+    await expect(progress(page)).toHaveText('Delegation confirmed.')
+    await expect(page.getByTestId('my-delegate')).toHaveText('Yourself')
+    await expect(page.getByTestId('my-votes')).toHaveText('50 GHD')
+    await expect(page.getByTestId('delegate-status')).toHaveText('You vote with your own tokens.')
+    await expect(button).toHaveCount(0)
+  })
+})
+
+test.describe('as Gia, an undelegated member', () => {
+  test.use({ walletOptions: { accounts: [member(7)] } })
+
+  test('delegating to another address through the form adds "Delegate to 0x3C…93BC", which confirms, and the panel shows the new delegate', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    const ben = member(2)
+    await connect(page, app)
+    await expect(page.getByTestId('my-delegate')).toHaveText('Not delegated')
+    await delegationPanel(page).getByLabel('Delegate to another address').fill(ben.toLowerCase())
+    await delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true }).click()
+
+    await expect(progress(page)).toHaveText('Delegation confirmed.')
+    const tx = await sentDelegation(wallet)
+    expect(isAddressEqual(tx.to, tokenAddress(app))).toBe(true)
+    expect(tx.call.functionName).toBe('delegate')
+    expect(tx.call.args).toEqual([ben])
+
+    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to 0x3C…93BC.')
+    await expect(page.getByTestId('my-delegate')).toHaveText('0x3C…93BC')
+    const modal = await openAccountModal(page)
+    await expectRecentTransaction(modal, 'Delegate to 0x3C…93BC', 'Confirmed')
+    await closeModal(page)
+    await expect(avatarSpinner(page)).toHaveCount(0)
+  })
+})
+
+test.describe('as Hugo, an undelegated member', () => {
+  test.use({ walletOptions: { accounts: [member(8)] } })
+
+  test('a delegation that reverts on chain shows "Failed" in recent transactions and the panel says it failed', async ({
+    page,
+    app,
+    chains,
+    wallet,
+  }) => {
+    const client = anvil(chains)
+    const token = tokenAddress(app)
+    const originalCode = await client.getCode({ address: token })
+    if (!originalCode || originalCode === '0x') throw new Error('the token has no code')
+    await connect(page, app)
+    await expect(page.getByTestId('my-delegate')).toHaveText('Not delegated')
+
+    await withoutAutomine(chains, async () => {
+      // Gas is estimated against the real token; the transaction then waits in the mempool.
+      await delegationPanel(page).getByRole('button', { name: 'Delegate to myself' }).click()
+      await expect(progress(page)).toHaveText('Delegation sent; waiting for it to be confirmed…')
+      await wallet.waitForRequest('eth_sendTransaction')
+      // Mine it against code that always reverts, then put the token back (setCode leaves storage alone).
+      try {
+        await client.setCode({ address: token, bytecode: ALWAYS_REVERT_CODE })
+        await client.mine({ blocks: 1 })
+      } finally {
+        await client.setCode({ address: token, bytecode: originalCode })
+      }
+    })
+
+    const [tx] = await storedTransactions(page, member(8)).then((all) => all.map((t) => t.hash))
+    if (!tx) throw new Error('the delegation was not added to the recent transactions')
+    const receipt = await client.getTransactionReceipt({ hash: tx })
+    expect(receipt.status).toBe('reverted')
+
+    await expect(progress(page)).toHaveText('The delegation failed: the transaction was reverted.')
+    const modal = await openAccountModal(page)
+    await expectRecentTransaction(modal, 'Delegate to myself', 'Failed')
+    await closeModal(page)
+    await expect(avatarSpinner(page)).toHaveCount(0)
+    await expect(page.getByTestId('my-delegate')).toHaveText('Not delegated')
+  })
+})
+
+test.describe('as Cleo, who votes with her own tokens', () => {
+  test.use({ walletOptions: { accounts: [member(3)] } })
+
+  test('an invalid address in the form shows the validation message and sends nothing to the wallet', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    await connect(page, app)
+    await expect(page.getByTestId('delegate-status')).toHaveText('You vote with your own tokens.')
+    const input = delegationPanel(page).getByLabel('Delegate to another address')
+    const submit = delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true })
+    for (const value of ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293B', 'ben.eth', '']) {
+      await input.fill(value)
+      await submit.click()
+      await expect(delegationPanel(page).getByRole('alert')).toHaveText(
+        'Enter an address: 0x followed by 40 hexadecimal characters.',
+      )
+    }
+    expect(await wallet.requests('eth_sendTransaction')).toEqual([])
+    await expect(progress(page)).toHaveText('')
+    expect(await storedTransactions(page, member(3))).toEqual([])
+  })
+})
+
+test.describe('as Eve, who delegates to Ben', () => {
+  test.use({ walletOptions: { accounts: [member(5)] } })
+
+  test('rejecting the delegation in the wallet shows "You cancelled the delegation in your wallet." and adds no recent transaction', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    await connect(page, app)
+    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to 0x3C…93BC.')
+    await wallet.rejectNext('eth_sendTransaction')
+    await delegationPanel(page).getByLabel('Delegate to another address').fill(member(5))
+    await delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true }).click()
+
+    await expect(delegationPanel(page).getByRole('alert')).toHaveText(
+      'You cancelled the delegation in your wallet.',
+    )
+    expect(await wallet.requests('eth_sendTransaction')).toHaveLength(1)
+    await expect(progress(page)).toHaveText('')
+    await expect(delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true })).toBeEnabled()
+    expect(await storedTransactions(page, member(5))).toEqual([])
+    const modal = await openAccountModal(page)
+    await expect(modal.getByText('Guildhall Test DAO transactions will appear here...')).toBeVisible()
+    await expect(modal.getByText('Recent Transactions')).toHaveCount(0)
+    await closeModal(page)
+    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to 0x3C…93BC.')
+  })
+})
+
+test.describe('as Dev, with the wallet on another network', () => {
+  test.use({ walletOptions: { accounts: [member(4)] } })
+
+  test('on the wrong network the panel offers "Switch to Local chain", and clicking it switches the wallet', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    await page.goto(app.url)
+    await wallet.switchChain(SECOND_CHAIN_ID)
+    await connectButton(page).click()
+    await page.getByTestId('rk-wallet-option-dev.guildhall.testwallet').click()
+    await expect(page.getByTestId('rk-account-button')).toBeVisible()
+
+    const panel = delegationPanel(page)
+    await expect(panel).toContainText(
+      'The governance token lives on Local chain. Switch networks to delegate.',
+    )
+    await expect(panel.getByLabel('Delegate to another address')).toHaveCount(0)
+    await panel.getByRole('button', { name: 'Switch to Local chain' }).click()
+
+    const switched = await wallet.waitForRequest('wallet_switchEthereumChain')
+    expect(switched.params).toEqual([{ chainId: `0x${LOCAL_CHAIN_ID.toString(16)}` }])
+    await expect(panel.getByLabel('Delegate to another address')).toBeVisible()
+    await expect(panel.getByRole('button', { name: 'Switch to Local chain' })).toHaveCount(0)
+    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to 0x70…79C8.')
+    expect((await wallet.state()).chainId).toBe(LOCAL_CHAIN_ID)
+  })
+})
+
+test.describe('as Ada', () => {
+  test.use({ walletOptions: { accounts: [member(1)] } })
+
+  test('"Add GHD to your wallet" sends wallet_watchAsset with the token address, symbol GHD and 18 decimals, and confirms', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    await connect(page, app)
+    await page.getByRole('button', { name: 'Add GHD to your wallet' }).click()
+    await expect(page.getByText('GHD is now in your wallet.')).toBeVisible()
+    expect(await wallet.watchedAssets()).toEqual([
+      { type: 'ERC20', options: { address: tokenAddress(app), symbol: 'GHD', decimals: 18 } },
+    ])
+    expect(await wallet.requests('wallet_watchAsset')).toHaveLength(1)
+  })
+})
+
+test.describe('as Iris, a new member without tokens', () => {
+  test.use({ walletOptions: { accounts: [member(9)] } })
+
+  test('the account modal shows only the 3 most recent finished transactions', async ({
+    page,
+    app,
+    wallet: _,
+  }) => {
+    await connect(page, app)
+    const input = delegationPanel(page).getByLabel('Delegate to another address')
+    const submit = delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true })
+    const status = page.getByTestId('delegate-status')
+    for (const delegatee of [member(1), member(2), member(3)]) {
+      await input.fill(delegatee)
+      await submit.click()
+      await expect(status).toHaveText(`You delegate your votes to ${shortenAddress(delegatee)}.`)
+    }
+    await input.fill(member(9))
+    await submit.click()
+    await expect(status).toHaveText('You vote with your own tokens.')
+
+    // All four are stored, and all four are finished.
+    await expect
+      .poll(async () =>
+        (await storedTransactions(page, member(9))).map((t) => `${t.description}: ${t.status}`),
+      )
+      .toEqual([
+        'Delegate to myself: confirmed',
+        'Delegate to 0x90…b906: confirmed',
+        'Delegate to 0x3C…93BC: confirmed',
+        'Delegate to 0x70…79C8: confirmed',
+      ])
+    const modal = await openAccountModal(page)
+    await expectRecentTransaction(modal, 'Delegate to myself', 'Confirmed')
+    await expectRecentTransaction(modal, 'Delegate to 0x90…b906', 'Confirmed')
+    await expectRecentTransaction(modal, 'Delegate to 0x3C…93BC', 'Confirmed')
+    await expect(modal.getByText('Confirmed', { exact: true })).toHaveCount(3)
+    await expect(modal.getByText('Delegate to 0x70…79C8', { exact: true })).toHaveCount(0)
+  })
+})
+
+test.describe('as the deployer, with 12 earlier confirmed transactions', () => {
+  test.use({ walletOptions: { accounts: [member(0)] } })
+
+  test("keeps 11 finished transactions, not the spec's 10: RainbowKit 2.2.11's off-by-one, accepted (ADR)", async ({
+    page,
+    app,
+    wallet: _,
+  }) => {
+    const deployer = member(0)
+    const earlier: StoredTransaction[] = Array.from({ length: 12 }, (_, i) => ({
+      hash: `0x${(i + 1).toString(16).padStart(64, '0')}` as Hex,
+      description: `Earlier transaction ${i + 1}`,
+      status: 'confirmed',
+    }))
+    await page.goto(app.url)
+    await page.evaluate(
+      ({ key, account, chainId, transactions }) =>
+        localStorage.setItem(key, JSON.stringify({ [account]: { [chainId]: transactions } })),
+      { key: RK_TRANSACTIONS_KEY, account: deployer, chainId: LOCAL_CHAIN_ID, transactions: earlier },
+    )
+    await connect(page, app)
+    expect(await storedTransactions(page, deployer)).toHaveLength(12)
+
+    await delegationPanel(page).getByRole('button', { name: 'Delegate to myself' }).click()
+    await expect(page.getByTestId('delegate-status')).toHaveText('You vote with your own tokens.')
+
+    await expect.poll(async () => (await storedTransactions(page, deployer))[0]?.status).toBe('confirmed')
+    const kept = await storedTransactions(page, deployer)
+    // RainbowKit filters with `completedTransactionCount++ <= 10`, which keeps 11 finished transactions.
+    expect(kept.filter((t) => t.status !== 'pending')).toHaveLength(11)
+    expect(kept).toHaveLength(11)
+    expect(kept[0]?.description).toBe('Delegate to myself')
+    expect(kept.slice(1)).toEqual(earlier.slice(0, 10))
+  })
+})
