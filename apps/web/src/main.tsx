@@ -7,12 +7,14 @@ import { AppProviders } from './app/providers.tsx'
 import { createRouter } from './app/router.tsx'
 import { readPublicConfig } from './lib/public-config.ts'
 import { createQueryClient } from './lib/query-client.ts'
+import { forgetConnectionOnProviderDisconnect } from './lib/remembered-connection.ts'
 import { createWagmiConfig } from './lib/wagmi.ts'
 
 const root = createRoot(document.getElementById('root') as HTMLElement)
 try {
   const config = readPublicConfig()
   const wagmiConfig = createWagmiConfig(config)
+  forgetConnectionOnProviderDisconnect(wagmiConfig)
   root.render(
     <StrictMode>
       <AppProviders config={config} wagmiConfig={wagmiConfig} queryClient={createQueryClient()}>
