@@ -41,7 +41,7 @@ interface TestFixtures {
   /** Options of the injected wallet; `{ absent: true }` for a browser without any wallet. */
   walletOptions: Partial<TestWalletInjectOptions>
   wallet: TestWallet
-  /** Hosts other than 127.0.0.1 the page tried to reach (they are blocked). */
+  /** URLs on hosts other than 127.0.0.1 that any page of the context tried to reach (they are blocked). */
   offOriginRequests: string[]
 }
 
@@ -76,6 +76,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
         DISCLAIMER: 'By connecting you agree to the test terms.',
         LEARN_MORE_URL: 'https://example.org/learn-about-wallets',
+        // The app runs on the local chain 31337, so the "Development" wallet group is offered.
+        DEV_WALLET_ACCOUNTS: anvilAccounts.map((a) => a.address).join(','),
         WEB_DIST,
         ...appEnv,
       })
@@ -85,31 +87,40 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  offOriginRequests: async ({ page }, use) => {
-    const seen: string[] = []
-    // The outside world (WalletConnect relay and config, wallet SDK telemetry, IPFS avatars) is not
-    // reachable offline: such requests are aborted here and recorded so tests can assert on them.
-    await page.route(
-      (url) => url.hostname !== '127.0.0.1',
-      (route) => {
-        seen.push(new URL(route.request().url()).host)
+  offOriginRequests: [
+    async ({ context }, use) => {
+      const seen: string[] = []
+      const offOrigin = (url: URL) => url.hostname !== '127.0.0.1'
+      // The outside world (WalletConnect relay and config, wallet SDK telemetry, app stores opened in new
+      // tabs) is not reachable offline: every page of the context, popups included, has such requests
+      // and WebSockets refused here, and recorded so tests can assert on them.
+      await context.route(offOrigin, (route) => {
+        seen.push(route.request().url())
         return route.abort('blockedbyclient')
-      },
-    )
-    await use(seen)
-  },
+      })
+      await context.routeWebSocket(offOrigin, (ws) => {
+        seen.push(ws.url())
+        return ws.close({ code: 1008, reason: 'blocked by the test' })
+      })
+      await use(seen)
+    },
+    { auto: true },
+  ],
   walletOptions: [{}, { option: true }],
-  wallet: async ({ page, chains, walletOptions, offOriginRequests: _ }, use) => {
-    const wallet = await TestWallet.install(page, {
-      chains: [
-        { chainId: LOCAL_CHAIN_ID, rpcUrl: chains.dao.url, name: 'Local chain' },
-        { chainId: SECOND_CHAIN_ID, rpcUrl: chains.second.url, name: SECOND_CHAIN_NAME },
-      ],
-      accounts: anvilAccounts.map((a) => a.address as Hex),
-      ...walletOptions,
-    })
-    await use(wallet)
-  },
+  wallet: [
+    async ({ page, chains, walletOptions }, use) => {
+      const wallet = await TestWallet.install(page, {
+        chains: [
+          { chainId: LOCAL_CHAIN_ID, rpcUrl: chains.dao.url, name: 'Local chain' },
+          { chainId: SECOND_CHAIN_ID, rpcUrl: chains.second.url, name: SECOND_CHAIN_NAME },
+        ],
+        accounts: anvilAccounts.map((a) => a.address as Hex),
+        ...walletOptions,
+      })
+      await use(wallet)
+    },
+    { auto: true },
+  ],
 })
 
 export { expect }

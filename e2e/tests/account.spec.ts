@@ -88,11 +88,7 @@ test.describe('as a watch-only account with 1.2345 ETH', () => {
   test.use({ walletOptions: { accounts: [WATCHER] } })
   test.beforeEach(async ({ chains }) => setBalance(chains, WATCHER, WATCHER_ETH))
 
-  test('the account modal shows the shortened address and the ETH balance', async ({
-    page,
-    app,
-    wallet: _,
-  }) => {
+  test('the account modal shows the shortened address and the ETH balance', async ({ page, app }) => {
     await connect(page, app)
     await accountButton(page).click()
     const modal = accountModal(page)
@@ -104,7 +100,6 @@ test.describe('as a watch-only account with 1.2345 ETH', () => {
     page,
     app,
     context,
-    wallet: _,
   }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url })
     await connect(page, app)
@@ -140,7 +135,6 @@ test.describe('as a watch-only account with 1.2345 ETH', () => {
   test('the balance shows in the account button from 768 px wide and is hidden on smaller screens', async ({
     page,
     app,
-    wallet: _,
   }) => {
     await connect(page, app)
     const balance = accountButton(page).getByText(WATCHER_BALANCE, { exact: true })
@@ -159,7 +153,6 @@ test.describe('as a watch-only account with 1.2345 ETH', () => {
 test('Disconnect in the account modal disconnects and the next load does not reconnect', async ({
   page,
   app,
-  wallet: _,
 }) => {
   await recordButtons(page)
   await connect(page, app)
@@ -176,11 +169,7 @@ test('Disconnect in the account modal disconnects and the next load does not rec
   expect(await seenButtons(page)).toEqual({ connectReady: true, account: false })
 })
 
-test('a reload reconnects without the "Connect Wallet" button ever showing', async ({
-  page,
-  app,
-  wallet: _,
-}) => {
+test('a reload reconnects without the "Connect Wallet" button ever showing', async ({ page, app }) => {
   await recordButtons(page)
   await connect(page, app)
   await page.reload()

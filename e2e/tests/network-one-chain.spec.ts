@@ -9,7 +9,6 @@ test.use({ appEnv: { CHAIN_IDS: String(LOCAL_CHAIN_ID) } })
 test('with one chain configured the chain selector is hidden while the wallet is on that chain', async ({
   page,
   app,
-  wallet: _,
 }) => {
   expect(app.settings.publicConfig.chains.map((c) => c.id)).toEqual([LOCAL_CHAIN_ID])
   await connect(page, app)

@@ -21,11 +21,7 @@ async function switchFromModal(page: Page) {
   await page.getByTestId(`rk-chain-option-${SECOND_CHAIN_ID}`).click()
 }
 
-test('with two chains configured the connected header shows the chain selector', async ({
-  page,
-  app,
-  wallet: _,
-}) => {
+test('with two chains configured the connected header shows the chain selector', async ({ page, app }) => {
   await connect(page, app)
   await expect(chainButton(page)).toBeVisible()
   await expect(chainButton(page)).toContainText(LOCAL_CHAIN_NAME)

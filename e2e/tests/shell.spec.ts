@@ -1,6 +1,6 @@
 import { connect, connectButton, expect, member, test } from '../support/fixtures.ts'
 
-test('overview shows the DAO and live token figures', async ({ page, app, wallet: _ }) => {
+test('overview shows the DAO and live token figures', async ({ page, app }) => {
   await page.goto(app.url)
   await expect(page.getByRole('heading', { level: 1, name: 'Guildhall Test DAO' })).toBeVisible()
   await expect(page.getByTestId('token-name')).toHaveText('Guildhall Demo Token')
@@ -13,7 +13,7 @@ test('overview shows the DAO and live token figures', async ({ page, app, wallet
 test.describe('as Dev, who delegates to Ada', () => {
   test.use({ walletOptions: { accounts: [member(4)] } })
 
-  test('connected overview shows balance, voting power and delegate', async ({ page, app, wallet: _ }) => {
+  test('connected overview shows balance, voting power and delegate', async ({ page, app }) => {
     await connect(page, app)
     await expect(page.getByTestId('my-balance')).toHaveText('250 GHD')
     await expect(page.getByTestId('my-votes')).toHaveText('0 GHD')
@@ -21,7 +21,7 @@ test.describe('as Dev, who delegates to Ada', () => {
   })
 })
 
-test('navigation reaches every section', async ({ page, app, wallet: _ }) => {
+test('navigation reaches every section', async ({ page, app }) => {
   await page.goto(app.url)
   const nav = page.getByRole('navigation', { name: 'Main' })
   for (const name of ['Proposals', 'Members', 'Treasury', 'Overview']) {

@@ -329,11 +329,7 @@ test.describe('as Ada', () => {
 test.describe('as Iris, a new member without tokens', () => {
   test.use({ walletOptions: { accounts: [member(9)] } })
 
-  test('the account modal shows only the 3 most recent finished transactions', async ({
-    page,
-    app,
-    wallet: _,
-  }) => {
+  test('the account modal shows only the 3 most recent finished transactions', async ({ page, app }) => {
     await connect(page, app)
     const input = delegationPanel(page).getByLabel('Delegate to another address')
     const submit = delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true })
@@ -373,7 +369,6 @@ test.describe('as the deployer, with 12 earlier confirmed transactions', () => {
   test("keeps 11 finished transactions, not the spec's 10: RainbowKit 2.2.11's off-by-one, accepted (ADR)", async ({
     page,
     app,
-    wallet: _,
   }) => {
     const deployer = member(0)
     const earlier: StoredTransaction[] = Array.from({ length: 12 }, (_, i) => ({

@@ -32,12 +32,10 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
     if (status === 500) request.log.error(error)
-    reply
-      .status(status)
-      .send({
-        error: status === 500 ? 'internal' : 'bad_request',
-        message: status === 500 ? 'Internal error' : error.message,
-      })
+    reply.status(status).send({
+      error: status === 500 ? 'internal' : 'bad_request',
+      message: status === 500 ? 'Internal error' : error.message,
+    })
   })
 
   app.get('/api/health', async () => ({ status: 'ok' }))
@@ -103,7 +101,7 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
       wildcard: false,
       setHeaders(res, path) {
         // Vite's hashed assets never change; everything else is revalidated.
-        res.header(
+        res.setHeader(
           'cache-control',
           path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
         )
@@ -111,12 +109,10 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
     })
     app.setNotFoundHandler((request, reply) => {
       if (request.method !== 'GET' || request.url.startsWith('/api/') || request.url.startsWith('/rpc/')) {
-        return reply
-          .status(404)
-          .send({
-            error: 'not_found',
-            message: `No route for ${request.method} ${request.url.split('?')[0]}`,
-          })
+        return reply.status(404).send({
+          error: 'not_found',
+          message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+        })
       }
       return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml)
     })

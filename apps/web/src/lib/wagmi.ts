@@ -33,9 +33,11 @@ const WALLETS: Record<WalletId, (options: { projectId: string; appName: string }
 
 /** The wallet list: the spec's "Popular" group, then the development wallet on the local demo chain. */
 export function walletList(config: PublicConfig): WalletList {
-  const groups: WalletList = [
-    { groupName: WALLET_GROUP_NAME, wallets: config.wallets.map((id) => WALLETS[id]) },
-  ]
+  // "Browser Wallet" needs an injected provider: without one its connector fails faster than
+  // RainbowKit's 50 ms timer and the connect spinner never stops. Extensions inject before page scripts.
+  const hasInjectedProvider = typeof window !== 'undefined' && window.ethereum !== undefined
+  const ids = config.wallets.filter((id) => id !== 'injected' || hasInjectedProvider)
+  const groups: WalletList = [{ groupName: WALLET_GROUP_NAME, wallets: ids.map((id) => WALLETS[id]) }]
   if (config.devWallet) {
     const { accounts } = config.devWallet
     groups.push({

@@ -9,7 +9,7 @@ export function DevAccountPicker() {
   const { address, connector } = useAccount()
   if (!devWallet || connector?.id !== 'development' || !address) return null
   return (
-    <div className="dev-bar" role="region" aria-label="Development wallet">
+    <section className="dev-bar" aria-label="Development wallet">
       <label htmlFor="dev-account">Development wallet: you are</label>
       <select
         id="dev-account"
@@ -24,6 +24,6 @@ export function DevAccountPicker() {
           </option>
         ))}
       </select>
-    </div>
+    </section>
   )
 }

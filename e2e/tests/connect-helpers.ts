@@ -1,0 +1,69 @@
+// Shared by the connect-*.spec.ts files: locating RainbowKit's connect modal and reading its wallet list.
+import { TEST_WALLET_RDNS } from '@guildhall/devchain/wallet/inject'
+import type { Page } from '@playwright/test'
+import { connectButton, expect } from '../support/fixtures.ts'
+
+/** The injected test wallet, as RainbowKit lists it (EIP-6963: its rdns is the connector id). */
+export const TEST_WALLET_ID = TEST_WALLET_RDNS
+
+export const connectDialog = (page: Page) => page.getByRole('dialog')
+
+export const walletOption = (page: Page, id: string) => page.getByTestId(`rk-wallet-option-${id}`)
+
+export interface WalletGroup {
+  group: string
+  wallets: { id: string; lines: string[] }[]
+}
+
+/** The desktop wallet list as shown: group headings in order, each with its options' ids and text lines. */
+export function walletGroups(page: Page): Promise<WalletGroup[]> {
+  return connectDialog(page).evaluate((dialog) => {
+    const selector = '[data-testid^="rk-wallet-option-"]'
+    // option button → its ModalSelection wrapper → the group's list → the scrolling list of all groups
+    const list = dialog.querySelector(selector)?.parentElement?.parentElement?.parentElement
+    const groups: { group: string; wallets: { id: string; lines: string[] }[] }[] = []
+    for (const child of list?.children ?? []) {
+      const options = [...child.querySelectorAll<HTMLElement>(selector)]
+      if (options.length === 0) {
+        groups.push({ group: (child.textContent ?? '').trim(), wallets: [] })
+        continue
+      }
+      groups.at(-1)?.wallets.push(
+        ...options.map((option) => ({
+          id: (option.dataset.testid ?? '').replace('rk-wallet-option-', ''),
+          lines: [...option.querySelectorAll('*')]
+            .filter((element) => element.children.length === 0)
+            .map((element) => element.textContent?.trim() ?? '')
+            .filter(Boolean),
+        })),
+      )
+    }
+    return groups
+  })
+}
+
+/**
+ * The connect modal's size: the dialog content's width and the max height of the layout inside it
+ * (RainbowKit: 368 px / 468 px compact, 720 px / 504 px wide).
+ */
+export function modalLayout(page: Page): Promise<{ width: number; maxHeight: string } | null> {
+  return page.locator('[role="dialog"] [role="document"]').evaluate((document) => {
+    const content = document.firstElementChild?.firstElementChild as HTMLElement | null | undefined
+    const layout = content?.firstElementChild?.firstElementChild as HTMLElement | null | undefined
+    if (!content || !layout) return null
+    return {
+      width: Math.round(Number.parseFloat(getComputedStyle(content).width)),
+      maxHeight: getComputedStyle(layout).maxHeight,
+    }
+  })
+}
+
+/** Opens the account modal, disconnects, and checks the modal closed and "Connect Wallet" is back. */
+export async function disconnectFromAccountModal(page: Page): Promise<void> {
+  await page.getByTestId('rk-account-button').click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog).toBeVisible()
+  await dialog.getByTestId('rk-disconnect-button').click()
+  await expect(dialog).toHaveCount(0)
+  await expect(connectButton(page)).toBeVisible()
+}

@@ -1,0 +1,303 @@
+// The connect flow on a desktop browser: the connect button, the "Connect a Wallet" modal (CONNECT and
+// GET views), recent wallets, connect errors and rejections, modals closing on connect and disconnect,
+// and the compact layout below 768 px. Phones: connect-mobile.spec.ts; no wallet: connect-no-wallet.spec.ts.
+// Strings, test ids and sizes are RainbowKit 2.2.11's (node_modules/@rainbow-me/rainbowkit/dist/index.js).
+import { connect, connectButton, expect, test } from '../support/fixtures.ts'
+import {
+  connectDialog,
+  disconnectFromAccountModal,
+  modalLayout,
+  TEST_WALLET_ID,
+  walletGroups,
+  walletOption,
+} from './connect-helpers.ts'
+
+const DISCLAIMER = 'By connecting you agree to the test terms.'
+const LEARN_MORE_URL = 'https://example.org/learn-about-wallets'
+
+test('connect button is labelled "Connect Wallet" and stays hidden (opacity 0, aria-hidden) until the app has mounted', async ({
+  page,
+  app,
+}) => {
+  // Record every state the button goes through, from before the app runs until it is usable.
+  await page.addInitScript(() => {
+    const states: string[] = []
+    ;(window as unknown as { __connectButtonStates: string[] }).__connectButtonStates = states
+    const record = () => {
+      const button = document.querySelector('[data-testid="rk-connect-button"]')
+      const hiddenBy = button?.closest('[aria-hidden="true"]')
+      const state = !button
+        ? 'absent'
+        : hiddenBy
+          ? `aria-hidden, opacity ${getComputedStyle(hiddenBy).opacity}`
+          : `shown, opacity ${getComputedStyle(button.parentElement as Element).opacity}`
+      if (states.at(-1) !== state) states.push(state)
+    }
+    record()
+    new MutationObserver(record).observe(document, { subtree: true, childList: true, attributes: true })
+  })
+  // Hold the app bundle: until it runs there is no usable button.
+  let releaseBundle = () => {}
+  const bundleHeld = new Promise<void>((resolve) => {
+    releaseBundle = resolve
+  })
+  let bundleRequested = () => {}
+  const requested = new Promise<void>((resolve) => {
+    bundleRequested = resolve
+  })
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    bundleRequested()
+    await bundleHeld
+    await route.continue()
+  })
+  await page.goto(app.url, { waitUntil: 'commit' })
+  await requested
+  // The server's page is there, the app has not rendered into it yet.
+  await expect(page.locator('#root')).toBeAttached()
+  await expect(page.locator('#root')).toBeEmpty()
+  await expect(connectButton(page)).toHaveCount(0)
+  await expect(page.getByTestId('rk-connect-button')).toHaveCount(0)
+
+  releaseBundle()
+  await expect(connectButton(page)).toBeVisible()
+  await expect(connectButton(page)).toHaveText('Connect Wallet')
+  await expect(page.getByTestId('rk-connect-button')).toHaveAccessibleName('Connect Wallet')
+  const states = await page.evaluate(
+    () => (window as unknown as { __connectButtonStates: string[] }).__connectButtonStates,
+  )
+  expect(states).toEqual(['absent', 'aria-hidden, opacity 0', 'shown, opacity 1'])
+})
+
+test('CONNECT view lists the Popular wallets available in Chromium, the EIP-6963 wallet and the Development wallet', async ({
+  page,
+  app,
+}) => {
+  await page.goto(app.url)
+  await connectButton(page).click()
+  const dialog = connectDialog(page)
+  await expect(dialog.getByRole('heading', { name: 'Connect a Wallet' })).toBeVisible()
+  await expect(page.getByTestId('rk-connect-header-label')).toHaveText('Connect a Wallet')
+  // Safe is offered only inside a Safe app iframe and Brave Wallet only in Brave: neither shows here.
+  await expect
+    .poll(() => walletGroups(page))
+    .toEqual([
+      { group: 'Installed', wallets: [{ id: TEST_WALLET_ID, lines: ['Test Wallet'] }] },
+      {
+        group: 'Popular',
+        wallets: [
+          { id: 'injected', lines: ['Browser Wallet'] },
+          { id: 'rainbow', lines: ['Rainbow'] },
+          { id: 'coinbase', lines: ['Coinbase Wallet'] },
+          { id: 'metaMask', lines: ['MetaMask'] },
+          { id: 'walletConnect', lines: ['WalletConnect'] },
+        ],
+      },
+      { group: 'Development', wallets: [{ id: 'development', lines: ['Development wallet'] }] },
+    ])
+  await expect(walletOption(page, 'safe')).toHaveCount(0)
+  await expect(walletOption(page, 'brave')).toHaveCount(0)
+})
+
+test('CONNECT view explains wallets and offers "Get a Wallet", "Learn More" (configured URL) and the configured disclaimer', async ({
+  page,
+  app,
+}) => {
+  await page.goto(app.url)
+  await connectButton(page).click()
+  const dialog = connectDialog(page)
+  await expect(dialog.getByText('What is a Wallet?', { exact: true })).toBeVisible()
+  await expect(dialog.getByText('A Home for your Digital Assets', { exact: true })).toBeVisible()
+  await expect(
+    dialog.getByText(
+      'Wallets are used to send, receive, store, and display digital assets like Ethereum and NFTs.',
+      { exact: true },
+    ),
+  ).toBeVisible()
+  await expect(dialog.getByText('A New Way to Log In', { exact: true })).toBeVisible()
+  await expect(
+    dialog.getByText(
+      'Instead of creating new accounts and passwords on every website, just connect your wallet.',
+      { exact: true },
+    ),
+  ).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Get a Wallet' })).toBeVisible()
+  const learnMore = dialog.getByRole('link', { name: 'Learn More' })
+  await expect(learnMore).toHaveAttribute('href', LEARN_MORE_URL)
+  await expect(learnMore).toHaveAttribute('target', '_blank')
+  await expect(dialog.getByText(DISCLAIMER, { exact: true })).toBeVisible()
+})
+
+test('GET view lists wallets with GET buttons and the "Not what you\'re looking for?" text; the back arrow returns to CONNECT', async ({
+  page,
+  app,
+}) => {
+  await page.goto(app.url)
+  await connectButton(page).click()
+  const dialog = connectDialog(page)
+  await dialog.getByRole('button', { name: 'Get a Wallet' }).click()
+  await expect(dialog.getByText('Get a Wallet', { exact: true })).toBeVisible()
+  // Desktop: the first five RainbowKit wallets that have an extension, desktop app or mobile QR download.
+  const rows = dialog.getByRole('button', { name: 'GET', exact: true })
+  await expect(rows).toHaveCount(3)
+  for (const name of ['Rainbow', 'Coinbase Wallet', 'MetaMask']) {
+    await expect(dialog.getByText(name, { exact: true }).last()).toBeVisible()
+  }
+  await expect(dialog.getByText('Mobile Wallet and Extension', { exact: true })).toHaveCount(3)
+  await expect(dialog.getByText("Not what you're looking for?", { exact: true })).toBeVisible()
+  // The wide desktop layout keeps the wallet list on the left, so RainbowKit says "on the left" here;
+  // the spec's "on the main screen" wording is the compact and mobile one (tests below).
+  await expect(
+    dialog.getByText('Select a wallet on the left to get started with a different wallet provider.', {
+      exact: true,
+    }),
+  ).toBeVisible()
+
+  await dialog.getByRole('button', { name: 'Back' }).click()
+  await expect(dialog.getByText("Not what you're looking for?", { exact: true })).toHaveCount(0)
+  await expect(dialog.getByRole('button', { name: 'GET', exact: true })).toHaveCount(0)
+  await expect(dialog.getByText('What is a Wallet?', { exact: true })).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Get a Wallet' })).toBeVisible()
+  await expect(dialog.getByRole('heading', { name: 'Connect a Wallet' })).toBeVisible()
+})
+
+test('a connect error other than a rejection (-32603) shows RETRY, and RETRY then connects', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await page.goto(app.url)
+  await connectButton(page).click()
+  // wagmi asks wallet_requestPermissions first and falls back to eth_requestAccounts on any error but
+  // 4001/-32002, so a wallet with an internal error fails both.
+  await wallet.failNext('wallet_requestPermissions', { code: -32603, message: 'Internal error' })
+  await wallet.failNext('eth_requestAccounts', { code: -32603, message: 'Internal error' })
+  await walletOption(page, TEST_WALLET_ID).click()
+  const dialog = connectDialog(page)
+  await expect(dialog.getByText('Opening Test Wallet...', { exact: true })).toBeVisible()
+  const retry = dialog.getByRole('button', { name: 'RETRY' })
+  await expect(retry).toBeVisible()
+  expect((await wallet.state()).connected).toBe(false)
+
+  await retry.click()
+  await expect(page.getByTestId('rk-account-button')).toBeVisible()
+  await expect(dialog).toHaveCount(0)
+  expect((await wallet.state()).connected).toBe(true)
+})
+
+// ADR (lead): RainbowKit 2 answers an injected wallet's 4001 / -32002 with RETRY; we keep that. The
+// user sees RETRY and nothing else, stays disconnected, and can retry or close.
+for (const { code, what } of [
+  { code: 4001, what: 'a user rejection (4001)' },
+  { code: -32002, what: 'a request already pending (-32002)' },
+]) {
+  test(`${what} on connect shows RETRY and nothing else: no alert, still disconnected, closing returns to "Connect Wallet"`, async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    await page.goto(app.url)
+    await connectButton(page).click()
+    await wallet.rejectNext('connect', code)
+    await walletOption(page, TEST_WALLET_ID).click()
+    const dialog = connectDialog(page)
+    await expect(dialog.getByRole('button', { name: 'RETRY' })).toBeVisible()
+    await expect(dialog.getByText('Opening Test Wallet...', { exact: true })).toBeVisible()
+    await expect(dialog.getByText('Confirm connection in the extension', { exact: true })).toBeVisible()
+    await expect(page.getByRole('alert')).toHaveCount(0)
+    expect((await wallet.state()).connected).toBe(false)
+
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await expect(dialog).toHaveCount(0)
+    await expect(connectButton(page)).toBeVisible()
+    await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
+    await expect(page.getByRole('alert')).toHaveCount(0)
+    expect((await wallet.state()).connected).toBe(false)
+  })
+
+  test(`after ${what} on connect, RETRY connects`, async ({ page, app, wallet }) => {
+    await page.goto(app.url)
+    await connectButton(page).click()
+    await wallet.rejectNext('connect', code)
+    await walletOption(page, TEST_WALLET_ID).click()
+    const dialog = connectDialog(page)
+    await dialog.getByRole('button', { name: 'RETRY' }).click()
+    await expect(page.getByTestId('rk-account-button')).toBeVisible()
+    await expect(dialog).toHaveCount(0)
+    await expect(page.getByRole('alert')).toHaveCount(0)
+    expect((await wallet.state()).connected).toBe(true)
+  })
+}
+
+test('the connect modal closes once a wallet has connected', async ({ page, app }) => {
+  await page.goto(app.url)
+  await connectButton(page).click()
+  const dialog = connectDialog(page)
+  await expect(dialog).toBeVisible()
+  await walletOption(page, TEST_WALLET_ID).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByTestId('rk-account-button')).toBeVisible()
+  await expect(connectButton(page)).toHaveCount(0)
+})
+
+test('disconnecting from the account modal closes it and brings back "Connect Wallet"', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await connect(page, app)
+  await disconnectFromAccountModal(page)
+  await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
+  expect((await wallet.state()).connected).toBe(false)
+})
+
+test.describe('at 767 px wide', () => {
+  test.use({ viewport: { width: 767, height: 800 } })
+
+  test('the connect modal uses the compact layout (368 px wide, max height 468), and its GET view says "on the main screen"', async ({
+    page,
+    app,
+  }) => {
+    await page.goto(app.url)
+    await connectButton(page).click()
+    // RainbowKit measures the window 500 ms (debounced) after load: wait for the layout, not a time.
+    await expect.poll(() => modalLayout(page)).toEqual({ width: 368, maxHeight: '468px' })
+    const dialog = connectDialog(page)
+    // Compact: only the list; the explainer is one step away behind the info button.
+    await expect(dialog.getByText('What is a Wallet?', { exact: true })).toHaveCount(0)
+    await expect(dialog.getByText(DISCLAIMER, { exact: true })).toBeVisible()
+    await dialog.getByRole('button', { name: 'Info' }).click()
+    await expect(dialog.getByText('What is a Wallet?', { exact: true })).toBeVisible()
+    await dialog.getByRole('button', { name: 'Get a Wallet' }).click()
+    await expect(dialog.getByText("Not what you're looking for?", { exact: true })).toBeVisible()
+    await expect(
+      dialog.getByText(
+        'Select a wallet on the main screen to get started with a different wallet provider.',
+        { exact: true },
+      ),
+    ).toBeVisible()
+  })
+})
+
+test.describe('at 768 px wide', () => {
+  test.use({ viewport: { width: 768, height: 800 } })
+
+  test('the connect modal uses the wide layout (720 px wide, max height 504)', async ({ page, app }) => {
+    await page.goto(app.url)
+    await connectButton(page).click()
+    await expect.poll(() => modalLayout(page)).toEqual({ width: 720, maxHeight: '504px' })
+    await expect(connectDialog(page).getByText('What is a Wallet?', { exact: true })).toBeVisible()
+  })
+})
+
+test('the connect modal switches from wide to compact when the window shrinks below 768 px', async ({
+  page,
+  app,
+}) => {
+  await page.goto(app.url)
+  await connectButton(page).click()
+  await expect.poll(() => modalLayout(page)).toEqual({ width: 720, maxHeight: '504px' })
+  await page.setViewportSize({ width: 767, height: 800 })
+  await expect.poll(() => modalLayout(page)).toEqual({ width: 368, maxHeight: '468px' })
+  await page.setViewportSize({ width: 768, height: 800 })
+  await expect.poll(() => modalLayout(page)).toEqual({ width: 720, maxHeight: '504px' })
+})
