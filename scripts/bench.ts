@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import { deployDemoDao } from '@guildhall/devchain/demo-dao'
 import { testWalletInitScript } from '@guildhall/devchain/wallet/inject'
 import { chromium } from 'playwright-core'
 import type { Hex } from 'viem'
@@ -19,6 +19,7 @@ import { CHROMIUM_ARGS, findChromium } from '../e2e/support/chromium.ts'
 import { allJs, indexHtmlJs, sizeOf, staticGraphJs } from './bench/bundle.ts'
 import { coldLoadTimings, type LoadTimings, type LoadTraffic, loadTraffic, PROFILES } from './bench/page.ts'
 import { type BenchResult, formatReport, type NetworkAtLoad, spread } from './bench/report.ts'
+import { demoEnv } from './demo-env.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const outDir = join(root, 'bench-results')
@@ -46,16 +47,6 @@ function build() {
 }
 
 /** The development-wallet accounts exactly as `npm start` offers them: demo members by name, deployer last. */
-function devWalletAccounts(deployment: DemoDeployment): string {
-  const names = new Map(deployment.members.map((m) => [m.address.toLowerCase(), m.name]))
-  const labelled = anvilAccounts.map((a) => ({
-    address: a.address,
-    label: names.get(a.address.toLowerCase()),
-  }))
-  const ordered = [...labelled.filter((a) => a.label), ...labelled.filter((a) => !a.label)]
-  return ordered.map((a) => `${a.address}:${a.label ?? 'Deployer'}`).join(',')
-}
-
 /** anvil with the demo DAO and the app server configured like scripts/start.ts, on free ports. */
 async function startStack() {
   step('starting anvil, deploying the demo DAO, starting the app server')
@@ -64,20 +55,10 @@ async function startStack() {
   const deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
   const port = await getFreePort()
   const settings = parseEnv({
-    DAO_NAME: 'Guildhall Demo DAO',
-    DAO_DESCRIPTION:
-      'A demo community running on a local chain: try connecting, delegating and adding the token to your wallet.',
-    WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
-    ...process.env,
+    ...demoEnv({ anvilUrl: anvil.url, deployment, webDist: dist }),
     PORT: String(port),
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'silent',
-    CHAIN_IDS: String(LOCAL_CHAIN_ID),
-    [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
-    TOKEN_ADDRESS: deployment.token,
-    TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
-    DEV_WALLET_ACCOUNTS: devWalletAccounts(deployment),
-    WEB_DIST: dist,
   })
   const { app } = await startServer(settings)
   cleanups.push(() => app.close())

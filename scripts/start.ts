@@ -3,26 +3,15 @@
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, ensureDemoDao } from '@guildhall/devchain/demo-dao'
+import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
 import { EnvError, parseEnv } from '../apps/api/src/env.ts'
 import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
+import { demoEnv } from './demo-env.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const dataDir = resolve(root, process.env.GUILDHALL_DATA_DIR ?? '.data')
 const preferredAnvilPort = Number(process.env.ANVIL_PORT ?? 8545)
-
-/** Demo members first, by name, so the development wallet opens as a member; the deployer last. */
-function devWalletAccounts(deployment: DemoDeployment): string {
-  const names = new Map(deployment.members.map((m) => [m.address.toLowerCase(), m.name]))
-  const labelled = anvilAccounts.map((a) => ({
-    address: a.address,
-    label: names.get(a.address.toLowerCase()),
-  }))
-  const ordered = [...labelled.filter((a) => a.label), ...labelled.filter((a) => !a.label)]
-  return ordered.map((a) => `${a.address}:${a.label ?? 'Deployer'}`).join(',')
-}
 
 /** True when nothing listens on 127.0.0.1:port. */
 function isPortFree(port: number): Promise<boolean> {
@@ -54,21 +43,9 @@ async function main() {
       chainId: LOCAL_CHAIN_ID,
       deploymentPath: join(dataDir, 'deployment.json'),
     })
-    const settings = parseEnv({
-      DAO_NAME: 'Guildhall Demo DAO',
-      DAO_DESCRIPTION:
-        'A demo community running on a local chain: try connecting, delegating and adding the token to your wallet.',
-      // RainbowKit's documented placeholder, which it swaps for its example WalletConnect project id.
-      WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
-      LOG_LEVEL: 'warn',
-      ...process.env,
-      CHAIN_IDS: String(LOCAL_CHAIN_ID),
-      [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
-      TOKEN_ADDRESS: deployment.token,
-      TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
-      DEV_WALLET_ACCOUNTS: devWalletAccounts(deployment),
-      WEB_DIST: join(root, 'apps/web/dist'),
-    })
+    const settings = parseEnv(
+      demoEnv({ anvilUrl: anvil.url, deployment, webDist: join(root, 'apps/web/dist') }),
+    )
     const { app } = await startServer(settings)
     closeOnSignals(async () => {
       await app.close()

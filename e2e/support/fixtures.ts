@@ -3,7 +3,7 @@
 import { resolve } from 'node:path'
 import { parseEnv, type Settings } from '@guildhall/api/env'
 import { startServer } from '@guildhall/api/server'
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
@@ -71,6 +71,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         [`RPC_URL_${LOCAL_CHAIN_ID}`]: chains.dao.url,
         [`RPC_URL_${SECOND_CHAIN_ID}`]: chains.second.url,
         [`CHAIN_NAME_${SECOND_CHAIN_ID}`]: SECOND_CHAIN_NAME,
+        [`MULTICALL3_ADDRESS_${LOCAL_CHAIN_ID}`]: MULTICALL3_ADDRESS,
         TOKEN_ADDRESS: chains.deployment.token,
         TOKEN_DEPLOY_BLOCK: String(chains.deployment.deployBlock),
         WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',

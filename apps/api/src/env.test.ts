@@ -222,3 +222,31 @@ describe('parseEnv', () => {
     })
   })
 })
+
+describe('parseEnv: Multicall3', () => {
+  test('known chains take the address viem knows; other chains only what MULTICALL3_ADDRESS_<id> says', () => {
+    const settings = parseEnv({
+      ...base,
+      CHAIN_IDS: '1,31337',
+      RPC_URL_31337: 'http://127.0.0.1:8545',
+      MULTICALL3_ADDRESS_31337: '0xcA11bde05977b3631167028862bE2a173976CA11',
+    })
+    expect(settings.publicConfig.chains.map((c) => c.multicall3)).toEqual([
+      mainnet.contracts.multicall3.address,
+      '0xcA11bde05977b3631167028862bE2a173976CA11',
+    ])
+    const without = parseEnv({ ...base, CHAIN_IDS: '31337', RPC_URL_31337: 'http://127.0.0.1:8545' })
+    expect(without.publicConfig.chains[0]?.multicall3).toBeNull()
+  })
+
+  test('an invalid MULTICALL3_ADDRESS_<id> is reported by name', () => {
+    expect(() =>
+      parseEnv({
+        ...base,
+        CHAIN_IDS: '31337',
+        RPC_URL_31337: 'http://127.0.0.1:8545',
+        MULTICALL3_ADDRESS_31337: '0x12',
+      }),
+    ).toThrow('- MULTICALL3_ADDRESS_31337: must be a 0x-prefixed 20-byte address')
+  })
+})

@@ -14,7 +14,8 @@ import { foundry, mainnet, sepolia } from 'viem/chains'
 import { z } from 'zod'
 
 /** Chains the operator may name by id alone; any other chain needs CHAIN_NAME_<id> and RPC_URL_<id>. */
-const KNOWN_CHAINS = new Map<number, { name: string; rpcUrl?: string; testnet: boolean; explorer?: string }>([
+type KnownChain = { name: string; rpcUrl?: string; testnet: boolean; explorer?: string; multicall3?: string }
+const KNOWN_CHAINS = new Map<number, KnownChain>([
   [
     mainnet.id,
     {
@@ -22,6 +23,7 @@ const KNOWN_CHAINS = new Map<number, { name: string; rpcUrl?: string; testnet: b
       rpcUrl: mainnet.rpcUrls.default.http[0],
       testnet: false,
       explorer: mainnet.blockExplorers.default.url,
+      multicall3: mainnet.contracts.multicall3.address,
     },
   ],
   [
@@ -31,6 +33,7 @@ const KNOWN_CHAINS = new Map<number, { name: string; rpcUrl?: string; testnet: b
       rpcUrl: sepolia.rpcUrls.default.http[0],
       testnet: true,
       explorer: sepolia.blockExplorers.default.url,
+      multicall3: sepolia.contracts.multicall3.address,
     },
   ],
   [foundry.id, { name: 'Local chain', testnet: true }],
@@ -116,6 +119,10 @@ function chainProblems(env: Record<string, string | undefined>, chainIds: number
     const rpcUrl = env[`RPC_URL_${id}`] ?? known?.rpcUrl
     if (!rpcUrl) problems.push(`- RPC_URL_${id}: required for chain ${id}`)
     else if (!isHttpUrl(rpcUrl)) problems.push(`- RPC_URL_${id}: must be an http(s) URL`)
+    const multicall3 = env[`MULTICALL3_ADDRESS_${id}`]
+    if (multicall3 !== undefined && !isAddress(multicall3, { strict: false })) {
+      problems.push(`- MULTICALL3_ADDRESS_${id}: must be a 0x-prefixed 20-byte address`)
+    }
     if (!(env[`CHAIN_NAME_${id}`] ?? known?.name)) {
       problems.push(`- CHAIN_NAME_${id}: required for chain ${id} (not a chain Guildhall knows by id)`)
     }
@@ -157,6 +164,7 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       proxied,
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       blockExplorerUrl: known?.explorer ?? null,
+      multicall3: (env[`MULTICALL3_ADDRESS_${id}`] ?? known?.multicall3 ?? null) as `0x${string}` | null,
       testnet: known?.testnet ?? id === LOCAL_CHAIN_ID,
     }
   })

@@ -29,6 +29,8 @@ export const publicChainSchema = z.strictObject({
     })
     .default({ name: 'Ether', symbol: 'ETH', decimals: 18 }),
   blockExplorerUrl: z.url().nullable().default(null),
+  /** Multicall3 on this chain, so reads are batched into one eth_call; null = one call per read. */
+  multicall3: addressSchema.nullable().default(null),
   testnet: z.boolean().default(false),
 })
 export type PublicChain = z.infer<typeof publicChainSchema>

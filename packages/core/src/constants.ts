@@ -48,3 +48,6 @@ export const WALLET_CONNECT_WALLET_IDS: readonly WalletId[] = ['rainbow', 'metaM
 
 /** Chain id of the local development chain (anvil's default). */
 export const LOCAL_CHAIN_ID = 31_337
+
+/** Multicall3's address, the same on every chain it is deployed to (the demo chain included). */
+export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11'

@@ -13,6 +13,7 @@ import {
   parseEther,
 } from 'viem'
 import { anvilAccounts } from './accounts.ts'
+import { installMulticall3 } from './multicall3.ts'
 
 export type DemoMember = {
   name: string
@@ -133,6 +134,8 @@ export async function deployDemoDao({ rpcUrl, chainId }: ChainTarget): Promise<D
   for (const hash of delegations) await successfulReceipt(publicClient, hash)
   // Votes are readable with getPastVotes only for blocks strictly before the current one.
   await testClient.mine({ blocks: 3 })
+  // Lets the app batch its reads as on a public chain (MULTICALL3_ADDRESS_31337 in the app's config).
+  await installMulticall3(testClient)
 
   return {
     chainId,

@@ -17,6 +17,10 @@ export function toViemChain(chain: PublicChain): Chain {
     blockExplorers: chain.blockExplorerUrl
       ? { default: { name: 'Explorer', url: chain.blockExplorerUrl } }
       : known?.blockExplorers,
+    contracts: {
+      ...known?.contracts,
+      ...(chain.multicall3 ? { multicall3: { address: chain.multicall3 } } : {}),
+    },
     testnet: chain.testnet,
   })
 }
