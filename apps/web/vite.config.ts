@@ -1,8 +1,37 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
+
+/**
+ * Writes .br and .gz next to every text asset, so the server sends them pre-compressed (no CPU per
+ * request). A phone on a slow link pays for bytes on the wire, not for bytes on disk.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist'
+  return {
+    name: 'guildhall:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir
+    },
+    async closeBundle() {
+      const assets = join(outDir, 'assets')
+      for (const name of await readdir(assets)) {
+        if (!/\.(js|css|svg|json)$/.test(name)) continue
+        const path = join(assets, name)
+        const content = await readFile(path)
+        if (content.length < 1024) continue
+        await writeFile(`${path}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
+        await writeFile(`${path}.gz`, gzipSync(content, { level: 9 }))
+      }
+    },
+  }
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: { target: 'es2022', sourcemap: true },
   server: { host: '127.0.0.1' },
 })

@@ -1,6 +1,7 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib'
 import { LOCAL_CHAIN_ID, PUBLIC_CONFIG_PLACEHOLDER, publicConfigSchema } from '@guildhall/core'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
@@ -14,6 +15,8 @@ let deployment: DemoDeployment
 let app: FastifyInstance
 let webDist: string
 
+const ASSET = `console.log(${JSON.stringify('x'.repeat(4096))})`
+
 // A DAO name that tries to close the config <script> element and inject markup.
 const HOSTILE_NAME = '</script><img src=x onerror=alert(1)>'
 
@@ -25,6 +28,9 @@ beforeAll(async () => {
     join(webDist, 'index.html'),
     `<html><head>${PUBLIC_CONFIG_PLACEHOLDER}</head><body></body></html>`,
   )
+  await mkdir(join(webDist, 'assets'))
+  await writeFile(join(webDist, 'assets', 'app-abc123.js'), ASSET)
+  await writeFile(join(webDist, 'assets', 'app-abc123.js.br'), brotliCompressSync(ASSET))
   const settings = parseEnv({
     PUBLIC_ORIGIN: 'http://127.0.0.1:3999',
     DAO_NAME: HOSTILE_NAME,
@@ -101,6 +107,30 @@ describe('index.html', () => {
     const response = await app.inject({ method: 'GET', url: '/api/nope' })
     expect(response.statusCode).toBe(404)
     expect(response.json()).toEqual({ error: 'not_found', message: 'No route for GET /api/nope' })
+  })
+})
+
+describe('static assets', () => {
+  test('behavior: sent pre-compressed to clients that accept brotli, cached for a year', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-encoding']).toBe('br')
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(ASSET)
+  })
+
+  test('behavior: sent plain to clients that accept no compression', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: { 'accept-encoding': 'identity' },
+    })
+    expect(response.headers['content-encoding']).toBeUndefined()
+    expect(response.body).toBe(ASSET)
   })
 })
 

@@ -99,6 +99,10 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
       root: settings.webDist,
       index: false,
       wildcard: false,
+      // The build writes .br and .gz beside each asset (apps/web/vite.config.ts).
+      preCompressed: true,
+      // Our setHeaders decides caching; the plugin's own header would replace it with max-age=0.
+      cacheControl: false,
       setHeaders(res, path) {
         // Vite's hashed assets never change; everything else is revalidated.
         res.setHeader(
