@@ -23,7 +23,10 @@ function precompress(): Plugin {
         const path = join(assets, name)
         const content = await readFile(path)
         if (content.length < 1024) continue
-        await writeFile(`${path}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
+        await writeFile(
+          `${path}.br`,
+          brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        )
         await writeFile(`${path}.gz`, gzipSync(content, { level: 9 }))
       }
     },

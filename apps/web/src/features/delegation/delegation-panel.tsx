@@ -68,26 +68,11 @@ export function DelegationPanel() {
           type="button"
           className="button"
           disabled={switching}
-          onClick={() => {
-            setError(undefined)
-            switchChain(
-              { chainId: token.chainId },
-              {
-                onError: (e) => {
-                  const message = walletErrorMessage(e, 'switchChain')
-                  if (message !== WALLET_ERROR_MESSAGES.userRejected) setError(message)
-                },
-              },
-            )
-          }}
+          // A failed switch is shown by the app's alert area, like every switchChain error (lib/query-client.ts).
+          onClick={() => switchChain({ chainId: token.chainId })}
         >
           Switch to {chainName}
         </button>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
       </Card>
     )
   }
