@@ -1,0 +1,93 @@
+import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
+import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ChainUnavailableError, verifyPersonalSignature } from './signature.ts'
+
+const ada = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
+const ben = privateKeyToAccount(anvilAccounts[2]?.privateKey as Hex)
+const message = 'Sign in to Guildhall Test DAO.'
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+
+let anvil: AnvilInstance
+let deployment: DemoDeployment
+let client: PublicClient
+let downClient: PublicClient
+
+beforeAll(async () => {
+  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  client = createPublicClient({ chain: foundry, transport: http(anvil.url) }) as PublicClient
+  // Nothing listens there: every call fails at once, like a chain node that is down.
+  downClient = createPublicClient({
+    chain: foundry,
+    transport: http(`http://127.0.0.1:${await getFreePort()}`, { retryCount: 0 }),
+  }) as PublicClient
+}, 30_000)
+
+afterAll(() => anvil?.stop())
+
+/** The same signature with s replaced by n − s and v flipped: also valid ECDSA, other bytes. */
+function highS(signature: Hex): Hex {
+  const r = signature.slice(2, 66)
+  const s = BigInt(`0x${signature.slice(66, 130)}`)
+  const v = Number.parseInt(signature.slice(130, 132), 16)
+  return `0x${r}${(SECP256K1_N - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}`
+}
+
+describe('externally owned accounts', () => {
+  test('behavior: a valid signature is accepted without asking the chain, even when it is down', async () => {
+    const signature = await ada.signMessage({ message })
+    const started = performance.now()
+    expect(
+      await verifyPersonalSignature({ address: ada.address, message, signature, client: downClient }),
+    ).toBe(true)
+    expect(performance.now() - started).toBeLessThan(500)
+  })
+
+  test('behavior: a signature by another key is refused', async () => {
+    const signature = await ben.signMessage({ message })
+    expect(await verifyPersonalSignature({ address: ada.address, message, signature, client })).toBe(false)
+  })
+
+  test('behavior: a signature over another message is refused', async () => {
+    const signature = await ada.signMessage({ message: `${message}!` })
+    expect(await verifyPersonalSignature({ address: ada.address, message, signature, client })).toBe(false)
+  })
+
+  test('behavior: the high-s twin of a valid signature also verifies (so sessions dedupe on the nonce, not the bytes)', async () => {
+    const signature = await ada.signMessage({ message })
+    expect(
+      await verifyPersonalSignature({ address: ada.address, message, signature: highS(signature), client }),
+    ).toBe(true)
+  })
+
+  test.each([
+    ['empty', '0x'],
+    ['64 bytes', `0x${'11'.repeat(64)}`],
+    ['66 bytes', `0x${'11'.repeat(66)}`],
+    ['v = 29', `0x${'11'.repeat(64)}1d`],
+  ] as const)('parameters: a malformed signature (%s) is refused, never thrown', async (_name, signature) => {
+    expect(await verifyPersonalSignature({ address: ada.address, message, signature, client })).toBe(false)
+  })
+
+  test('behavior: an invalid signature for an account the chain cannot be asked about is "unavailable", not "invalid"', async () => {
+    const signature = await ben.signMessage({ message })
+    await expect(
+      verifyPersonalSignature({ address: ada.address, message, signature, client: downClient }),
+    ).rejects.toBeInstanceOf(ChainUnavailableError)
+  })
+})
+
+describe('contract accounts', () => {
+  test('behavior: a contract without ERC-1271 refuses every signature', async () => {
+    const signature = await ada.signMessage({ message })
+    expect(await verifyPersonalSignature({ address: deployment.token, message, signature, client })).toBe(
+      false,
+    )
+  })
+})
