@@ -177,3 +177,41 @@ describe('POST /rpc/:chainId', () => {
     expect(response.statusCode).toBe(404)
   })
 })
+
+describe('security headers and bodies', () => {
+  test('behavior: pages carry security headers and may be framed only by Safe', async () => {
+    const response = await app.inject({ method: 'GET', url: '/' })
+    expect(response.headers['x-content-type-options']).toBe('nosniff')
+    expect(response.headers['content-security-policy']).toContain(
+      "frame-ancestors 'self' https://app.safe.global",
+    )
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups')
+    expect(response.headers['x-frame-options']).toBeUndefined()
+    // HSTS only makes sense on https origins; this one is http.
+    expect(response.headers['strict-transport-security']).toBeUndefined()
+  })
+
+  test('behavior: text and form bodies are refused with 415', async () => {
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const response = await app.inject({
+        method: 'POST',
+        url: `/rpc/${LOCAL_CHAIN_ID}`,
+        headers: { 'content-type': contentType },
+        payload: 'jsonrpc=2.0',
+      })
+      expect(response.statusCode, contentType).toBe(415)
+      expect(response.json()).toMatchObject({ error: 'unsupported_media_type' })
+    }
+  })
+
+  test('behavior: a mutating API request from another origin is refused with 403', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/anything',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: {},
+    })
+    expect(response.statusCode).toBe(403)
+    expect(response.json()).toMatchObject({ error: 'bad_origin' })
+  })
+})

@@ -1,5 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import fastifyCookie from '@fastify/cookie'
+import fastifyCors from '@fastify/cors'
+import fastifyHelmet from '@fastify/helmet'
+import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { HTTP_TIMEOUT_MS, PUBLIC_CONFIG_ELEMENT_ID, PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
 import Fastify, { type FastifyInstance } from 'fastify'
@@ -21,6 +25,16 @@ function scriptSafeJson(value: unknown): string {
 }
 
 const RPC_BODY_LIMIT = 1024 * 1024
+const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+const ERROR_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+}
 
 /** Builds the HTTP app; never listens (tests use inject(), server.ts listens). */
 export async function buildApp({ settings, logger = false }: AppDeps): Promise<FastifyInstance> {
@@ -28,14 +42,53 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
   const { publicConfig } = settings
   const daoChain = settings.chains[0]
 
+  const origin = publicConfig.appUrl
+  const https = origin.startsWith('https://')
+
+  // One error envelope; 4xx keep their status (413 body too large, 415 media type, 429 rate limit).
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
     if (status === 500) request.log.error(error)
     reply.status(status).send({
-      error: status === 500 ? 'internal' : 'bad_request',
+      error: ERROR_CODES[status] ?? (status === 500 ? 'internal' : 'bad_request'),
       message: status === 500 ? 'Internal error' : error.message,
     })
+  })
+
+  // Only JSON bodies: form and text bodies (what a cross-site form can send) are refused with 415.
+  app.removeContentTypeParser('text/plain')
+  await app.register(fastifyCookie)
+  await app.register(fastifyHelmet, {
+    // Scripts and styles are same-origin already; the CSP pins what helmet's defaults would break:
+    // Safe loads the app in its iframe, and Coinbase / WalletConnect open popups.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        // Deliberately no default-src yet: wallet SDKs, WalletConnect and RPC hosts vary by config, and
+        // a wrong allowlist breaks connecting. A full policy comes with the performance work (issue 4).
+        defaultSrc: fastifyHelmet.contentSecurityPolicy.dangerouslyDisableDefaultSrc,
+        frameAncestors: ["'self'", 'https://app.safe.global'],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    frameguard: false,
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    crossOriginEmbedderPolicy: false,
+    hsts: https,
+  })
+  await app.register(fastifyCors, { origin: [origin], credentials: true })
+  await app.register(fastifyRateLimit, { global: false })
+
+  // Cookies ride along on cross-site requests; a mutating API call must come from our own pages.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!MUTATING_METHODS.has(request.method) || !request.url.startsWith('/api/')) return
+    if (request.headers.origin !== origin) {
+      return reply
+        .status(403)
+        .send({ error: 'bad_origin', message: 'This request must come from the Guildhall app itself.' })
+    }
   })
 
   app.get('/api/health', async () => ({ status: 'ok' }))
