@@ -2,6 +2,12 @@ import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import {
+  approveHashOnChain,
+  deploySafes,
+  type SafeDeployment,
+  signMessageAsSafe,
+} from '@guildhall/devchain/safe'
 import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
@@ -89,5 +95,53 @@ describe('contract accounts', () => {
     expect(await verifyPersonalSignature({ address: deployment.token, message, signature, client })).toBe(
       false,
     )
+  })
+})
+
+describe('Safe accounts (ERC-1271)', () => {
+  let safes: SafeDeployment
+
+  beforeAll(async () => {
+    safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  }, 30_000)
+
+  test("behavior: a 1-of-1 Safe's owner signature is accepted", async () => {
+    const safe = safes.oneOfOne.address
+    const signature = await signMessageAsSafe({ safe, chainId: LOCAL_CHAIN_ID, owners: [ada], message })
+    expect(await verifyPersonalSignature({ address: safe, message, signature, client })).toBe(true)
+  })
+
+  test('behavior: a 2-of-3 Safe needs two owners', async () => {
+    const safe = safes.twoOfThree.address
+    const two = await signMessageAsSafe({ safe, chainId: LOCAL_CHAIN_ID, owners: [ada, ben], message })
+    const one = await signMessageAsSafe({ safe, chainId: LOCAL_CHAIN_ID, owners: [ada], message })
+    expect(await verifyPersonalSignature({ address: safe, message, signature: two, client })).toBe(true)
+    expect(await verifyPersonalSignature({ address: safe, message, signature: one, client })).toBe(false)
+  })
+
+  test('behavior: the on-chain approved-hash form verifies with an empty signature', async () => {
+    const safe = safes.oneOfOne.address
+    const approved = `${message} (approved on chain)`
+    expect(await verifyPersonalSignature({ address: safe, message: approved, signature: '0x', client })).toBe(
+      false,
+    )
+    await approveHashOnChain({
+      rpcUrl: anvil.url,
+      chainId: LOCAL_CHAIN_ID,
+      safe,
+      owners: [ada],
+      message: approved,
+    })
+    expect(await verifyPersonalSignature({ address: safe, message: approved, signature: '0x', client })).toBe(
+      true,
+    )
+  })
+
+  test('behavior: with the chain down a Safe signature is "unavailable" (503), not "invalid"', async () => {
+    const safe = safes.oneOfOne.address
+    const signature = await signMessageAsSafe({ safe, chainId: LOCAL_CHAIN_ID, owners: [ada], message })
+    await expect(
+      verifyPersonalSignature({ address: safe, message, signature, client: downClient }),
+    ).rejects.toBeInstanceOf(ChainUnavailableError)
   })
 })
