@@ -60,8 +60,8 @@ async function startStack() {
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'silent',
   })
-  const { app } = await startServer(settings)
-  cleanups.push(() => app.close())
+  const server = await startServer(settings)
+  cleanups.push(server.close)
   return { anvil, appUrl: `${settings.publicConfig.appUrl}/` }
 }
 

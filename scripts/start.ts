@@ -43,12 +43,14 @@ async function main() {
       chainId: LOCAL_CHAIN_ID,
       deploymentPath: join(dataDir, 'deployment.json'),
     })
-    const settings = parseEnv(
-      demoEnv({ anvilUrl: anvil.url, deployment, webDist: join(root, 'apps/web/dist') }),
-    )
-    const { app } = await startServer(settings)
+    const settings = parseEnv({
+      // The embedded database lives beside the chain's state, so a restart keeps both.
+      DATA_DIR: join(dataDir, 'db'),
+      ...demoEnv({ anvilUrl: anvil.url, deployment, webDist: join(root, 'apps/web/dist') }),
+    })
+    const server = await startServer(settings)
     closeOnSignals(async () => {
-      await app.close()
+      await server.close()
       await stopAnvil()
     })
     console.log(`\nGuildhall is running at ${settings.publicConfig.appUrl}\n`)

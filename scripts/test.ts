@@ -1,8 +1,8 @@
 // `npm test`: every check, in order, stopping at the first failure: lint, types, unit and integration
-// tests, the production build, then the end-to-end suite in Chromium.
+// tests (the API's once more against PostgreSQL), the production build, then the end-to-end suite in Chromium.
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
-import { ensureChromium } from './ensure-chromium.ts'
+import { ensureChromium, ensurePostgres } from './system-deps.ts'
 
 const root = resolve(import.meta.dirname, '..')
 type Step = { name: string; run: () => boolean }
@@ -18,6 +18,20 @@ const steps: Step[] = [
   command('lint and format (Biome)', 'npx', ['biome', 'check', '.']),
   command('types (tsc)', 'npm', ['run', '--silent', 'typecheck']),
   command('unit and integration tests (Vitest)', 'npx', ['vitest', 'run']),
+  {
+    name: 'API integration tests against PostgreSQL',
+    run: () => {
+      try {
+        const pgBin = ensurePostgres()
+        return command('', 'bash', ['scripts/with-postgres.sh', 'npx', 'vitest', 'run', 'apps/api'], {
+          PG_BIN: pgBin,
+        }).run()
+      } catch (error) {
+        console.error((error as Error).message)
+        return false
+      }
+    },
+  },
   command('production build', 'npm', ['run', '--silent', 'build']),
   {
     name: 'Chromium',

@@ -80,11 +80,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         // The app runs on the local chain 31337, so the "Development" wallet group is offered.
         DEV_WALLET_ACCOUNTS: anvilAccounts.map((a) => a.address).join(','),
         WEB_DIST,
+        // The wallet-connection specs run connect-only (the spec allows it); sign-in specs turn it on.
+        SIGN_IN: 'off',
         ...appEnv,
       })
-      const { app } = await startServer(settings)
+      const server = await startServer(settings)
       await use({ url: settings.publicConfig.appUrl, settings })
-      await app.close()
+      await server.close()
     },
     { scope: 'worker' },
   ],

@@ -8,12 +8,14 @@ import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildApp } from './app.ts'
+import { type Database, openDatabase } from './db/client.ts'
 import { parseEnv } from './env.ts'
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment
 let app: FastifyInstance
 let webDist: string
+let database: Database
 
 const ASSET = `console.log(${JSON.stringify('x'.repeat(4096))})`
 
@@ -41,11 +43,14 @@ beforeAll(async () => {
     WALLETS: 'injected,coinbase',
     WEB_DIST: webDist,
   })
-  app = await buildApp({ settings })
+  database = await openDatabase()
+  await database.migrate()
+  app = await buildApp({ settings, database })
 }, 30_000)
 
 afterAll(async () => {
   await app?.close()
+  await database?.close()
   await anvil?.stop()
 })
 
@@ -72,6 +77,7 @@ describe('GET /api/token/holders', () => {
       [`RPC_URL_${LOCAL_CHAIN_ID}`]: `http://127.0.0.1:${closedPort}`,
       TOKEN_ADDRESS: deployment.token,
       WALLETS: 'injected',
+      SIGN_IN: 'off',
     })
     const down = await buildApp({ settings })
     const response = await down.inject({ method: 'GET', url: '/api/token/holders' })

@@ -6,14 +6,20 @@ import fastifyHelmet from '@fastify/helmet'
 import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { HTTP_TIMEOUT_MS, PUBLIC_CONFIG_ELEMENT_ID, PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
+import { signInStatement } from '@guildhall/core/siwe'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { type Address, createPublicClient, http } from 'viem'
+import { type Address, createPublicClient, http, type PublicClient } from 'viem'
+import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
 import { createHolderCounter } from './indexer/holders.ts'
+import { authRoutes } from './routes/auth.ts'
 
 export interface AppDeps {
   settings: Settings
+  /** Required when sign-in is on. */
+  database?: Database
   logger?: boolean | { level: string }
+  now?: () => Date
 }
 
 /** JSON safe inside a <script> element: no way to close the element or open a comment. */
@@ -25,6 +31,7 @@ function scriptSafeJson(value: unknown): string {
 }
 
 const RPC_BODY_LIMIT = 1024 * 1024
+const CONTRACT_CHECK_TIMEOUT_MS = 5_000
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const ERROR_CODES: Record<number, string> = {
   400: 'bad_request',
@@ -37,7 +44,12 @@ const ERROR_CODES: Record<number, string> = {
 }
 
 /** Builds the HTTP app; never listens (tests use inject(), server.ts listens). */
-export async function buildApp({ settings, logger = false }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  settings,
+  database,
+  logger = false,
+  now = () => new Date(),
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({ logger, bodyLimit: 64 * 1024 })
   const { publicConfig } = settings
   const daoChain = settings.chains[0]
@@ -92,6 +104,44 @@ export async function buildApp({ settings, logger = false }: AppDeps): Promise<F
   })
 
   app.get('/api/health', async () => ({ status: 'ok' }))
+  // Ready = able to serve: the database answers.
+  app.get('/api/ready', async (_request, reply) => {
+    if (database && !(await database.ping())) {
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ error: 'database_unavailable', message: 'The database does not answer.' })
+    }
+    return { status: 'ready' }
+  })
+
+  if (publicConfig.signIn) {
+    if (!database) throw new Error('Sign-in is on, so buildApp needs a database')
+    // Short timeout: only contract-account sign-ins wait on the chain, and they get a 503 rather than hang.
+    const clients = new Map(
+      settings.chains.map((chain) => [
+        chain.id,
+        createPublicClient({
+          transport: http(chain.upstreamRpcUrl, { timeout: CONTRACT_CHECK_TIMEOUT_MS, retryCount: 1 }),
+        }),
+      ]),
+    )
+    await app.register(authRoutes, {
+      deps: {
+        db: database.db,
+        now,
+        policy: {
+          domain: new URL(origin).host,
+          origin,
+          allowedChainIds: settings.chains.map((chain) => chain.id),
+          statement: signInStatement(publicConfig.dao.name),
+        },
+        clientFor: (chainId) => clients.get(chainId) as PublicClient | undefined,
+      },
+      secure: https,
+      rateLimitPerMinute: settings.authRateLimitPerMinute,
+    })
+  }
 
   const holderCounter =
     publicConfig.token && daoChain

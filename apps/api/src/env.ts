@@ -83,6 +83,12 @@ const envSchema = z.object({
   ACCENT_COLOR: hexColorSchema.optional(),
   /** anvil accounts offered as the development wallet, `address[:label],…` (set by the local demo only). */
   DEV_WALLET_ACCOUNTS: z.string().optional(),
+  /** Sign-In with Ethereum after connecting; `off` is connect-only mode. */
+  SIGN_IN: z.enum(['on', 'off']).default('on'),
+  /** PostgreSQL; when unset the embedded PGlite database lives in DATA_DIR (in memory without one). */
+  DATABASE_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).optional(),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
 })
 
 export type ChainSettings = PublicChain & { upstreamRpcUrl: string; proxied: boolean }
@@ -95,6 +101,8 @@ export interface Settings {
   tokenDeployBlock: number
   chains: ChainSettings[]
   publicConfig: PublicConfig
+  database: { url: string | undefined; dataDir: string | undefined }
+  authRateLimitPerMinute: number
 }
 
 export class EnvError extends Error {
@@ -186,6 +194,7 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     learnMoreUrl: e.LEARN_MORE_URL,
     disclaimer: e.DISCLAIMER ?? null,
     accentColor: e.ACCENT_COLOR,
+    signIn: e.SIGN_IN === 'on',
     devWallet: devWallet ? { accounts: devWalletAccounts } : null,
   })
   if (!publicConfig.success) {
@@ -205,5 +214,7 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     tokenDeployBlock: e.TOKEN_DEPLOY_BLOCK,
     chains,
     publicConfig: publicConfig.data,
+    database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR },
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
   }
 }

@@ -1,17 +1,36 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
+import { openDatabase } from './db/client.ts'
 import { EnvError, parseEnv, type Settings } from './env.ts'
 
-/** Starts the API (and the web app when WEB_DIST is set) and returns it listening. */
-export async function startServer(settings: Settings): Promise<{ app: FastifyInstance; url: string }> {
-  const app = await buildApp({
-    settings,
-    logger: settings.logLevel === 'silent' ? false : { level: settings.logLevel },
+/** Opens and migrates the database, then starts the API (and the web app when WEB_DIST is set). */
+export async function startServer(
+  settings: Settings,
+): Promise<{ app: FastifyInstance; url: string; close: () => Promise<void> }> {
+  const database = await openDatabase({
+    databaseUrl: settings.database.url,
+    dataDir: settings.database.dataDir,
   })
-  await app.listen({ port: settings.port, host: settings.host })
-  const address = app.server.address()
-  const port = typeof address === 'object' && address ? address.port : settings.port
-  return { app, url: `http://${settings.host}:${port}` }
+  try {
+    await database.migrate()
+    const logger = settings.logLevel === 'silent' ? false : { level: settings.logLevel }
+    const app = await buildApp({ settings, database, logger })
+    await app.listen({ port: settings.port, host: settings.host })
+    const address = app.server.address()
+    const port = typeof address === 'object' && address ? address.port : settings.port
+    return {
+      app,
+      url: `http://${settings.host}:${port}`,
+      // In-flight requests finish before the database closes.
+      close: async () => {
+        await app.close()
+        await database.close()
+      },
+    }
+  } catch (error) {
+    await database.close()
+    throw error
+  }
 }
 
 /** Closes the server after in-flight requests finish; a second signal exits at once. */
@@ -34,9 +53,10 @@ export function closeOnSignals(close: () => Promise<void>): void {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    const settings = parseEnv(process.env)
-    const { app } = await startServer(settings)
-    closeOnSignals(() => app.close())
+    // Run directly, the embedded database lives in ./.data unless DATA_DIR or DATABASE_URL says otherwise.
+    const settings = parseEnv({ DATA_DIR: '.data', ...process.env })
+    const server = await startServer(settings)
+    closeOnSignals(server.close)
   } catch (error) {
     if (error instanceof EnvError) {
       console.error(error.message)

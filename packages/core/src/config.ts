@@ -60,6 +60,8 @@ export const publicConfigSchema = z
       .default('https://learn.rainbow.me/understanding-web3?utm_source=rainbowkit&utm_campaign=learnmore'),
     disclaimer: z.string().max(500).nullable().default(null),
     accentColor: hexColorSchema.default('#0e76fd'),
+    /** Sign-In with Ethereum after connecting; false (`SIGN_IN=off`) is connect-only (ADR 007). */
+    signIn: z.boolean().default(true),
     /** anvil's unlocked accounts, offered as a development wallet; only against the local demo chain. */
     devWallet: z
       .strictObject({

@@ -1,5 +1,7 @@
 export * from './api-schemas.ts'
+export * from './auth.ts'
 export * from './config.ts'
 export * from './constants.ts'
 export * from './format.ts'
+export * from './siwe.ts'
 export * from './wallet-errors.ts'

@@ -1,6 +1,7 @@
 import { ConnectButton } from '@rainbow-me/rainbowkit'
 import { NavLink, Outlet } from 'react-router'
 import { Notices } from '../components/notices.tsx'
+import { SignedInAs } from '../features/auth/signed-in-as.tsx'
 import { DevAccountPicker } from '../features/dev-wallet/dev-account-picker.tsx'
 import { usePublicConfig } from '../lib/public-config-context.tsx'
 
@@ -34,6 +35,7 @@ export function Layout() {
             chainStatus={{ smallScreen: 'icon', largeScreen: 'full' }}
           />
         </div>
+        <SignedInAs />
       </header>
       <DevAccountPicker />
       <Notices />

@@ -1,4 +1,5 @@
 import { createBrowserRouter } from 'react-router'
+import { SessionsPage } from '../features/auth/sessions-page.tsx'
 import { Layout } from './layout.tsx'
 import { PlaceholderPage } from './placeholder-page.tsx'
 import { OverviewPage } from './routes/overview-page.tsx'
@@ -29,6 +30,7 @@ export function createRouter() {
           path: 'treasury',
           element: <PlaceholderPage title="Treasury" text="Treasury balances arrive in a later release." />,
         },
+        { path: 'account/sessions', element: <SessionsPage /> },
         {
           path: '*',
           element: <PlaceholderPage title="Page not found" text="There is no page at this address." />,

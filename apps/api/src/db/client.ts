@@ -1,0 +1,174 @@
+// The database behind the API (ADR 007): PGlite (PostgreSQL compiled to WebAssembly, in-process) by default,
+// PostgreSQL through `pg` when a URL is configured. Both give the same drizzle query API over the same schema
+// and the same committed migrations, so services are written once against `Db` / `Tx`.
+//
+// PGlite is one connection. Every statement waits for the one before it, and a transaction holds the
+// connection until it ends, so concurrent transactions run one after another (never interleaved).
+// Consequence for callers: inside `db.transaction(async (tx) => …)` use `tx` only. A query on `db` from
+// inside the callback waits for the transaction that is waiting for it, and never finishes on PGlite
+// (on PostgreSQL it would run on another connection, outside the transaction).
+import { mkdir } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import type { Assume } from 'drizzle-orm'
+import { type ExtractTablesWithRelations, sql } from 'drizzle-orm'
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres'
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import { type Schema, schema } from './schema.ts'
+
+/**
+ * What both drivers return from `db.execute(sql…)` and from update/delete/insert without `.returning()`:
+ * `rows` only (pg has `rowCount`, PGlite `affectedRows`; use `.returning()` to learn what was changed).
+ */
+export interface QueryResultHKT extends PgQueryResultHKT {
+  type: QueryRows<Assume<this['row'], Record<string, unknown>>>
+}
+export type QueryRows<Row> = { rows: Row[] }
+/** The drizzle database, whichever backend is behind it. */
+export type Db = PgDatabase<QueryResultHKT, Schema>
+/** The `tx` handed to `db.transaction(async (tx) => …)`. */
+export type Tx = PgTransaction<QueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>
+
+export type DatabaseKind = 'pglite' | 'postgres'
+
+export type Database = {
+  db: Db
+  kind: DatabaseKind
+  /** Applies the committed migrations (apps/api/drizzle) that are not applied yet. */
+  migrate(): Promise<void>
+  /** Closes the connection(s); idempotent. */
+  close(): Promise<void>
+  /** True when a trivial query succeeds now. Never throws. */
+  ping(): Promise<boolean>
+}
+
+export type DatabaseOptions = {
+  /** PostgreSQL connection string; when set, PostgreSQL is used and `dataDir` is ignored. */
+  databaseUrl?: string | undefined
+  /** PGlite data folder (created if missing); in memory when undefined. */
+  dataDir?: string | undefined
+  /** PGlite only: start from this dump of a data dir (`dumpDataDir()`), e.g. a migrated template in tests. */
+  loadDataDir?: Blob | undefined
+  /** Errors of idle PostgreSQL connections (server restart, network): logged, never thrown. */
+  onPoolError?: ((error: Error) => void) | undefined
+}
+
+/** The committed migrations, found relative to this file (not the working directory). */
+export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url))
+
+/** PostgreSQL pool settings (per process). */
+export const poolSettings = {
+  max: 10,
+  connectionTimeoutMillis: 5_000,
+  idleTimeoutMillis: 30_000,
+  /** Server-side limit for one statement. */
+  statementTimeoutMillis: 10_000,
+  /** A transaction left open by a bug must not hold locks (and a connection) for ever. */
+  idleInTransactionTimeoutMillis: 30_000,
+} as const
+
+// A fixed key for pg_advisory_lock: two servers starting at once against one database migrate in turn.
+const MIGRATION_LOCK_KEY = 7_007_001
+
+export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.onPoolError)
+    : openPglite(options.dataDir, options.loadDataDir)
+}
+
+async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
+  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true })
+  const client = await PGlite.create({
+    ...(dataDir === undefined ? {} : { dataDir }),
+    ...(loadDataDir === undefined ? {} : { loadDataDir }),
+  })
+  const db = drizzlePglite({ client, schema })
+  let closed = false
+  return {
+    db,
+    kind: 'pglite',
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    async close() {
+      if (closed) return
+      closed = true
+      await client.close()
+    },
+    async ping() {
+      if (closed || client.closed) return false
+      try {
+        await client.query('select 1')
+        return true
+      } catch {
+        return false
+      }
+    },
+  }
+}
+
+async function openPostgres(databaseUrl: string, onPoolError?: (error: Error) => void): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSettings.max,
+    connectionTimeoutMillis: poolSettings.connectionTimeoutMillis,
+    idleTimeoutMillis: poolSettings.idleTimeoutMillis,
+    statement_timeout: poolSettings.statementTimeoutMillis,
+    idle_in_transaction_session_timeout: poolSettings.idleInTransactionTimeoutMillis,
+    application_name: 'guildhall',
+  })
+  // Without a listener, an idle client's error (e.g. the server restarting) would crash the process.
+  pool.on('error', (error) => onPoolError?.(error))
+  const db = drizzleNodePg({ client: pool, schema })
+  let closed = false
+  return {
+    db,
+    kind: 'postgres',
+    async migrate() {
+      // One dedicated connection holds the advisory lock for the whole migration.
+      const client = await pool.connect()
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+        try {
+          await migrateNodePg(drizzleNodePg({ client, schema }), { migrationsFolder })
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+        }
+      } finally {
+        client.release()
+      }
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      await pool.end()
+    },
+    async ping() {
+      if (closed) return false
+      try {
+        await db.execute(sql`select 1`)
+        return true
+      } catch {
+        return false
+      }
+    },
+  }
+}
+
+const errorCode = (error: unknown): string | undefined => {
+  // drizzle wraps driver errors (DrizzleQueryError) with the driver's error as `cause`.
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string') return code
+    e = (e as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/** PostgreSQL's unique_violation (SQLSTATE 23505), from either backend, wrapped by drizzle or not. */
+export const isUniqueViolation = (error: unknown): boolean => errorCode(error) === '23505'
+
+/** The SQLSTATE of a database error (either backend), if any. */
+export const sqlState = errorCode

@@ -1,0 +1,357 @@
+// Sign-in and sessions over HTTP (in-process), against a real anvil, real Safes and the test database
+// (PGlite, or PostgreSQL with TEST_DATABASE_URL). Cases from shared/docs/security.md, "Auth".
+import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
+import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import { deploySafes, type SafeDeployment, signMessageAsSafe } from '@guildhall/devchain/safe'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type { Hex, PrivateKeyAccount } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { buildApp } from '../app.ts'
+import type { Database } from '../db/client.ts'
+import { authNonces, sessions } from '../db/schema.ts'
+import { testDatabase } from '../db/test-database.ts'
+import { parseEnv } from '../env.ts'
+
+const ORIGIN = 'http://127.0.0.1:3999'
+const DAO_NAME = 'Guildhall Test DAO'
+const account = (i: number) => privateKeyToAccount(anvilAccounts[i]?.privateKey as Hex)
+const ada = account(1)
+const ben = account(2)
+
+let anvil: AnvilInstance
+let safes: SafeDeployment
+let database: Database
+let app: FastifyInstance
+/** Same database, but its chain node is down. */
+let appChainDown: FastifyInstance
+
+const envFor = (rpcUrl: string) =>
+  parseEnv({
+    PUBLIC_ORIGIN: ORIGIN,
+    DAO_NAME,
+    CHAIN_IDS: String(LOCAL_CHAIN_ID),
+    [`RPC_URL_${LOCAL_CHAIN_ID}`]: rpcUrl,
+    WALLETS: 'injected',
+    AUTH_RATE_LIMIT_PER_MINUTE: '60',
+  })
+
+beforeAll(async () => {
+  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+  safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  database = await testDatabase()
+  app = await buildApp({ settings: envFor(anvil.url), database })
+  appChainDown = await buildApp({ settings: envFor(`http://127.0.0.1:${await getFreePort()}`), database })
+}, 60_000)
+
+afterAll(async () => {
+  await app?.close()
+  await appChainDown?.close()
+  await database?.close()
+  await anvil?.stop()
+})
+
+const jsonHeaders = { origin: ORIGIN, 'content-type': 'application/json' }
+
+/** name=value of a Set-Cookie header. */
+function cookieOf(response: LightMyRequestResponse, name: string): string | undefined {
+  const cookie = response.cookies.find((c) => c.name === name)
+  return cookie ? `${cookie.name}=${cookie.value}` : undefined
+}
+
+async function newNonce(server = app) {
+  const response = await server.inject({
+    method: 'POST',
+    url: '/api/auth/nonce',
+    headers: { origin: ORIGIN },
+  })
+  expect(response.statusCode).toBe(200)
+  return {
+    nonce: response.json().nonce as string,
+    preauth: cookieOf(response, 'guildhall_preauth') as string,
+  }
+}
+
+function messageFor(
+  address: Hex,
+  nonce: string,
+  overrides: { domain?: string; origin?: string; chainId?: number; issuedAt?: Date } = {},
+) {
+  return buildSignInMessage({
+    address,
+    chainId: overrides.chainId ?? LOCAL_CHAIN_ID,
+    nonce,
+    domain: overrides.domain ?? new URL(ORIGIN).host,
+    origin: overrides.origin ?? ORIGIN,
+    statement: signInStatement(DAO_NAME),
+    issuedAt: overrides.issuedAt ?? new Date(),
+  })
+}
+
+function verify(body: unknown, cookie: string | undefined, server = app) {
+  return server.inject({
+    method: 'POST',
+    url: '/api/auth/verify',
+    headers: { ...jsonHeaders, ...(cookie ? { cookie } : {}) },
+    payload: JSON.stringify(body),
+  })
+}
+
+/** A full EOA sign-in; returns the verify response and the message. */
+async function signIn(signer: PrivateKeyAccount = ada) {
+  const { nonce, preauth } = await newNonce()
+  const message = messageFor(signer.address, nonce)
+  const signature = await signer.signMessage({ message })
+  return { response: await verify({ message, signature }, preauth), message, signature, preauth, nonce }
+}
+
+const session = (cookie: string | undefined) =>
+  app.inject({ method: 'GET', url: '/api/auth/session', headers: cookie ? { cookie } : {} })
+
+const sessionRows = async (address: string) =>
+  (await database.db.select().from(sessions)).filter((s) => s.address === address)
+
+describe('sign-in', () => {
+  test('behavior: a valid sign-in → 200, a session cookie, one session, the nonce consumed', async () => {
+    const signer = account(5)
+    const { response, nonce } = await signIn(signer)
+    expect(response.statusCode).toBe(200)
+    expect(response.json().session).toMatchObject({ address: signer.address, chainId: LOCAL_CHAIN_ID })
+    const cookie = response.cookies.find((c) => c.name === 'guildhall_session')
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' })
+    expect((await session(cookieOf(response, 'guildhall_session'))).json().session.address).toBe(
+      signer.address,
+    )
+    expect(await sessionRows(signer.address)).toHaveLength(1)
+    const [row] = (await database.db.select().from(authNonces)).filter((n) => n.nonce === nonce)
+    expect(row?.consumedAt).toBeInstanceOf(Date)
+  })
+
+  test('behavior: the same message replayed → 401, nothing stored', async () => {
+    const signer = account(6)
+    const { message, signature, preauth } = await signIn(signer)
+    const replay = await verify({ message, signature }, preauth)
+    expect(replay.statusCode).toBe(401)
+    expect(replay.json().error).toBe('invalid_nonce')
+    expect(await sessionRows(signer.address)).toHaveLength(1)
+  })
+
+  test('behavior: 20 concurrent verifies of one message → exactly one 200, one session', async () => {
+    const signer = account(7)
+    const { nonce, preauth } = await newNonce()
+    const message = messageFor(signer.address, nonce)
+    const signature = await signer.signMessage({ message })
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => verify({ message, signature }, preauth)),
+    )
+    expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(1)
+    expect(responses.every((r) => r.statusCode === 200 || r.statusCode === 401)).toBe(true)
+    expect(await sessionRows(signer.address)).toHaveLength(1)
+  })
+
+  test('behavior: a nonce presented with another pre-auth cookie → 401, the nonce still usable by its owner', async () => {
+    const signer = account(8)
+    const { nonce, preauth } = await newNonce()
+    const { preauth: other } = await newNonce()
+    const message = messageFor(signer.address, nonce)
+    const signature = await signer.signMessage({ message })
+    expect((await verify({ message, signature }, other)).statusCode).toBe(401)
+    expect((await verify({ message, signature }, undefined)).statusCode).toBe(401)
+    expect((await verify({ message, signature }, preauth)).statusCode).toBe(200)
+  })
+
+  test('behavior: an unknown nonce → 401', async () => {
+    const { preauth } = await newNonce()
+    const message = messageFor(ben.address, 'a1b2c3d4e5f6a7b8')
+    expect(
+      (await verify({ message, signature: await ben.signMessage({ message }) }, preauth)).statusCode,
+    ).toBe(401)
+  })
+
+  test.each([
+    ['another domain', { domain: 'dao.example.evil.com' }, 'domain_mismatch'],
+    ['the domain with a port it does not have', { domain: '127.0.0.1:443' }, 'domain_mismatch'],
+    ['another URI', { origin: 'http://127.0.0.1:4000' }, 'uri_mismatch'],
+    ['a chain the app does not allow', { chainId: 1 }, 'chain_not_allowed'],
+    ['an issued-at 11 minutes old', { issuedAt: new Date(Date.now() - 11 * 60_000) }, 'issued_at_too_old'],
+    ['an issued-at 2 minutes ahead', { issuedAt: new Date(Date.now() + 2 * 60_000) }, 'issued_at_in_future'],
+  ] as const)(
+    'parameters: a message with %s → 401 with its code, no session',
+    async (_name, overrides, code) => {
+      const signer = account(9)
+      const before = (await sessionRows(signer.address)).length
+      const { nonce, preauth } = await newNonce()
+      const message = messageFor(signer.address, nonce, overrides)
+      const response = await verify({ message, signature: await signer.signMessage({ message }) }, preauth)
+      expect(response.statusCode).toBe(401)
+      expect(response.json().error).toBe(code)
+      expect(await sessionRows(signer.address)).toHaveLength(before)
+    },
+  )
+
+  test('behavior: a malformed message (trailing line, CRLF) → 400 before any signature work', async () => {
+    const { nonce, preauth } = await newNonce()
+    const good = messageFor(ada.address, nonce)
+    for (const message of [`${good}\nInjected: yes`, good.replaceAll('\n', '\r\n')]) {
+      const response = await verify({ message, signature: await ada.signMessage({ message }) }, preauth)
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error).toBe('malformed_message')
+    }
+  })
+
+  test('behavior: a signature from another key → 401', async () => {
+    const { nonce, preauth } = await newNonce()
+    const message = messageFor(ada.address, nonce)
+    const response = await verify({ message, signature: await ben.signMessage({ message }) }, preauth)
+    expect(response.statusCode).toBe(401)
+    expect(response.json().error).toBe('bad_signature')
+  })
+
+  test.each([
+    ['not hex', 'not-a-signature'],
+    ['odd length', '0x123'],
+    ['an unknown field', null],
+  ])('parameters: a malformed request (%s) → 400', async (_name, signature) => {
+    const { nonce, preauth } = await newNonce()
+    const message = messageFor(ada.address, nonce)
+    const body = signature === null ? { message, signature: '0x', extra: 1 } : { message, signature }
+    expect((await verify(body, preauth)).statusCode).toBe(400)
+  })
+
+  test('behavior: a 10 MB body → 413, never 500', async () => {
+    const { preauth } = await newNonce()
+    const response = await verify({ message: 'x', signature: `0x${'00'.repeat(5_000_000)}` }, preauth)
+    expect(response.statusCode).toBe(413)
+  })
+
+  test('behavior: an EOA signs in even with the chain node down, without waiting on it', async () => {
+    const signer = account(3)
+    const { nonce, preauth } = await newNonce(appChainDown)
+    const message = messageFor(signer.address, nonce)
+    const started = performance.now()
+    const response = await verify(
+      { message, signature: await signer.signMessage({ message }) },
+      preauth,
+      appChainDown,
+    )
+    expect(response.statusCode).toBe(200)
+    expect(performance.now() - started).toBeLessThan(1_000)
+  })
+})
+
+describe('sign-in with a Safe (ERC-1271)', () => {
+  test('behavior: a 1-of-1 Safe signs in', async () => {
+    const safe = safes.oneOfOne.address
+    const { nonce, preauth } = await newNonce()
+    const message = messageFor(safe, nonce)
+    const signature = await signMessageAsSafe({ safe, chainId: LOCAL_CHAIN_ID, owners: [ada], message })
+    const response = await verify({ message, signature }, preauth)
+    expect(response.statusCode).toBe(200)
+    expect(response.json().session.address).toBe(safe)
+  })
+
+  test('behavior: with the chain down a Safe gets 503 with Retry-After, and its nonce stays usable', async () => {
+    const safe = safes.twoOfThree.address
+    const { nonce, preauth } = await newNonce()
+    const message = messageFor(safe, nonce)
+    const signature = await signMessageAsSafe({ safe, chainId: LOCAL_CHAIN_ID, owners: [ada, ben], message })
+    const down = await verify({ message, signature }, preauth, appChainDown)
+    expect(down.statusCode).toBe(503)
+    expect(down.headers['retry-after']).toBe('5')
+    expect(await sessionRows(safe)).toHaveLength(0)
+    const retried = await verify({ message, signature }, preauth)
+    expect(retried.statusCode).toBe(200)
+  })
+})
+
+describe('sessions', () => {
+  test('behavior: logout revokes the session; the old cookie is then signed out', async () => {
+    const { response } = await signIn(account(4))
+    const cookie = cookieOf(response, 'guildhall_session')
+    const logout = await app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { origin: ORIGIN, cookie: cookie as string },
+    })
+    expect(logout.statusCode).toBe(204)
+    expect((await session(cookie)).json()).toEqual({ session: null })
+    // Idempotent: again, and without any cookie.
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { origin: ORIGIN } })).statusCode,
+    ).toBe(204)
+  })
+
+  test('behavior: a tampered or unknown cookie is signed out', async () => {
+    const { response } = await signIn(account(4))
+    const cookie = cookieOf(response, 'guildhall_session') as string
+    expect((await session(`${cookie}x`)).json()).toEqual({ session: null })
+    expect((await session('guildhall_session=nonsense')).json()).toEqual({ session: null })
+  })
+
+  test('behavior: list my sessions, revoke one, revoke all', async () => {
+    const signer = account(2)
+    const first = cookieOf((await signIn(signer)).response, 'guildhall_session') as string
+    const second = cookieOf((await signIn(signer)).response, 'guildhall_session') as string
+    const list = await app.inject({ method: 'GET', url: '/api/auth/sessions', headers: { cookie: second } })
+    const items = list.json().sessions as { id: string; current: boolean }[]
+    expect(items.length).toBeGreaterThanOrEqual(2)
+    expect(items.filter((s) => s.current)).toHaveLength(1)
+    const other = items.find((s) => !s.current) as { id: string }
+    const revokeOne = await app.inject({
+      method: 'DELETE',
+      url: `/api/auth/sessions/${other.id}`,
+      headers: { origin: ORIGIN, cookie: second },
+    })
+    expect(revokeOne.statusCode).toBe(204)
+    expect((await session(first)).json()).toEqual({ session: null })
+    const revokeAll = await app.inject({
+      method: 'DELETE',
+      url: '/api/auth/sessions',
+      headers: { origin: ORIGIN, cookie: second },
+    })
+    expect(revokeAll.statusCode).toBe(204)
+    expect((await session(second)).json()).toEqual({ session: null })
+  })
+
+  test('behavior: listing sessions without one → 401', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/auth/sessions' })).statusCode).toBe(401)
+  })
+})
+
+describe('cross-site and abuse', () => {
+  test('behavior: a cross-site verify → 403; a text body → 415', async () => {
+    const { nonce, preauth } = await newNonce()
+    const message = messageFor(ada.address, nonce)
+    const signature = await ada.signMessage({ message })
+    const crossSite = await app.inject({
+      method: 'POST',
+      url: '/api/auth/verify',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json', cookie: preauth },
+      payload: JSON.stringify({ message, signature }),
+    })
+    expect(crossSite.statusCode).toBe(403)
+    const text = await app.inject({
+      method: 'POST',
+      url: '/api/auth/verify',
+      headers: { origin: ORIGIN, 'content-type': 'text/plain', cookie: preauth },
+      payload: JSON.stringify({ message, signature }),
+    })
+    expect(text.statusCode).toBe(415)
+  })
+
+  test('behavior: a nonce flood from one IP → 429', async () => {
+    const flood = await buildApp({ settings: { ...envFor(anvil.url), authRateLimitPerMinute: 5 }, database })
+    const statuses: number[] = []
+    for (let i = 0; i < 8; i++) {
+      statuses.push(
+        (await flood.inject({ method: 'POST', url: '/api/auth/nonce', headers: { origin: ORIGIN } }))
+          .statusCode,
+      )
+    }
+    await flood.close()
+    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200])
+    expect(statuses.slice(5)).toEqual([429, 429, 429])
+  })
+})

@@ -1,0 +1,143 @@
+import {
+  buildSignInMessage,
+  nonceResponseSchema,
+  sessionResponseSchema,
+  signInStatement,
+  verifyRequestSchema,
+} from '@guildhall/core'
+import { createAuthenticationAdapter } from '@rainbow-me/rainbowkit'
+import type { QueryClient } from '@tanstack/react-query'
+import { getAddress } from 'viem'
+import { sendJson } from './http.ts'
+import {
+  announceAuthChange,
+  postLogout,
+  SESSION_QUERY_KEY,
+  type SessionResponse,
+  setSignedOut,
+} from './session.ts'
+
+/**
+ * Handed to RainbowKit when getNonce could not get a nonce even after retrying. RainbowKit 2.2 keeps
+ * the sign-in button disabled after a failed getNonce until the modal is reopened; with this stand-in
+ * the button stays usable, and createMessage fetches a real nonce when it is pressed (failing there
+ * shows "Error preparing message, please retry!" and the next press tries again).
+ */
+const NONCE_LATER = 'nonce-not-fetched-yet'
+
+/** Pauses between nonce attempts; a 429's Retry-After is honoured up to the last one. */
+const NONCE_RETRY_DELAYS_MS = [400, 1_200] as const
+const MAX_RETRY_AFTER_MS = 5_000
+
+export interface AuthenticationAdapterOptions {
+  /** The public origin (config `appUrl`): the SIWE domain is its host, the URI the origin itself. */
+  appUrl: string
+  daoName: string
+  queryClient: QueryClient
+  /** False when the server has no sign-in: signOut then has nothing to tell it. */
+  isAvailable: () => boolean
+  sleep?: (ms: number) => Promise<void>
+}
+
+/** RainbowKit does not export the adapter's type; it is what its factory returns. */
+export type GuildhallAuthenticationAdapter = ReturnType<typeof createAuthenticationAdapter<string>>
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+function retryable(status: number): boolean {
+  return status === 0 || status === 408 || status === 429 || status >= 500
+}
+
+/** Guildhall's sign-in (ADR 007) as RainbowKit 2.2's adapter: getNonce, createMessage, verify, signOut. */
+export function createGuildhallAuthenticationAdapter({
+  appUrl,
+  daoName,
+  queryClient,
+  isAvailable,
+  sleep = defaultSleep,
+}: AuthenticationAdapterOptions): GuildhallAuthenticationAdapter {
+  const publicUrl = new URL(appUrl)
+  // `Sign in to <DAO name>.`, reduced to what the SIWE grammar allows; the API computes the same.
+  const statement = signInStatement(daoName)
+  /** Each nonce goes into one message only; a retry after a failure signs a fresh one. */
+  const usedNonces = new Set<string>()
+
+  async function fetchNonce(): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      let status = 0
+      let retryAfterMs: number | undefined
+      try {
+        const response = await sendJson('POST', '/api/auth/nonce')
+        if (response.ok) return nonceResponseSchema.parse(await response.json()).nonce
+        status = response.status
+        const retryAfter = Number(response.headers.get('retry-after'))
+        if (Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1_000
+      } catch {
+        // network down (status 0) or a malformed answer: both worth another try
+      }
+      const delay = NONCE_RETRY_DELAYS_MS[attempt]
+      if (delay === undefined || !retryable(status)) throw new Error(`nonce request failed (${status})`)
+      await sleep(Math.min(retryAfterMs ?? delay, MAX_RETRY_AFTER_MS))
+    }
+  }
+
+  function message(nonce: string, address: `0x${string}`, chainId: number): string {
+    usedNonces.add(nonce)
+    return buildSignInMessage({
+      domain: publicUrl.host,
+      origin: publicUrl.origin,
+      statement,
+      address: getAddress(address),
+      chainId,
+      nonce,
+      issuedAt: new Date(),
+    })
+  }
+
+  return createAuthenticationAdapter<string>({
+    async getNonce() {
+      try {
+        return await fetchNonce()
+      } catch {
+        return NONCE_LATER
+      }
+    },
+
+    createMessage({ nonce, address, chainId }) {
+      // Synchronous when the nonce is fresh, so RainbowKit goes straight to "Waiting for signature".
+      if (nonce !== NONCE_LATER && !usedNonces.has(nonce)) return message(nonce, address, chainId)
+      return fetchNonce().then((fresh) => message(fresh, address, chainId))
+    },
+
+    async verify({ message: text, signature }) {
+      const body = verifyRequestSchema.parse({ message: text, signature })
+      let response: Response
+      try {
+        response = await sendJson('POST', '/api/auth/verify', body)
+      } catch {
+        return false
+      }
+      // 400/401/413 are final for this message, 503 (contract wallet check) is worth a retry: all
+      // show RainbowKit's "Error verifying signature, please retry!".
+      if (response.status !== 200) return false
+      const parsed = sessionResponseSchema.safeParse(await response.json().catch(() => null))
+      if (parsed.success && parsed.data.session) {
+        queryClient.setQueryData<SessionResponse>(SESSION_QUERY_KEY, parsed.data)
+      } else {
+        await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY })
+      }
+      announceAuthChange({ type: 'signed-in' })
+      return true
+    },
+
+    async signOut() {
+      // Idempotent and never throws: RainbowKit calls it on every disconnect and account change.
+      // Connect-only fallback (no sign-in on this server): nothing to end, and writing `null` into the
+      // session query would replace its 404 and turn sign-in on.
+      if (!isAvailable()) return
+      setSignedOut(queryClient)
+      await postLogout()
+      announceAuthChange({ type: 'signed-out' })
+    },
+  })
+}

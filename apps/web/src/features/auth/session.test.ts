@@ -1,0 +1,56 @@
+import { describe, expect, test } from 'vitest'
+import { ApiRequestError } from '../../lib/api.ts'
+import { deriveSignInState } from './session.ts'
+
+const ADA = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const BEN = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+const session = { address: ADA, chainId: 31337, expiresAt: '2030-01-01T00:00:00.000Z' } as const
+
+describe('deriveSignInState', () => {
+  test('behavior: loading only while the first answer is outstanding', () => {
+    expect(deriveSignInState({ data: undefined, error: null }, ADA)).toMatchObject({
+      status: 'loading',
+      available: true,
+    })
+  })
+
+  test('behavior: a session for the connected address is authenticated (address case does not matter)', () => {
+    expect(deriveSignInState({ data: { session }, error: null }, ADA.toLowerCase())).toEqual({
+      status: 'authenticated',
+      available: true,
+      session,
+      foreignSession: false,
+    })
+  })
+
+  test('behavior: no session is unauthenticated', () => {
+    expect(deriveSignInState({ data: { session: null }, error: null }, ADA).status).toBe('unauthenticated')
+  })
+
+  test("behavior: another address's session is unauthenticated and flagged to be ended", () => {
+    expect(deriveSignInState({ data: { session }, error: null }, BEN)).toMatchObject({
+      status: 'unauthenticated',
+      session: null,
+      foreignSession: true,
+    })
+  })
+
+  test('behavior: a session with no wallet connected stays authenticated (RainbowKit shows disconnected)', () => {
+    expect(deriveSignInState({ data: { session }, error: null }, undefined).status).toBe('authenticated')
+  })
+
+  test('behavior: a 404 from the session route means the server has no sign-in (connect-only)', () => {
+    const state = deriveSignInState({ data: undefined, error: new ApiRequestError(404, 'Not found') }, ADA)
+    expect(state).toMatchObject({ status: 'unauthenticated', available: false })
+  })
+
+  test('behavior: an unreachable server on the first check is unauthenticated, sign-in still offered', () => {
+    const state = deriveSignInState({ data: undefined, error: new ApiRequestError(0, 'down') }, ADA)
+    expect(state).toMatchObject({ status: 'unauthenticated', available: true })
+  })
+
+  test('behavior: a failed refetch keeps the last known session', () => {
+    const state = deriveSignInState({ data: { session }, error: new ApiRequestError(0, 'down') }, ADA)
+    expect(state.status).toBe('authenticated')
+  })
+})

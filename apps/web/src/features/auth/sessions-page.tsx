@@ -1,0 +1,161 @@
+import { shortenAddress } from '@guildhall/core'
+import { useState } from 'react'
+import { usePublicConfig } from '../../lib/public-config-context.tsx'
+import './auth.css'
+import { useSignIn } from './auth-provider.tsx'
+import { describeError } from './http.ts'
+import { type SessionRow, useRevokeSessions, useSessions } from './sessions.ts'
+import { describeUserAgent } from './user-agent.ts'
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
+const formatDate = (iso: string) => {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date)
+}
+
+/** /account/sessions: where this address is signed in, with a way to end any or all of it. */
+export function SessionsPage() {
+  const signIn = useSignIn()
+  const signedIn = signIn?.status === 'authenticated'
+  return (
+    <article className="page sessions-page">
+      <h1>Your sessions</h1>
+      {!signIn?.available ? (
+        <p className="muted">Sign-in is turned off on this server, so there are no sessions to manage.</p>
+      ) : signIn.status === 'loading' ? (
+        <p className="muted" role="status">
+          Checking your session…
+        </p>
+      ) : !signedIn || !signIn.session ? (
+        <p className="muted">
+          You are not signed in. Connect your wallet and sign the message to see where you are signed in.
+        </p>
+      ) : (
+        <SessionList address={signIn.session.address} />
+      )}
+    </article>
+  )
+}
+
+function SessionList({ address }: { address: string }) {
+  const config = usePublicConfig()
+  const sessions = useSessions(true)
+  const revoke = useRevokeSessions()
+  const [confirmAll, setConfirmAll] = useState(false)
+  const chainName = (id: number) => config.chains.find((chain) => chain.id === id)?.name ?? `Chain ${id}`
+
+  return (
+    <>
+      <p className="lead">
+        Signed in as <span title={address}>{shortenAddress(address)}</span>. Ending a session signs that
+        browser out; your wallet stays connected.
+      </p>
+      {sessions.isPending ? (
+        <p className="muted" role="status">
+          Loading your sessions…
+        </p>
+      ) : sessions.isError ? (
+        <div role="alert" className="error">
+          <p>Your sessions could not be loaded. {describeError(sessions.error)}</p>
+          <button type="button" className="button" onClick={() => void sessions.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : (
+        <ul className="session-list" aria-label="Sessions">
+          {sessions.data.sessions.map((row) => (
+            <SessionItem
+              key={row.id}
+              row={row}
+              chainName={chainName(row.chainId)}
+              busy={revoke.isPending}
+              onRevoke={() => revoke.mutate({ id: row.id, current: row.current })}
+            />
+          ))}
+        </ul>
+      )}
+      <p className="status error" role="alert">
+        {revoke.isError ? `That did not work. ${describeError(revoke.error)}` : ''}
+      </p>
+      <div className="session-actions">
+        {confirmAll ? (
+          <>
+            <span>Sign out of every session, this one included?</span>
+            <button
+              type="button"
+              className="button primary"
+              disabled={revoke.isPending}
+              onClick={() =>
+                revoke.mutate({ id: null, current: true }, { onSettled: () => setConfirmAll(false) })
+              }
+            >
+              Yes, sign out everywhere
+            </button>
+            <button type="button" className="button" onClick={() => setConfirmAll(false)}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="button"
+            disabled={revoke.isPending}
+            onClick={() => setConfirmAll(true)}
+          >
+            Sign out everywhere
+          </button>
+        )}
+      </div>
+    </>
+  )
+}
+
+function SessionItem({
+  row,
+  chainName,
+  busy,
+  onRevoke,
+}: {
+  row: SessionRow
+  chainName: string
+  busy: boolean
+  onRevoke: () => void
+}) {
+  const device = describeUserAgent(row.userAgent)
+  return (
+    <li className="session-item" data-testid="session-item" aria-current={row.current ? 'true' : undefined}>
+      <div className="session-what">
+        <strong title={row.userAgent ?? undefined}>{device}</strong>
+        {row.current ? <span className="session-badge">This device</span> : null}
+        <span className="muted">on {chainName}</span>
+      </div>
+      <dl className="session-times">
+        <div>
+          <dt>Signed in</dt>
+          <dd>{formatDate(row.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Last active</dt>
+          <dd>{formatDate(row.lastSeenAt)}</dd>
+        </div>
+        <div>
+          <dt>Expires</dt>
+          <dd>{formatDate(row.expiresAt)}</dd>
+        </div>
+      </dl>
+      <button
+        type="button"
+        className="button"
+        disabled={busy}
+        onClick={onRevoke}
+        aria-label={
+          row.current
+            ? 'Sign out of this device'
+            : `End the session of ${device}, signed in ${formatDate(row.createdAt)}`
+        }
+      >
+        {row.current ? 'Sign out here' : 'End session'}
+      </button>
+    </li>
+  )
+}

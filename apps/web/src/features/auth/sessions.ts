@@ -1,0 +1,47 @@
+import { type SessionListItem, sessionsResponseSchema } from '@guildhall/core'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { apiGet } from '../../lib/api.ts'
+import { errorFromResponse, sendJson } from './http.ts'
+import { announceAuthChange, SESSION_QUERY_KEY, setSignedOut } from './session.ts'
+
+export type SessionRow = SessionListItem
+
+export const SESSIONS_QUERY_KEY = ['api', 'auth', 'sessions'] as const
+
+/** GET /api/auth/sessions: every live session of the signed-in address (401 without a session). */
+export const sessionsQueryOptions = () =>
+  queryOptions({
+    queryKey: SESSIONS_QUERY_KEY,
+    queryFn: () => apiGet('/api/auth/sessions', sessionsResponseSchema),
+    meta: { persist: false },
+  })
+
+export function useSessions(enabled: boolean) {
+  return useQuery({ ...sessionsQueryOptions(), enabled })
+}
+
+/** DELETE /api/auth/sessions/:id, or DELETE /api/auth/sessions (all of mine) when `id` is null. */
+export async function revokeSessions(id: string | null): Promise<void> {
+  const path = id === null ? '/api/auth/sessions' : `/api/auth/sessions/${encodeURIComponent(id)}`
+  const response = await sendJson('DELETE', path)
+  if (!response.ok) throw await errorFromResponse(response)
+}
+
+/** Revokes one session or all; ending this device's session signs this tab (and the others) out. */
+export function useRevokeSessions() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationKey: ['api', 'auth', 'sessions', 'revoke'],
+    mutationFn: async ({ id }: { id: string | null; current: boolean }) => revokeSessions(id),
+    onSuccess: async (_data, { id, current }) => {
+      if (id === null || current) {
+        setSignedOut(queryClient)
+        queryClient.removeQueries({ queryKey: SESSIONS_QUERY_KEY })
+        announceAuthChange({ type: 'signed-out' })
+        return
+      }
+      await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY })
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
+  })
+}
