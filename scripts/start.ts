@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
+import { deploySafes } from '@guildhall/devchain/safe'
 import { EnvError, parseEnv } from '../apps/api/src/env.ts'
 import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
 import { demoEnv } from './demo-env.ts'
@@ -43,6 +44,8 @@ async function main() {
       chainId: LOCAL_CHAIN_ID,
       deploymentPath: join(dataDir, 'deployment.json'),
     })
+    // Safe v1.5.0 and two demo Safes (1-of-1 Ada; 2-of-3 Ada, Ben, Cleo) for contract-wallet sign-in.
+    const safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
     const settings = parseEnv({
       // The embedded database lives beside the chain's state, so a restart keeps both.
       DATA_DIR: join(dataDir, 'db'),
@@ -56,6 +59,7 @@ async function main() {
     console.log(`\nGuildhall is running at ${settings.publicConfig.appUrl}\n`)
     console.log(`  chain    anvil ${anvil.url} (chain id ${LOCAL_CHAIN_ID}), state in ${dataDir}`)
     console.log(`  token    ${deployment.tokenName} (${deployment.tokenSymbol}) at ${deployment.token}`)
+    console.log(`  safes    1-of-1 ${safes.oneOfOne.address}, 2-of-3 ${safes.twoOfThree.address}`)
     console.log(
       '  wallet   pick "Development wallet" in the connect dialog, or add the chain to your own wallet',
     )

@@ -43,6 +43,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { status, available, session, foreignSession } = deriveSignInState(
     { data: query.data, error: query.error },
     accountStatus === 'connected' ? address : undefined,
+    // Only a connected or remembered wallet waits on the session; wagmi's reconnect-on-mount passes
+    // through "connecting" when nothing was remembered.
+    accountStatus === 'disconnected' || accountStatus === 'connecting',
   )
 
   const adapter = useMemo(

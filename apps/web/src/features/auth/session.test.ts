@@ -7,6 +7,13 @@ const BEN = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 const session = { address: ADA, chainId: 31337, expiresAt: '2030-01-01T00:00:00.000Z' } as const
 
 describe('deriveSignInState', () => {
+  test('behavior: with no wallet connected or reconnecting, an unanswered session is "unauthenticated", never "loading"', () => {
+    expect(deriveSignInState({ data: undefined, error: null }, undefined, true).status).toBe(
+      'unauthenticated',
+    )
+    expect(deriveSignInState({ data: undefined, error: null }, undefined, false).status).toBe('loading')
+  })
+
   test('behavior: loading only while the first answer is outstanding', () => {
     expect(deriveSignInState({ data: undefined, error: null }, ADA)).toMatchObject({
       status: 'loading',

@@ -86,8 +86,15 @@ export interface SignInState {
 export function deriveSignInState(
   query: { data: SessionResponse | undefined; error: unknown },
   connectedAddress: string | undefined,
+  walletIdle = false,
 ): SignInState {
   if (query.data === undefined) {
+    // With no wallet connected or reconnecting nothing waits on the session. Reporting "loading" there
+    // would let RainbowKit show "Connect Wallet" and then close the just-opened connect modal when the
+    // answer turns the status to "unauthenticated" (its ModalProvider closes modals on that change).
+    if (query.error == null && walletIdle) {
+      return { status: 'unauthenticated', available: true, session: null, foreignSession: false }
+    }
     if (query.error == null)
       return { status: 'loading', available: true, session: null, foreignSession: false }
     return {
