@@ -42,7 +42,15 @@ export function forgetConnectionOnProviderDisconnect(config: Config): () => void
               const accounts = await provider.request?.({ method: 'eth_accounts' }).catch(() => [])
               if (Array.isArray(accounts) && accounts.length > 0) return
             }
-            if (connectedId) await config.storage?.setItem(disconnectedFlagKey(connectedId), true)
+            // Every connector over this provider is flagged: wagmi's reconnect tries all of them, and
+            // "Browser Wallet" (window.ethereum) would otherwise reconnect what its EIP-6963 twin forgot.
+            // Only injected connectors can share it, and asking the others would start their SDKs.
+            for (const other of config.connectors.filter((c) => c.type === 'injected')) {
+              const otherProvider = await other.getProvider().catch(() => undefined)
+              if (other.id === connectedId || otherProvider === provider) {
+                await config.storage?.setItem(disconnectedFlagKey(other.id), true)
+              }
+            }
           })
         })
         .catch(() => undefined)
