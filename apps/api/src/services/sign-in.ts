@@ -150,6 +150,10 @@ export async function verifySignIn(
   return { token, session }
 }
 
+/** Not revoked, and neither its idle nor its absolute expiry has passed. */
+const isLive = (now: Date) =>
+  and(isNull(sessions.revokedAt), gt(sessions.idleExpiresAt, now), gt(sessions.absoluteExpiresAt, now))
+
 /** When a session ends: the earlier of its idle and absolute expiry. */
 export const sessionExpiresAt = (session: Session): Date =>
   session.idleExpiresAt < session.absoluteExpiresAt ? session.idleExpiresAt : session.absoluteExpiresAt
@@ -164,14 +168,7 @@ export async function findSession(
   const [session] = await deps.db
     .select()
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.tokenHash, hashToken(token)),
-        isNull(sessions.revokedAt),
-        gt(sessions.idleExpiresAt, now),
-        gt(sessions.absoluteExpiresAt, now),
-      ),
-    )
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isLive(now)))
   if (!session) return undefined
   if (now.getTime() - session.lastSeenAt.getTime() < TOUCH_INTERVAL_MS) return session
   const [touched] = await deps.db
@@ -203,14 +200,7 @@ export async function listSessions(
   return deps.db
     .select()
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.address, address),
-        isNull(sessions.revokedAt),
-        gt(sessions.idleExpiresAt, now),
-        gt(sessions.absoluteExpiresAt, now),
-      ),
-    )
+    .where(and(eq(sessions.address, address), isLive(now)))
     .orderBy(desc(sessions.createdAt))
 }
 

@@ -1,9 +1,4 @@
-import { apiErrorSchema } from '@guildhall/core'
-import { ApiRequestError } from '../../lib/api.ts'
-
-/** What the user reads when the server cannot be reached at all. */
-export const NETWORK_DOWN_MESSAGE =
-  'The Guildhall server could not be reached. Check your connection and try again.'
+import { ApiRequestError, NETWORK_DOWN_MESSAGE } from '../../lib/api.ts'
 
 /**
  * A mutating call to the auth API. Always a JSON body (`{}` when there is nothing to send): the server
@@ -26,16 +21,6 @@ export async function sendJson(
   } catch {
     throw new ApiRequestError(0, NETWORK_DOWN_MESSAGE)
   }
-}
-
-/** The server's own sentence for a failed response, or a plain one when it sent none. */
-export async function errorFromResponse(response: Response): Promise<ApiRequestError> {
-  const body: unknown = await response.json().catch(() => null)
-  const parsed = apiErrorSchema.safeParse(body)
-  return new ApiRequestError(
-    response.status,
-    parsed.success ? parsed.data.message : `The server answered ${response.status}.`,
-  )
 }
 
 /** A readable sentence for any error an auth call can end with (never a stack trace). */

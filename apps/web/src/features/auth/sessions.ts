@@ -1,7 +1,7 @@
 import { type SessionListItem, sessionsResponseSchema } from '@guildhall/core'
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiGet } from '../../lib/api.ts'
-import { errorFromResponse, sendJson } from './http.ts'
+import { apiGet, errorFromResponse } from '../../lib/api.ts'
+import { sendJson } from './http.ts'
 import { announceAuthChange, SESSION_QUERY_KEY, setSignedOut } from './session.ts'
 
 export type SessionRow = SessionListItem
