@@ -23,6 +23,7 @@ import {
   parseAbi,
   parseEther,
   type SignableMessage,
+  serializeErc6492Signature,
   zeroAddress,
 } from 'viem'
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
@@ -369,6 +370,46 @@ export async function signMessageAsSafe({
   message: SignableMessage
 }): Promise<Hex> {
   return signHashAsSafe({ safe, chainId, owners, hash: hashMessage(message) })
+}
+
+/**
+ * A counterfactual Safe: not deployed, yet able to sign. Returns its predicted address and an ERC-6492
+ * signature of `message`: the owners' ERC-1271 signature wrapped with the factory call that would deploy it,
+ * so a verifier can simulate the deployment (viem's `verifyMessage` does) without anything being sent.
+ */
+export async function signMessageAsUndeployedSafe({
+  owners,
+  threshold,
+  saltNonce,
+  chainId,
+  signers,
+  message,
+}: {
+  owners: readonly Address[]
+  threshold: number
+  saltNonce: bigint
+  chainId: number
+  /** The owners who sign (at least `threshold` of them for a valid signature). */
+  signers: readonly SafeOwnerSigner[]
+  message: SignableMessage
+}): Promise<{ address: Address; signature: Hex }> {
+  const contracts = safeContractAddresses()
+  const initializer = safeInitializer({ owners, threshold, fallbackHandler: contracts.fallbackHandler })
+  const address = predictSafeAddress({ ...contracts, initializer, saltNonce })
+  const ownersSignature = await signMessageAsSafe({ safe: address, chainId, owners: signers, message })
+  const deployCall = encodeFunctionData({
+    abi: safeProxyFactoryAbi,
+    functionName: 'createProxyWithNonce',
+    args: [contracts.singleton, initializer, saltNonce],
+  })
+  return {
+    address,
+    signature: serializeErc6492Signature({
+      address: contracts.factory,
+      data: deployCall,
+      signature: ownersSignature,
+    }),
+  }
 }
 
 export type ApprovedHash = {

@@ -1,7 +1,7 @@
 // Sign-In with Ethereum and sessions (ADR 007, shared/docs/security.md). Checks run cheapest first:
 // shape, policy, nonce, signature; the nonce is consumed in the transaction that creates the session.
 import { createHash, randomBytes } from 'node:crypto'
-import { checkSiwePolicy, parseSiweMessageStrict, type SiwePolicy } from '@guildhall/core/siwe'
+import { checkSiwePolicy, parseRfc3339, parseSiweMessageStrict, type SiwePolicy } from '@guildhall/core/siwe'
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import type { Db } from '../db/client.ts'
@@ -118,6 +118,12 @@ export async function verifySignIn(
     throw new SignInError(401, 'bad_signature', 'The signature does not match the address in the message.')
 
   const token = newToken()
+  // The session never outlives what the member signed: its Expiration Time, when given, caps it.
+  const signedExpiry = fields.expirationTime === undefined ? undefined : parseRfc3339(fields.expirationTime)
+  const absoluteExpiry = Math.min(
+    now.getTime() + SESSION_ABSOLUTE_MS,
+    signedExpiry ?? Number.POSITIVE_INFINITY,
+  )
   const session = await deps.db.transaction(async (tx) => {
     // Exactly one of any number of concurrent verifies of this message gets the nonce.
     const consumed = await tx
@@ -140,8 +146,8 @@ export async function verifySignIn(
         chainId: fields.chainId,
         createdAt: now,
         lastSeenAt: now,
-        idleExpiresAt: new Date(now.getTime() + SESSION_IDLE_MS),
-        absoluteExpiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+        idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, absoluteExpiry)),
+        absoluteExpiresAt: new Date(absoluteExpiry),
         userAgent: input.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
       })
       .returning()

@@ -7,6 +7,7 @@ import {
   deploySafes,
   type SafeDeployment,
   signMessageAsSafe,
+  signMessageAsUndeployedSafe,
 } from '@guildhall/devchain/safe'
 import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -142,6 +143,58 @@ describe('Safe accounts (ERC-1271)', () => {
     const signature = await signMessageAsSafe({ safe, chainId: LOCAL_CHAIN_ID, owners: [ada], message })
     await expect(
       verifyPersonalSignature({ address: safe, message, signature, client: downClient }),
+    ).rejects.toBeInstanceOf(ChainUnavailableError)
+  })
+})
+
+describe('counterfactual Safe accounts (ERC-6492)', () => {
+  // Needs the Safe factory and singleton on chain, but never the Safe itself. A salt no other test uses.
+  const undeployed = {
+    owners: [ada.address, ben.address],
+    threshold: 2,
+    saltNonce: 6492n,
+    chainId: LOCAL_CHAIN_ID,
+  }
+
+  beforeAll(async () => {
+    await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  }, 30_000)
+
+  test("behavior: an undeployed Safe's wrapped signature is accepted, and nothing gets deployed", async () => {
+    const { address, signature } = await signMessageAsUndeployedSafe({
+      ...undeployed,
+      signers: [ada, ben],
+      message,
+    })
+    expect(await client.getCode({ address })).toBeUndefined()
+    expect(await verifyPersonalSignature({ address, message, signature, client })).toBe(true)
+    expect(await client.getCode({ address })).toBeUndefined()
+  })
+
+  test('behavior: below its threshold, or for another message, it is refused', async () => {
+    const one = await signMessageAsUndeployedSafe({ ...undeployed, signers: [ada], message })
+    expect(
+      await verifyPersonalSignature({ address: one.address, message, signature: one.signature, client }),
+    ).toBe(false)
+    const two = await signMessageAsUndeployedSafe({ ...undeployed, signers: [ada, ben], message })
+    expect(
+      await verifyPersonalSignature({
+        address: two.address,
+        message: `${message}!`,
+        signature: two.signature,
+        client,
+      }),
+    ).toBe(false)
+  })
+
+  test('behavior: with the chain down it is "unavailable" (503), not "invalid"', async () => {
+    const { address, signature } = await signMessageAsUndeployedSafe({
+      ...undeployed,
+      signers: [ada, ben],
+      message,
+    })
+    await expect(
+      verifyPersonalSignature({ address, message, signature, client: downClient }),
     ).rejects.toBeInstanceOf(ChainUnavailableError)
   })
 })

@@ -2,13 +2,19 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
+  encodeDeployData,
+  erc6492SignatureValidatorAbi,
+  erc6492SignatureValidatorByteCode,
   type Hex,
+  HttpRequestError,
   hashMessage,
+  hexToBool,
   isAddressEqual,
   isErc6492Signature,
   type PublicClient,
   recoverMessageAddress,
   size,
+  TimeoutError,
 } from 'viem'
 
 /** The chain could not be asked; the caller answers 503 and keeps the nonce. */
@@ -44,6 +50,14 @@ function contractSaidNo(error: unknown): boolean {
   )
 }
 
+/** The request never got an answer (connection refused, HTTP error, timeout), as opposed to a revert. */
+function couldNotAsk(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError))
+  )
+}
+
 /**
  * True when `signature` proves that `address` signed the personal message `message`.
  * ECDSA is checked locally first, so an externally owned account never waits on the chain; contract
@@ -70,11 +84,21 @@ export async function verifyPersonalSignature({
   }
 
   if (isErc6492Signature(signature)) {
+    // viem's verifyMessage reads a chain that cannot be reached as "invalid"; we need to tell them apart, so
+    // the same deployless validator call is made here and its failure classified.
     try {
-      return await client.verifyMessage({ address, message, signature })
+      const { data } = await client.call({
+        data: encodeDeployData({
+          abi: erc6492SignatureValidatorAbi,
+          args: [address, hashMessage(message), signature],
+          bytecode: erc6492SignatureValidatorByteCode,
+        }),
+      })
+      return hexToBool(data ?? '0x0')
     } catch (error) {
-      if (contractSaidNo(error)) return false
-      throw new ChainUnavailableError('The chain did not answer the ERC-6492 check.', { cause: error })
+      if (couldNotAsk(error))
+        throw new ChainUnavailableError('The chain did not answer the ERC-6492 check.', { cause: error })
+      return false
     }
   }
 
