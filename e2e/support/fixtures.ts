@@ -14,7 +14,8 @@ import type { Hex } from 'viem'
 
 export const SECOND_CHAIN_ID = 31_338
 export const SECOND_CHAIN_NAME = 'Guildhall Testnet'
-export const WEB_DIST = resolve(import.meta.dirname, '../../apps/web/dist')
+// E2E_WEB_DIST lets a build elsewhere be tested while apps/web/dist is in use (e.g. two checkouts' runs).
+export const WEB_DIST = process.env.E2E_WEB_DIST ?? resolve(import.meta.dirname, '../../apps/web/dist')
 
 /** Demo members by name, from the seed: Ada (1000, self), Dev (250 → Ada), Finn (50, undelegated), Iris (none)… */
 export const member = (index: number) => anvilAccounts[index]?.address as Hex

@@ -20,6 +20,7 @@ import type { Chain } from 'viem'
 import { type Config, createConfig, http } from 'wagmi'
 import { toViemChain } from './chains.ts'
 import { developmentWallet } from './dev-wallet.ts'
+import { sdkOnDemand } from './wallet-sdk-on-demand.ts'
 
 const WALLETS: Record<WalletId, (options: { projectId: string; appName: string }) => Wallet> = {
   injected: injectedWallet,
@@ -37,7 +38,12 @@ export function walletList(config: PublicConfig): WalletList {
   // RainbowKit's 50 ms timer and the connect spinner never stops. Extensions inject before page scripts.
   const hasInjectedProvider = typeof window !== 'undefined' && window.ethereum !== undefined
   const ids = config.wallets.filter((id) => id !== 'injected' || hasInjectedProvider)
-  const groups: WalletList = [{ groupName: WALLET_GROUP_NAME, wallets: ids.map((id) => WALLETS[id]) }]
+  const groups: WalletList = [
+    {
+      groupName: WALLET_GROUP_NAME,
+      wallets: ids.map((id) => (options) => sdkOnDemand(WALLETS[id](options))),
+    },
+  ]
   if (config.devWallet) {
     const { accounts } = config.devWallet
     groups.push({
