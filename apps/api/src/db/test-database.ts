@@ -15,12 +15,17 @@ import { type Database, migrationsFolder, openDatabase } from './client.ts'
 
 export const testDatabaseUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined
 
-export async function testDatabase(): Promise<Database> {
+export type TestDatabase = Database & {
+  /** The PostgreSQL database's own URL, for a server started in another process; undefined for PGlite. */
+  url: string | undefined
+}
+
+export async function testDatabase(): Promise<TestDatabase> {
   const serverUrl = testDatabaseUrl()
   if (!serverUrl) {
     const database = await openDatabase({ loadDataDir: await pgliteTemplate() })
     await database.migrate() // already applied in the template: checks the journal, changes nothing
-    return database
+    return { ...database, url: undefined }
   }
   const name = `guildhall_test_${process.pid}_${randomBytes(6).toString('hex')}`
   await admin(serverUrl, `create database "${name}"`)
@@ -37,6 +42,7 @@ export async function testDatabase(): Promise<Database> {
   let dropped = false
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close()
       if (dropped) return
