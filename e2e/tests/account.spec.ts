@@ -45,7 +45,10 @@ async function recordButtons(page: Page) {
     const seen = { connectReady: false, account: false }
     ;(window as unknown as { __seenButtons: typeof seen }).__seenButtons = seen
     const check = () => {
-      for (const button of document.querySelectorAll('[data-testid="rk-connect-button"]')) {
+      // RainbowKit's button, or the stand-in shown until the wallet kit has loaded (ADR 008).
+      for (const button of document.querySelectorAll(
+        '[data-testid="rk-connect-button"], .connect-stand-in',
+      )) {
         if (!button.closest('[aria-hidden="true"]')) seen.connectReady = true
       }
       if (document.querySelector('[data-testid="rk-account-button"]')) seen.account = true

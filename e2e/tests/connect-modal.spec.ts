@@ -15,26 +15,40 @@ import {
 const DISCLAIMER = 'By connecting you agree to the test terms.'
 const LEARN_MORE_URL = 'https://example.org/learn-about-wallets'
 
-test('connect button is labelled "Connect Wallet" and stays hidden (opacity 0, aria-hidden) until the app has mounted', async ({
+test('connect button is labelled "Connect Wallet", absent until the app has mounted, and never blinks when RainbowKit takes over', async ({
   page,
   app,
 }) => {
-  // Record every state the button goes through, from before the app runs until it is usable.
+  // Record which "Connect Wallet" button is on screen, from before the app runs until RainbowKit's is
+  // usable: the stand-in (ADR 008) first, RainbowKit's once its kit has loaded; never none in between.
   await page.addInitScript(() => {
     const states: string[] = []
     ;(window as unknown as { __connectButtonStates: string[] }).__connectButtonStates = states
+    const opaque = (element: Element | null) =>
+      element !== null &&
+      getComputedStyle(element).opacity === '1' &&
+      getComputedStyle(element.parentElement as Element).opacity === '1'
     const record = () => {
-      const button = document.querySelector('[data-testid="rk-connect-button"]')
-      const hiddenBy = button?.closest('[aria-hidden="true"]')
-      const state = !button
-        ? 'absent'
-        : hiddenBy
-          ? `aria-hidden, opacity ${getComputedStyle(hiddenBy).opacity}`
-          : `shown, opacity ${getComputedStyle(button.parentElement as Element).opacity}`
+      const rainbowKit = document.querySelector('[data-testid="rk-connect-button"]')
+      const standIn = document.querySelector('.connect-stand-in')
+      // The stand-in is aria-hidden while it covers RainbowKit's button (one accessible button at a time),
+      // so only its looks count; RainbowKit's counts once it is neither transparent nor aria-hidden.
+      const state =
+        opaque(rainbowKit) && rainbowKit?.closest('[aria-hidden="true"]') === null
+          ? 'RainbowKit'
+          : opaque(standIn)
+            ? 'stand-in'
+            : 'none'
       if (states.at(-1) !== state) states.push(state)
     }
     record()
     new MutationObserver(record).observe(document, { subtree: true, childList: true, attributes: true })
+    // Opacity transitions change no attribute: sample every frame too.
+    const everyFrame = () => {
+      record()
+      requestAnimationFrame(everyFrame)
+    }
+    requestAnimationFrame(everyFrame)
   })
   // Hold the app bundle: until it runs there is no usable button.
   let releaseBundle = () => {}
@@ -56,16 +70,18 @@ test('connect button is labelled "Connect Wallet" and stays hidden (opacity 0, a
   await expect(page.locator('#root')).toBeAttached()
   await expect(page.locator('#root')).toBeEmpty()
   await expect(connectButton(page)).toHaveCount(0)
-  await expect(page.getByTestId('rk-connect-button')).toHaveCount(0)
 
   releaseBundle()
   await expect(connectButton(page)).toBeVisible()
   await expect(connectButton(page)).toHaveText('Connect Wallet')
+  // Pointing at it loads the wallet kit; RainbowKit's own button takes the stand-in's place.
+  await connectButton(page).hover()
   await expect(page.getByTestId('rk-connect-button')).toHaveAccessibleName('Connect Wallet')
+  await expect(page.locator('.connect-stand-in')).toHaveCount(0)
   const states = await page.evaluate(
     () => (window as unknown as { __connectButtonStates: string[] }).__connectButtonStates,
   )
-  expect(states).toEqual(['absent', 'aria-hidden, opacity 0', 'shown, opacity 1'])
+  expect(states).toEqual(['none', 'stand-in', 'RainbowKit'])
 })
 
 test('CONNECT view lists the Popular wallets available in Chromium, the EIP-6963 wallet and the Development wallet', async ({

@@ -1,6 +1,7 @@
 // Sign-In with Ethereum through the UI: the only spec that signs in through the modal (issue 3).
 import type { Page } from '@playwright/test'
 import { type App, connectButton, expect, member, test } from '../support/fixtures.ts'
+import { TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
 
 // Every browser here comes from 127.0.0.1: the per-IP limit (proven in the API tests) would throttle the
 // suite itself, so this server allows more sign-in requests per minute.
@@ -11,7 +12,14 @@ test.use({
 
 const verifyDialog = (page: Page) => page.getByRole('dialog').filter({ hasText: 'Verify your account' })
 const signButton = (page: Page) => page.getByTestId('rk-auth-message-button')
+/**
+ * RainbowKit's sign button is never `disabled` in the DOM: until the nonce is there (and while signing) it
+ * only drops its click handler and reads "Preparing message...", so its label is what shows it is ready.
+ */
+const SIGN_READY = 'Sign message'
 const signedInAs = (page: Page) => page.getByTestId('signed-in-as')
+/** wagmi 2's remembered-connection flag for the test wallet (set on disconnect, read on reconnect). */
+const DISCONNECTED_FLAG = `wagmi.${TEST_WALLET_ID}.disconnected`
 
 /** Connects the test wallet; with sign-in on, the modal moves on to "Verify your account". */
 async function connectToVerify(page: Page, app: App) {
@@ -19,6 +27,7 @@ async function connectToVerify(page: Page, app: App) {
   await connectButton(page).click()
   await page.getByTestId('rk-wallet-option-dev.guildhall.testwallet').click()
   await expect(verifyDialog(page)).toBeVisible()
+  await expect(signButton(page)).toHaveText(SIGN_READY)
 }
 
 const serverSession = (page: Page) =>
@@ -48,7 +57,7 @@ test('the connect modal stays open on connect while the account is not yet verif
   await connectToVerify(page, app)
   // The wallet is connected, and the dialog stays, asking to verify.
   expect((await wallet.state()).connected).toBe(true)
-  await expect(signButton(page)).toBeEnabled()
+  await expect(signButton(page)).toHaveText(SIGN_READY)
   await expect(verifyDialog(page)).toBeVisible()
 })
 
@@ -56,7 +65,8 @@ test('a rejected signature (4001) returns silently to idle', async ({ page, app,
   await connectToVerify(page, app)
   await wallet.rejectNext('personal_sign')
   await signButton(page).click()
-  await expect(signButton(page)).toBeEnabled()
+  await wallet.waitForRequest('personal_sign')
+  await expect(signButton(page)).toHaveText(SIGN_READY)
   await expect(verifyDialog(page)).not.toContainText('please retry')
   expect((await serverSession(page)).session).toBeNull()
 })
@@ -122,4 +132,64 @@ test('signing out in one tab signs out the other', async ({ page, context, app }
   await expect(signedInAs(other)).toBeVisible()
   await signedInAs(page).getByRole('button', { name: 'Sign out' }).click()
   await expect(signedInAs(other)).toBeHidden()
+})
+
+test('a nonce that cannot be fetched shows "Error preparing message, please retry!", and the retry signs in', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  // The nonce endpoint is down for every attempt: the adapter's own retries (at open and at the press)
+  // all get a 503.
+  let nonceRequests = 0
+  await page.route('**/api/auth/nonce', (route) => {
+    nonceRequests++
+    return route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: '{"error":"unavailable","message":"down"}',
+    })
+  })
+  await connectToVerify(page, app)
+  // The nonce fetched at open failed after its retries (connectToVerify waited for the ready button);
+  // the button stays usable and fetches a nonce at the press.
+  const failedAtOpen = nonceRequests
+  expect(failedAtOpen).toBeGreaterThan(1)
+  await signButton(page).click()
+  await expect(verifyDialog(page)).toContainText('Error preparing message, please retry!')
+  expect(nonceRequests).toBeGreaterThan(failedAtOpen + 1)
+  expect(await wallet.requests('personal_sign')).toEqual([])
+  expect((await serverSession(page)).session).toBeNull()
+
+  // The server is back: the same open dialog signs in at the next press.
+  await page.unroute('**/api/auth/nonce')
+  await expect(signButton(page)).toHaveText(SIGN_READY)
+  await signButton(page).click()
+  await expect(signedInAs(page)).toContainText('Signed in as 0x70…79C8')
+  await expect(verifyDialog(page)).toBeHidden()
+  expect((await serverSession(page)).session?.address).toBe(member(1))
+  expect(await wallet.requests('personal_sign')).toHaveLength(1)
+})
+
+test('Cancel in "Verify your account" disconnects the wallet, and the next load does not reconnect', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await connectToVerify(page, app)
+  await verifyDialog(page).getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  await expect(connectButton(page)).toBeVisible()
+  await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
+  expect(await page.evaluate((key) => localStorage.getItem(key), DISCONNECTED_FLAG)).toBe('true')
+  expect(await wallet.requests('personal_sign')).toEqual([])
+  expect((await serverSession(page)).session).toBeNull()
+
+  // Not remembered: after a reload "Connect Wallet" opens the wallet list, not the sign-in step.
+  await page.reload()
+  await expect(page.getByTestId('token-name')).toHaveText('Guildhall Demo Token')
+  await connectButton(page).click()
+  await expect(walletOption(page, TEST_WALLET_ID)).toBeVisible()
+  await expect(verifyDialog(page)).toHaveCount(0)
+  await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
 })

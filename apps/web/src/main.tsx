@@ -1,23 +1,31 @@
-import '@rainbow-me/rainbowkit/styles.css'
 import './styles.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router'
+import { createStorage } from 'wagmi'
 import { AppProviders } from './app/providers.tsx'
 import { createRouter } from './app/router.tsx'
 import { readPublicConfig } from './lib/public-config.ts'
 import { createQueryClient } from './lib/query-client.ts'
 import { forgetConnectionOnProviderDisconnect } from './lib/remembered-connection.ts'
 import { createWagmiConfig } from './lib/wagmi.ts'
+import { rememberedConnectorIds } from './wallet-kit/wallet-sdk-on-demand.ts'
 
 const root = createRoot(document.getElementById('root') as HTMLElement)
 try {
   const config = readPublicConfig()
+  // Before createConfig: until its persisted state has loaded, wagmi may write its initial state over it.
+  const rememberedConnectors = await rememberedConnectorIds(createStorage({ storage: localStorage }))
   const wagmiConfig = createWagmiConfig(config)
   forgetConnectionOnProviderDisconnect(wagmiConfig)
   root.render(
     <StrictMode>
-      <AppProviders config={config} wagmiConfig={wagmiConfig} queryClient={createQueryClient()}>
+      <AppProviders
+        config={config}
+        wagmiConfig={wagmiConfig}
+        queryClient={createQueryClient()}
+        rememberedConnectors={rememberedConnectors}
+      >
         <RouterProvider router={createRouter()} />
       </AppProviders>
     </StrictMode>,

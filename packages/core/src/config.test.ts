@@ -30,7 +30,7 @@ function issues(value: unknown): string[] {
 describe('publicConfigSchema', () => {
   test('a minimal config is valid and gets the documented defaults', () => {
     const config = publicConfigSchema.parse(input())
-    expect(config.accentColor).toBe('#0e76fd')
+    expect(config.accentColor).toBe('#0a66d9')
     expect(config.walletConnectProjectId).toBeNull()
     expect(config.token).toBeNull()
     expect(config.devWallet).toBeNull()

@@ -59,7 +59,8 @@ export const publicConfigSchema = z
       .url()
       .default('https://learn.rainbow.me/understanding-web3?utm_source=rainbowkit&utm_campaign=learnmore'),
     disclaimer: z.string().max(500).nullable().default(null),
-    accentColor: hexColorSchema.default('#0e76fd'),
+    /** RainbowKit's blue (#0e76fd) darkened to 5.4:1 against white text and the white modal (WCAG AA). */
+    accentColor: hexColorSchema.default('#0a66d9'),
     /** Sign-In with Ethereum after connecting; false (`SIGN_IN=off`) is connect-only (ADR 007). */
     signIn: z.boolean().default(true),
     /** anvil's unlocked accounts, offered as a development wallet; only against the local demo chain. */

@@ -1,9 +1,9 @@
-import { ConnectButton } from '@rainbow-me/rainbowkit'
 import { NavLink, Outlet } from 'react-router'
 import { Notices } from '../components/notices.tsx'
 import { SignedInAs } from '../features/auth/signed-in-as.tsx'
 import { DevAccountPicker } from '../features/dev-wallet/dev-account-picker.tsx'
 import { usePublicConfig } from '../lib/public-config-context.tsx'
+import { ConnectSlot } from '../wallet-kit/connect-slot.tsx'
 
 const NAV = [
   { to: '/', label: 'Overview', end: true },
@@ -29,11 +29,7 @@ export function Layout() {
           ))}
         </nav>
         <div className="connect">
-          <ConnectButton
-            accountStatus={{ smallScreen: 'avatar', largeScreen: 'full' }}
-            showBalance={{ smallScreen: false, largeScreen: true }}
-            chainStatus={{ smallScreen: 'icon', largeScreen: 'full' }}
-          />
+          <ConnectSlot />
         </div>
         <SignedInAs />
       </header>

@@ -1,5 +1,4 @@
 import { type PublicConfig, QUERY_GC_TIME_MS } from '@guildhall/core'
-import { type DisclaimerComponent, darkTheme, lightTheme, RainbowKitProvider } from '@rainbow-me/rainbowkit'
 import { defaultShouldDehydrateQuery, type QueryClient } from '@tanstack/react-query'
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client'
 import { type ReactNode, useMemo } from 'react'
@@ -7,6 +6,7 @@ import { type Config, WagmiProvider } from 'wagmi'
 import { AuthProvider } from '../features/auth/auth-provider.tsx'
 import { PublicConfigProvider } from '../lib/public-config-context.tsx'
 import { createQueryPersister } from '../lib/query-client.ts'
+import { RememberedConnectorsContext } from '../wallet-kit/connect-slot.tsx'
 
 // Queries marked `meta: { persist: false }` (the sign-in session) are never written to localStorage:
 // only the server knows whether a session is still alive.
@@ -19,35 +19,23 @@ export interface AppProvidersProps {
   config: PublicConfig
   wagmiConfig: Config
   queryClient: QueryClient
+  /** Connector ids of the last visit's connections (see rememberedConnectorIds). */
+  rememberedConnectors: ReadonlySet<string>
   children: ReactNode
 }
 
-/** wagmi, the persisted query cache, sign-in (unless off) and RainbowKit, configured as the spec asks. */
-export function AppProviders({ config, wagmiConfig, queryClient, children }: AppProvidersProps) {
+/**
+ * wagmi, the persisted query cache and sign-in (unless off). RainbowKit is not here: it loads on demand
+ * in the header's ConnectSlot (ADR 008), so the content never waits for it.
+ */
+export function AppProviders({
+  config,
+  wagmiConfig,
+  queryClient,
+  rememberedConnectors,
+  children,
+}: AppProvidersProps) {
   const persister = useMemo(() => createQueryPersister(), [])
-  const theme = useMemo(
-    () => ({
-      lightMode: lightTheme({ accentColor: config.accentColor }),
-      darkMode: darkTheme({ accentColor: config.accentColor }),
-    }),
-    [config.accentColor],
-  )
-  const disclaimer = useMemo<DisclaimerComponent | undefined>(() => {
-    const text = config.disclaimer
-    return text ? ({ Text }) => <Text>{text}</Text> : undefined
-  }, [config.disclaimer])
-
-  const rainbowKit = (
-    <RainbowKitProvider
-      appInfo={{ appName: config.dao.name, learnMoreUrl: config.learnMoreUrl, disclaimer }}
-      showRecentTransactions
-      locale="en-US"
-      theme={theme}
-    >
-      {children}
-    </RainbowKitProvider>
-  )
-
   return (
     <PublicConfigProvider config={config}>
       <WagmiProvider config={wagmiConfig} reconnectOnMount>
@@ -55,7 +43,9 @@ export function AppProviders({ config, wagmiConfig, queryClient, children }: App
           client={queryClient}
           persistOptions={{ persister, maxAge: QUERY_GC_TIME_MS, dehydrateOptions }}
         >
-          {config.signIn ? <AuthProvider>{rainbowKit}</AuthProvider> : rainbowKit}
+          <RememberedConnectorsContext.Provider value={rememberedConnectors}>
+            {config.signIn ? <AuthProvider>{children}</AuthProvider> : children}
+          </RememberedConnectorsContext.Provider>
         </PersistQueryClientProvider>
       </WagmiProvider>
     </PublicConfigProvider>

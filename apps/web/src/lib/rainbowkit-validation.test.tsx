@@ -21,7 +21,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createConfig, http, useAccount, WagmiProvider } from 'wagmi'
 import { connect, disconnect } from 'wagmi/actions'
 import { mock } from 'wagmi/connectors'
-import { walletList } from './wagmi.ts'
+import { walletList } from '../wallet-kit/connectors.ts'
 
 // Nothing listens on port 1 (binding it needs root): any RPC call fails at once, never leaves the machine.
 const DEAD_RPC = 'http://127.0.0.1:1'

@@ -1,4 +1,3 @@
-import { RainbowKitAuthenticationProvider } from '@rainbow-me/rainbowkit'
 import { useQueryClient } from '@tanstack/react-query'
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef } from 'react'
 import { useAccount, useConfig } from 'wagmi'
@@ -21,6 +20,8 @@ import {
 
 interface SignInContextValue extends SignInState {
   adapter: GuildhallAuthenticationAdapter
+  /** What RainbowKit's authentication provider gets (in the wallet kit). */
+  rainbowKitAdapter: GuildhallAuthenticationAdapter
 }
 
 const SignInContext = createContext<SignInContextValue | null>(null)
@@ -31,9 +32,9 @@ export function useSignIn(): SignInContextValue | null {
 }
 
 /**
- * Sign-In with Ethereum around RainbowKit: the session query drives RainbowKit's status, the adapter
- * talks to /api/auth, and every tab follows the others (BroadcastChannel, refetch on focus).
- * Must sit inside WagmiProvider and the QueryClientProvider, outside RainbowKitProvider.
+ * Sign-In with Ethereum: the session query drives the sign-in status (RainbowKit's, in the wallet kit), the
+ * adapter talks to /api/auth, and every tab follows the others (BroadcastChannel, refetch on focus).
+ * Must sit inside WagmiProvider and the QueryClientProvider.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const config = usePublicConfig()
@@ -104,15 +105,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [foreignSession, adapter])
 
   const value = useMemo(
-    () => ({ status, available, session, foreignSession, adapter }),
-    [status, available, session, foreignSession, adapter],
+    () => ({ status, available, session, foreignSession, adapter, rainbowKitAdapter }),
+    [status, available, session, foreignSession, adapter, rainbowKitAdapter],
   )
 
-  return (
-    <SignInContext.Provider value={value}>
-      <RainbowKitAuthenticationProvider adapter={rainbowKitAdapter} status={status} enabled={available}>
-        {children}
-      </RainbowKitAuthenticationProvider>
-    </SignInContext.Provider>
-  )
+  return <SignInContext.Provider value={value}>{children}</SignInContext.Provider>
 }

@@ -5,7 +5,9 @@ import {
   signInStatement,
   verifyRequestSchema,
 } from '@guildhall/core'
-import { createAuthenticationAdapter } from '@rainbow-me/rainbowkit'
+// A type only: importing RainbowKit's (identity) createAuthenticationAdapter would pull the whole wallet kit
+// into the first load (ADR 008).
+import type { createAuthenticationAdapter } from '@rainbow-me/rainbowkit'
 import type { QueryClient } from '@tanstack/react-query'
 import { getAddress } from 'viem'
 import { sendJson } from './http.ts'
@@ -94,7 +96,7 @@ export function createGuildhallAuthenticationAdapter({
     })
   }
 
-  return createAuthenticationAdapter<string>({
+  const adapter: GuildhallAuthenticationAdapter = {
     async getNonce() {
       try {
         return await fetchNonce()
@@ -139,5 +141,6 @@ export function createGuildhallAuthenticationAdapter({
       await postLogout()
       announceAuthChange({ type: 'signed-out' })
     },
-  })
+  }
+  return adapter
 }

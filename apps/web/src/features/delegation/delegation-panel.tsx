@@ -6,7 +6,6 @@ import {
   WALLET_ERROR_MESSAGES,
   walletErrorMessage,
 } from '@guildhall/core'
-import { useAddRecentTransaction } from '@rainbow-me/rainbowkit'
 import { useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useRef, useState } from 'react'
 import { type Address, getAddress, type Hash, isAddress, zeroAddress } from 'viem'
@@ -14,6 +13,7 @@ import { useAccount, usePublicClient, useSwitchChain, useWriteContract } from 'w
 import { Card } from '../../components/card.tsx'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import { useTokenAccount, useTokenContract } from '../../lib/token.ts'
+import { useAddRecentTransaction } from '../../wallet-kit/kit-bridge.ts'
 
 const GAS_HEADROOM_PERCENT = 150n
 

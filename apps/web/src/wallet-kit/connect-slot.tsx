@@ -1,0 +1,121 @@
+import type { PublicConfig } from '@guildhall/core'
+import {
+  type ComponentType,
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+} from 'react'
+import { type Config, useAccount, useConfig } from 'wagmi'
+import { useSignIn } from '../features/auth/auth-provider.tsx'
+import { usePublicConfig } from '../lib/public-config-context.tsx'
+import type { WalletKitProps } from './wallet-kit.tsx'
+import './connect-slot.css'
+
+/** Connector ids of the last visit's connections: with any, the kit loads at once to restore them. */
+export const RememberedConnectorsContext = createContext<ReadonlySet<string>>(new Set())
+
+type KitModule = typeof import('./wallet-kit.tsx')
+let kitModule: Promise<KitModule> | undefined
+let loadedKit: ComponentType<WalletKitProps> | undefined
+
+/** Loads the wallet kit and adds its connectors to wagmi (once); a failed load may be retried. */
+function loadWalletKit(
+  wagmiConfig: Config,
+  config: PublicConfig,
+  remembered: ReadonlySet<string>,
+): Promise<KitModule> {
+  kitModule ??= import('./wallet-kit.tsx').then(
+    (module) => {
+      // Connectors first, so the kit's first render already lists every wallet.
+      void module.addWalletConnectors(wagmiConfig, config, remembered)
+      loadedKit = module.WalletKit
+      return module
+    },
+    (error) => {
+      kitModule = undefined
+      throw error
+    },
+  )
+  return kitModule
+}
+
+/**
+ * The connect button's place in the header. Until the wallet kit (RainbowKit, ~80 KiB gzip) is needed, a
+ * stand-in "Connect Wallet" button takes its place: the kit loads when a wallet is connected or remembered,
+ * or as soon as the user shows intent (pointer over, focus, touch), and a click on the stand-in opens the
+ * connect modal once it is there. ADR 008.
+ */
+export function ConnectSlot() {
+  const config = usePublicConfig()
+  const wagmiConfig = useConfig()
+  const remembered = useContext(RememberedConnectorsContext)
+  const { status } = useAccount()
+  const signIn = useSignIn()
+  const [Kit, setKit] = useState(() => loadedKit)
+  // The stand-in stays over the kit's button until RainbowKit shows it (one frame after mounting).
+  const [kitShown, setKitShown] = useState(() => loadedKit !== undefined)
+  const [failed, setFailed] = useState(false)
+  const clicked = useRef(false)
+  const standIn = useRef<HTMLButtonElement>(null)
+
+  const load = useCallback(() => {
+    setFailed(false)
+    loadWalletKit(wagmiConfig, config, remembered).then(
+      (module) => setKit(() => module.WalletKit),
+      () => setFailed(true),
+    )
+  }, [wagmiConfig, config, remembered])
+
+  const onKitShown = useCallback(() => {
+    const hadFocus = document.activeElement === standIn.current
+    setKitShown(true)
+    // Keyboard users keep their place: the focus moves to the real button.
+    if (hadFocus) {
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('[data-testid="rk-connect-button"]')?.focus(),
+      )
+    }
+  }, [])
+
+  // A connected wallet (e.g. an EIP-6963 one wagmi restored itself) or a remembered one needs the real
+  // account button now.
+  const needed = status === 'connected' || remembered.size > 0
+  useEffect(() => {
+    if (needed) load()
+  }, [needed, load])
+
+  // Like RainbowKit's button: hidden (but kept in place) while the sign-in status is loading, and while
+  // a remembered connection waits for the kit, so "Connect Wallet" does not flash before the account.
+  const hidden = signIn?.status === 'loading' || needed
+  return (
+    <div className="connect-slot">
+      {Kit && <Kit openConnectModal={clicked.current} onShown={onKitShown} />}
+      {!kitShown && (
+        <button
+          ref={standIn}
+          type="button"
+          className={Kit ? 'connect-stand-in connect-stand-in-over' : 'connect-stand-in'}
+          style={{ background: config.accentColor, opacity: hidden ? 0 : undefined }}
+          aria-hidden={hidden || Kit !== undefined || undefined}
+          onPointerEnter={load}
+          onTouchStart={load}
+          onFocus={load}
+          onClick={() => {
+            clicked.current = true
+            load()
+          }}
+        >
+          Connect Wallet
+        </button>
+      )}
+      {failed && (
+        <p role="alert" className="connect-stand-in-error">
+          The wallet connection could not load. Check your connection, then press Connect Wallet again.
+        </p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,93 @@
+// RainbowKit's wallet list, added to wagmi when the wallet kit loads (ADR 008).
+import { type PublicConfig, WALLET_GROUP_NAME, type WalletId } from '@guildhall/core'
+import { connectorsForWallets, type Wallet, type WalletList } from '@rainbow-me/rainbowkit'
+import {
+  braveWallet,
+  coinbaseWallet,
+  injectedWallet,
+  metaMaskWallet,
+  rainbowWallet,
+  safeWallet,
+  walletConnectWallet,
+} from '@rainbow-me/rainbowkit/wallets'
+import type { Config, Connector } from 'wagmi'
+import { getAccount, reconnect } from 'wagmi/actions'
+import { developmentWallet } from '../lib/dev-wallet.ts'
+import { sdkOnDemand } from './wallet-sdk-on-demand.ts'
+
+const WALLETS: Record<WalletId, (options: { projectId: string; appName: string }) => Wallet> = {
+  injected: injectedWallet,
+  safe: safeWallet,
+  rainbow: rainbowWallet,
+  coinbase: coinbaseWallet,
+  metaMask: metaMaskWallet,
+  walletConnect: walletConnectWallet,
+  brave: braveWallet,
+}
+
+/**
+ * The wallet list: the spec's "Popular" group, then the development wallet on the local demo chain.
+ * `remembered`: connector ids of the last visit's connections, the only ones whose SDK may start at once.
+ */
+export function walletList(config: PublicConfig, remembered: ReadonlySet<string> = new Set()): WalletList {
+  // "Browser Wallet" needs an injected provider: without one its connector fails faster than
+  // RainbowKit's 50 ms timer and the connect spinner never stops. Extensions inject before page scripts.
+  const hasInjectedProvider = typeof window !== 'undefined' && window.ethereum !== undefined
+  const ids = config.wallets.filter((id) => id !== 'injected' || hasInjectedProvider)
+  const groups: WalletList = [
+    {
+      groupName: WALLET_GROUP_NAME,
+      wallets: ids.map((id) => (options) => sdkOnDemand(WALLETS[id](options), remembered)),
+    },
+  ]
+  if (config.devWallet) {
+    const { accounts } = config.devWallet
+    groups.push({
+      groupName: 'Development',
+      wallets: [() => developmentWallet({ accounts, chains: config.chains })],
+    })
+  }
+  return groups
+}
+
+const rdnsOf = (connector: Connector): string[] =>
+  connector.rdns === undefined
+    ? []
+    : typeof connector.rdns === 'string'
+      ? [connector.rdns]
+      : [...connector.rdns]
+
+const added = new WeakSet<Config>()
+
+/**
+ * Adds RainbowKit's connectors to the running wagmi config, as if they had been given to `createConfig`
+ * (listed first; an EIP-6963 wallet they cover is dropped unless it is the connected one), then reconnects
+ * a remembered connection that only they can restore. Uses wagmi's `_internal.connectors`, the same store
+ * wagmi itself adds EIP-6963 wallets to; wagmi is pinned exactly. Idempotent.
+ */
+export async function addWalletConnectors(
+  wagmiConfig: Config,
+  config: PublicConfig,
+  remembered: ReadonlySet<string>,
+): Promise<void> {
+  if (added.has(wagmiConfig)) return
+  added.add(wagmiConfig)
+  const store = wagmiConfig._internal.connectors
+  const ours = connectorsForWallets(walletList(config, remembered), {
+    appName: config.dao.name,
+    appUrl: config.appUrl,
+    appDescription: config.dao.description || undefined,
+    // publicConfigSchema already refused WalletConnect wallets without a project id.
+    projectId: config.walletConnectProjectId ?? '',
+  }).map((createConnector) => store.setup(createConnector))
+  const covered = new Set(ours.flatMap(rdnsOf))
+  const connected = getAccount(wagmiConfig).connector
+  store.setState((discovered) => [
+    ...ours,
+    ...discovered.filter((c) => c.uid === connected?.uid || !rdnsOf(c).some((rdns) => covered.has(rdns))),
+  ])
+  const toRestore = ours.filter((connector) => remembered.has(connector.id))
+  if (toRestore.length > 0 && getAccount(wagmiConfig).status !== 'connected') {
+    await reconnect(wagmiConfig, { connectors: toRestore })
+  }
+}

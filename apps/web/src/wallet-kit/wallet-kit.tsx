@@ -1,0 +1,94 @@
+// The wallet kit: RainbowKit's provider, connect button and modals, with sign-in when it is on. Loaded on
+// demand by ConnectSlot (ADR 008), so the page and its content never wait for it.
+import '@rainbow-me/rainbowkit/styles.css'
+import {
+  ConnectButton,
+  type DisclaimerComponent,
+  RainbowKitAuthenticationProvider,
+  RainbowKitProvider,
+  useAddRecentTransaction,
+  useConnectModal,
+} from '@rainbow-me/rainbowkit'
+import { type ReactNode, useEffect, useMemo, useRef } from 'react'
+import { useSignIn } from '../features/auth/auth-provider.tsx'
+import { usePublicConfig } from '../lib/public-config-context.tsx'
+import { registerKitFunctions } from './kit-bridge.ts'
+import { walletKitTheme } from './theme.ts'
+
+export { addWalletConnectors } from './connectors.ts'
+
+export interface WalletKitProps {
+  /** The user clicked the stand-in button before the kit was there: open the connect modal at once. */
+  openConnectModal: boolean
+  /** Called once RainbowKit shows its button (it renders it hidden first). */
+  onShown: () => void
+}
+
+export function WalletKit({ openConnectModal, onShown }: WalletKitProps) {
+  const config = usePublicConfig()
+  const signIn = useSignIn()
+  const theme = useMemo(() => walletKitTheme(config.accentColor), [config.accentColor])
+  const disclaimer = useMemo<DisclaimerComponent | undefined>(() => {
+    const text = config.disclaimer
+    return text ? ({ Text }) => <Text>{text}</Text> : undefined
+  }, [config.disclaimer])
+
+  const kit = (
+    <RainbowKitProvider
+      appInfo={{ appName: config.dao.name, learnMoreUrl: config.learnMoreUrl, disclaimer }}
+      showRecentTransactions
+      locale="en-US"
+      theme={theme}
+    >
+      <ConnectButton
+        accountStatus={{ smallScreen: 'avatar', largeScreen: 'full' }}
+        showBalance={{ smallScreen: false, largeScreen: true }}
+        chainStatus={{ smallScreen: 'icon', largeScreen: 'full' }}
+      />
+      <KitBridge openConnectModal={openConnectModal} onShown={onShown} />
+    </RainbowKitProvider>
+  )
+  if (!signIn) return kit
+  return (
+    <RainbowKitAuthenticationProvider
+      adapter={signIn.rainbowKitAdapter}
+      status={signIn.status}
+      enabled={signIn.available}
+    >
+      {kit}
+    </RainbowKitAuthenticationProvider>
+  )
+}
+
+/** Publishes the kit's functions to the rest of the app and finishes what the stand-in button started. */
+function KitBridge({ openConnectModal, onShown }: WalletKitProps): ReactNode {
+  const addRecentTransaction = useAddRecentTransaction()
+  const connectModal = useConnectModal()
+  const pendingOpen = useRef(openConnectModal)
+
+  useEffect(() => {
+    registerKitFunctions({ addRecentTransaction })
+    return () => registerKitFunctions({ addRecentTransaction: undefined })
+  }, [addRecentTransaction])
+
+  useEffect(() => {
+    const open = connectModal.openConnectModal
+    if (!pendingOpen.current || !open) return
+    // After RainbowKit's own mount effects: its ModalProvider closes every modal on mount when signed out,
+    // and parent effects run after this child's.
+    const timer = setTimeout(() => {
+      pendingOpen.current = false
+      open()
+    }, 0)
+    return () => clearTimeout(timer)
+  }, [connectModal.openConnectModal])
+
+  useEffect(() => {
+    // RainbowKit shows its button on the render after mounting; two frames later it is on screen.
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(onShown)
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [onShown])
+  return null
+}

@@ -1,0 +1,117 @@
+// axe-core (@axe-core/playwright) finds no WCAG 2.0–2.2 A/AA or best-practice violation on any page
+// (disconnected), on the open connect modal, or on the connected overview; light scheme, and the dark
+// scheme for the app's own pages.
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { connect, connectButton, expect, test } from '../support/fixtures.ts'
+import { connectDialog, walletOption } from './connect-helpers.ts'
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
+
+/** A violation axe may report without failing the test: one rule, on the elements a selector names. */
+interface KnownIssue {
+  rule: string
+  selector: string
+}
+
+/**
+ * In RainbowKit 2.2.11's own markup, not fixable without a fork. Its AsyncImage (the wallet icons in the
+ * list, the "What is a Wallet?" pictures) is a `<div role="img">` that gets an aria-label only when the
+ * caller passes `alt`, which the connect modal's callers do not; the `<img>` inside is aria-hidden. So
+ * each icon is an image without a name (WCAG 1.1.1), though the wallet's name is the text beside it.
+ * Upstream: rainbow-me/rainbowkit#1092 (axe on the open connect modal: contrast and missing labels),
+ * closed with the contrast left to app themes (done here, wallet-kit/theme.ts) and the labels unfixed.
+ */
+const RAINBOWKIT_UNNAMED_ICONS: KnownIssue = {
+  rule: 'role-img-alt',
+  selector: '[data-rk] div[role="img"]:not([aria-label]):has(> img[aria-hidden="true"])',
+}
+
+/** A violation as reported: the rule, and each failing element's CSS path with axe's summary. */
+interface Finding {
+  rule: string
+  nodes: { target: string; summary: string }[]
+}
+
+/**
+ * axe's findings on the page as it is now, in a form that reads well in a failed assertion, less the
+ * given known issues; `excused` counts the elements those covered, so a fixed issue shows up.
+ */
+async function axeFindings(
+  page: Page,
+  known: KnownIssue[] = [],
+): Promise<{ findings: Finding[]; excused: number }> {
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze()
+  let excused = 0
+  const findings: Finding[] = []
+  for (const violation of violations) {
+    const nodes: Finding['nodes'] = []
+    for (const node of violation.nodes) {
+      const target = node.target.join(' ')
+      const selectors = known.filter((issue) => issue.rule === violation.id).map((issue) => issue.selector)
+      const isKnown =
+        selectors.length > 0 &&
+        (await page.evaluate(
+          ({ target, selectors }) =>
+            selectors.some((selector) => document.querySelector(target)?.matches(selector) === true),
+          { target, selectors },
+        ))
+      if (isKnown) excused += 1
+      else nodes.push({ target, summary: node.failureSummary ?? '' })
+    }
+    if (nodes.length > 0)
+      findings.push({ rule: `${violation.id} (${violation.impact}): ${violation.help}`, nodes })
+  }
+  return { findings, excused }
+}
+
+const PAGES = [
+  { path: '/', heading: 'Guildhall Test DAO' },
+  { path: '/proposals', heading: 'Proposals' },
+  { path: '/members', heading: 'Members' },
+  { path: '/treasury', heading: 'Treasury' },
+  { path: '/account/sessions', heading: 'Your sessions' },
+  { path: '/no-such-page', heading: 'Page not found' },
+]
+
+/** Opens a page and waits until it shows what it will show (the overview: its live token figures). */
+async function openPage(page: Page, url: string, heading: string) {
+  await page.goto(url)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
+  await expect(connectButton(page)).toBeVisible()
+  if (heading === 'Guildhall Test DAO') await expect(page.getByTestId('token-holders')).toHaveText('8')
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme} scheme`, () => {
+    test.use({ colorScheme })
+
+    for (const { path, heading } of PAGES) {
+      test(`${path} has no axe violations (disconnected, ${colorScheme})`, async ({ page, app }) => {
+        await openPage(page, `${app.url}${path}`, heading)
+        expect((await axeFindings(page)).findings).toEqual([])
+      })
+    }
+
+    test(`the connected overview has no axe violations (${colorScheme})`, async ({ page, app }) => {
+      await connect(page, app)
+      await expect(page.getByTestId('my-balance')).toBeVisible()
+      await expect(page.getByTestId('delegate-status')).toBeVisible()
+      expect((await axeFindings(page)).findings).toEqual([])
+    })
+  })
+}
+
+test('the open connect modal has no axe violations but RainbowKit’s unnamed wallet icons (light)', async ({
+  page,
+  app,
+}) => {
+  await page.goto(app.url)
+  await connectButton(page).click()
+  await expect(connectDialog(page).getByRole('heading', { name: 'Connect a Wallet' })).toBeVisible()
+  await expect(walletOption(page, 'development')).toBeVisible()
+  const { findings, excused } = await axeFindings(page, [RAINBOWKIT_UNNAMED_ICONS])
+  expect(findings).toEqual([])
+  // The icons are still unnamed: when RainbowKit names them, this exception goes.
+  expect(excused).toBeGreaterThan(0)
+})

@@ -1,0 +1,279 @@
+// Wallet SDKs load on demand (issue 4): with every wallet configured, loading the app (disconnected, or
+// reconnecting a remembered injected wallet) reaches 127.0.0.1 only and loads no wallet SDK; picking
+// Coinbase Wallet, MetaMask or WalletConnect in the connect modal loads that SDK then and starts its flow.
+// Which chunk holds which SDK is read from the build's source maps: Vite names them after a file in the
+// package ("dist-….js", "index.es-….js", "core-….js"), which says nothing reliable about the SDK.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { POPULAR_WALLET_IDS } from '@guildhall/core'
+import { type BrowserContext, devices, type Page, type Request } from '@playwright/test'
+import { connectButton, expect, test, WEB_DIST } from '../support/fixtures.ts'
+import { connectDialog, TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
+
+// Every wallet the configuration accepts; the WalletConnect-based ones need a project id (any will do
+// here: RainbowKit swaps the placeholder for its example id, and WalletConnect's servers are unreachable).
+test.use({ appEnv: { WALLETS: POPULAR_WALLET_IDS.join(','), WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID' } })
+
+type Sdk = 'WalletConnect' | 'Coinbase Wallet SDK' | 'MetaMask SDK'
+
+/** The npm packages that make up each SDK (Reown AppKit is WalletConnect's modal). */
+const SDK_PACKAGES: Record<Sdk, RegExp> = {
+  WalletConnect: /^@(walletconnect|reown)\//,
+  'Coinbase Wallet SDK': /^(@coinbase\/wallet-sdk|cbw-sdk)$/,
+  'MetaMask SDK': /^@metamask\/sdk/,
+}
+
+/** The build's script chunks that hold any SDK code, by file name, from their source maps. */
+function sdkChunks(): Map<string, Sdk[]> {
+  const assets = join(WEB_DIST, 'assets')
+  const chunks = new Map<string, Sdk[]>()
+  const maps = readdirSync(assets).filter((name) => name.endsWith('.js.map'))
+  if (maps.length === 0) throw new Error(`No source maps in ${assets}: build with sourcemap on`)
+  for (const name of maps) {
+    const { sources } = JSON.parse(readFileSync(join(assets, name), 'utf8')) as { sources: string[] }
+    const packages = new Set(
+      sources.flatMap((source) => {
+        const path = source.split('node_modules/').at(-1)
+        if (path === source || !path) return []
+        const [scope = '', pkg = ''] = path.split('/')
+        return [scope.startsWith('@') ? `${scope}/${pkg}` : scope]
+      }),
+    )
+    const sdks = (Object.keys(SDK_PACKAGES) as Sdk[]).filter((sdk) =>
+      [...packages].some((pkg) => SDK_PACKAGES[sdk].test(pkg)),
+    )
+    if (sdks.length > 0) chunks.set(name.replace(/\.map$/, ''), sdks)
+  }
+  return chunks
+}
+
+const SDK_CHUNKS = sdkChunks()
+
+/**
+ * Every request of the context (popups included) and every WebSocket its pages open, by URL. A WebSocket
+ * the fixtures' off-origin route refuses never opens, so it fires no `websocket` event: `offOriginRequests`
+ * holds those (and every other off-origin request), and each test asserts on it.
+ */
+function recordTraffic(context: BrowserContext) {
+  const urls: string[] = []
+  let inFlight = 0
+  let lastActivity = Date.now()
+  const started = (url: string) => {
+    urls.push(url)
+    inFlight += 1
+    lastActivity = Date.now()
+  }
+  const ended = () => {
+    inFlight -= 1
+    lastActivity = Date.now()
+  }
+  const watchPage = (page: Page) =>
+    page.on('websocket', (ws) => {
+      urls.push(ws.url())
+      lastActivity = Date.now()
+    })
+  context.pages().forEach(watchPage)
+  context.on('page', watchPage)
+  context.on('request', (request: Request) => started(request.url()))
+  context.on('requestfinished', ended)
+  context.on('requestfailed', ended)
+  return {
+    urls,
+    /** The hosts reached, sorted (http(s) and ws(s) only: data: and blob: URLs stay in the page). */
+    hosts: () =>
+      [
+        ...new Set(urls.filter((url) => /^(http|ws)s?:/.test(url)).map((url) => new URL(url).hostname)),
+      ].sort(),
+    /** The SDKs whose chunks were requested, sorted. */
+    sdks: () =>
+      [
+        ...new Set(
+          urls.flatMap((url) => {
+            const { pathname } = new URL(url)
+            return pathname.startsWith('/assets/') ? (SDK_CHUNKS.get(pathname.slice(8)) ?? []) : []
+          }),
+        ),
+      ].sort(),
+    /**
+     * Resolves once nothing has been in flight for `quietMs`: what the page starts on its own (a
+     * connector's setup importing its SDK, an SDK opening its relay) has started by then. The chain's
+     * 4 s polling leaves such gaps.
+     */
+    quiet: (quietMs = 1_000) =>
+      expect
+        .poll(() => inFlight === 0 && Date.now() - lastActivity >= quietMs, { intervals: [100] })
+        .toBe(true),
+  }
+}
+
+test('loading the app disconnected and opening the connect modal reaches 127.0.0.1 only and loads no wallet SDK', async ({
+  page,
+  context,
+  app,
+  offOriginRequests,
+}) => {
+  const traffic = recordTraffic(context)
+  await page.goto(app.url)
+  await expect(page.getByTestId('token-holders')).toHaveText('8')
+  await traffic.quiet()
+  expect(offOriginRequests).toEqual([])
+  expect(traffic.sdks()).toEqual([])
+
+  // Opening the modal creates every wallet's connector: none of them may start its SDK yet.
+  await connectButton(page).click()
+  for (const id of ['rainbow', 'coinbase', 'metaMask', 'walletConnect', TEST_WALLET_ID]) {
+    await expect(walletOption(page, id)).toBeVisible()
+  }
+  await traffic.quiet()
+  expect(offOriginRequests).toEqual([])
+  expect(traffic.hosts()).toEqual(['127.0.0.1'])
+  expect(traffic.sdks()).toEqual([])
+})
+
+// The test wallet is listed twice: as itself (EIP-6963, "Installed") and as RainbowKit's "Browser Wallet"
+// (window.ethereum). Both are injected connectors, and each must come back on reload on its own.
+for (const { option, label } of [
+  { option: TEST_WALLET_ID, label: 'the EIP-6963 test wallet' },
+  { option: 'injected', label: '"Browser Wallet"' },
+]) {
+  test(`reloading with ${label} remembered reconnects it, reaching 127.0.0.1 only and loading no wallet SDK`, async ({
+    page,
+    context,
+    app,
+    wallet,
+    offOriginRequests,
+  }) => {
+    const traffic = recordTraffic(context)
+    await page.goto(app.url)
+    await connectButton(page).click()
+    await walletOption(page, option).click()
+    await expect(page.getByTestId('rk-account-button')).toContainText('0xf3…2266')
+
+    await page.reload()
+    // Reconnected without a click: the account button and the account's own figures are back.
+    await expect(page.getByTestId('rk-account-button')).toContainText('0xf3…2266')
+    await expect(page.getByTestId('my-balance')).toBeVisible()
+    expect((await wallet.state()).connected).toBe(true)
+    await traffic.quiet()
+    expect(offOriginRequests).toEqual([])
+    expect(traffic.hosts()).toEqual(['127.0.0.1'])
+    expect(traffic.sdks()).toEqual([])
+  })
+}
+
+/**
+ * Stands in for WalletConnect's relay (wss://relay.walletconnect.org), which the test cannot reach: it
+ * accepts every subscription and publication, so the SDK gets as far as its pairing URI (the QR code)
+ * without a wallet ever answering. Returns the methods the SDK called, in order.
+ */
+async function standInRelay(page: Page): Promise<string[]> {
+  const methods: string[] = []
+  // Page routes take precedence over the fixtures' context route, which would refuse the connection.
+  await page.routeWebSocket(/^wss:\/\/relay\.walletconnect\.(org|com)\//, (ws) => {
+    ws.onMessage((message) => {
+      const request = JSON.parse(String(message)) as { id: number; method: string; params: unknown }
+      methods.push(request.method)
+      const result =
+        request.method === 'irn_subscribe'
+          ? 'a1'.repeat(32) // the subscription id
+          : request.method === 'irn_batchFetchMessages'
+            ? { messages: [], hasMore: false }
+            : true
+      ws.send(JSON.stringify({ id: request.id, jsonrpc: '2.0', result }))
+    })
+  })
+  return methods
+}
+
+// Coinbase's keys.coinbase.com, WalletConnect's verify server and MetaMask's socket server are the
+// outside world, which this test cannot reach: the fixtures block every request to them (and record it),
+// so each flow is followed up to its first screen, as far as it gets offline.
+test.describe('without a wallet extension', () => {
+  test.use({ walletOptions: { absent: true } })
+
+  test('picking Coinbase Wallet loads the Coinbase Wallet SDK only then, which opens its keys.coinbase.com window', async ({
+    page,
+    context,
+    app,
+    offOriginRequests,
+  }) => {
+    const traffic = recordTraffic(context)
+    await page.goto(app.url)
+    await connectButton(page).click()
+    await expect(walletOption(page, 'coinbase')).toBeVisible()
+    await traffic.quiet()
+    expect(traffic.sdks()).toEqual([])
+
+    const popup = context.waitForEvent('page')
+    await walletOption(page, 'coinbase').click()
+    // RainbowKit waits for the wallet while the SDK connects in its own window on keys.coinbase.com.
+    await expect(connectDialog(page).getByText('Opening Coinbase Wallet...', { exact: true })).toBeVisible()
+    await popup
+    await expect
+      .poll(() => offOriginRequests.map((url) => new URL(url).hostname))
+      .toContain('keys.coinbase.com')
+    expect(traffic.sdks()).toEqual(['Coinbase Wallet SDK'])
+  })
+
+  for (const { id, name, title } of [
+    { id: 'walletConnect', name: 'WalletConnect', title: 'Scan with your phone' },
+    // On a desktop without their extensions RainbowKit connects MetaMask and Rainbow over WalletConnect,
+    // with their own QR code.
+    { id: 'metaMask', name: 'MetaMask', title: 'Scan with MetaMask' },
+    { id: 'rainbow', name: 'Rainbow', title: 'Scan with Rainbow' },
+  ]) {
+    test(`picking ${name} loads WalletConnect only then, which pairs over its relay and shows the QR code to scan`, async ({
+      page,
+      context,
+      app,
+    }) => {
+      const relay = await standInRelay(page)
+      const traffic = recordTraffic(context)
+      await page.goto(app.url)
+      await connectButton(page).click()
+      await expect(walletOption(page, id)).toBeVisible()
+      await traffic.quiet()
+      expect(traffic.sdks()).toEqual([])
+      expect(relay).toEqual([])
+
+      await walletOption(page, id).click()
+      const dialog = connectDialog(page)
+      // The SDK first waits up to 5 s for WalletConnect's verify server (an iframe, blocked here).
+      await expect(dialog.getByText(title, { exact: true })).toBeVisible({ timeout: 20_000 })
+      await expect(
+        dialog.locator('svg').filter({ has: page.locator('title', { hasText: 'QR Code' }) }),
+      ).toBeVisible()
+      // It subscribed to its pairing topic and published the session proposal there.
+      expect(relay).toEqual(expect.arrayContaining(['irn_subscribe', 'irn_publish']))
+      expect(traffic.sdks()).toEqual(['WalletConnect'])
+    })
+  }
+})
+
+test.describe('on a phone without a wallet app', () => {
+  const { defaultBrowserType: _, ...pixel } = devices['Pixel 7']
+  test.use({ ...pixel, walletOptions: { absent: true } })
+
+  test('picking MetaMask loads the MetaMask SDK only then, which tries its socket server', async ({
+    page,
+    context,
+    app,
+    offOriginRequests,
+  }) => {
+    const traffic = recordTraffic(context)
+    await page.goto(app.url)
+    await connectButton(page).click()
+    const metaMask = connectDialog(page).getByRole('button', { name: 'MetaMask' })
+    await expect(metaMask).toBeVisible()
+    await traffic.quiet()
+    expect(traffic.sdks()).toEqual([])
+
+    await metaMask.click()
+    // On phones RainbowKit uses MetaMask's own SDK, which opens the MetaMask app once its socket server
+    // (unreachable here) has set up the channel: offline, the request to that server is the first step.
+    await expect
+      .poll(() => offOriginRequests.map((url) => new URL(url).hostname))
+      .toContain('metamask-sdk.api.cx.metamask.io')
+    expect(traffic.sdks()).toEqual(['MetaMask SDK'])
+  })
+})
