@@ -1,5 +1,10 @@
 // Sign-In with Ethereum through the UI: the only spec that signs in through the modal (issue 3).
+import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Page } from '@playwright/test'
+import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { type App, connectButton, expect, member, test } from '../support/fixtures.ts'
 import { TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
 
@@ -192,4 +197,56 @@ test('Cancel in "Verify your account" disconnects the wallet, and the next load 
   await expect(walletOption(page, TEST_WALLET_ID)).toBeVisible()
   await expect(verifyDialog(page)).toHaveCount(0)
   await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
+})
+
+/** A sign-in from "another browser": the API flow over HTTP with member 1's key; returns its cookie. */
+async function signInElsewhere(app: App): Promise<string> {
+  const origin = new URL(app.url).origin
+  const issued = await fetch(`${origin}/api/auth/nonce`, { method: 'POST', headers: { origin } })
+  const { nonce } = (await issued.json()) as { nonce: string }
+  const preauth = (issued.headers.get('set-cookie') ?? '').split(';')[0] as string
+  const signer = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
+  const message = buildSignInMessage({
+    address: signer.address,
+    chainId: LOCAL_CHAIN_ID,
+    nonce,
+    domain: new URL(origin).host,
+    origin,
+    statement: signInStatement('Guildhall Test DAO'),
+  })
+  const verified = await fetch(`${origin}/api/auth/verify`, {
+    method: 'POST',
+    headers: {
+      origin,
+      'content-type': 'application/json',
+      cookie: preauth,
+      'user-agent': 'Firefox on a phone',
+    },
+    body: JSON.stringify({ message, signature: await signer.signMessage({ message }) }),
+  })
+  expect(verified.status).toBe(200)
+  return (verified.headers.get('set-cookie') ?? '').split(';')[0] as string
+}
+
+test('"Your sessions" lists this device and the others; ending another session signs that browser out', async ({
+  page,
+  app,
+}) => {
+  const elsewhere = await signInElsewhere(app)
+  await connectToVerify(page, app)
+  await signButton(page).click()
+  await signedInAs(page).getByRole('link', { name: 'Your sessions' }).click()
+  await expect(page.getByRole('heading', { name: 'Your sessions' })).toBeVisible()
+  const items = page.getByTestId('session-item')
+  await expect(items).toHaveCount(2)
+  await expect(items.filter({ hasText: 'This device' })).toHaveCount(1)
+
+  const other = items.filter({ hasNotText: 'This device' })
+  await other.getByRole('button', { name: /End the session of/ }).click()
+  await expect(items).toHaveCount(1)
+  const origin = new URL(app.url).origin
+  const theirs = await fetch(`${origin}/api/auth/session`, { headers: { cookie: elsewhere } })
+  expect(await theirs.json()).toEqual({ session: null })
+  // This browser is still signed in.
+  expect((await serverSession(page)).session?.address).toBe(member(1))
 })

@@ -1,10 +1,12 @@
 import { createBrowserRouter } from 'react-router'
-import { SessionsPage } from '../features/auth/sessions-page.tsx'
 import { Layout } from './layout.tsx'
 import { PlaceholderPage } from './placeholder-page.tsx'
 import { OverviewPage } from './routes/overview-page.tsx'
 
-/** Routes; pages later issues fill are placeholders that say so. */
+/**
+ * Routes; pages later issues fill are placeholders that say so. The Overview (the landing page) is in the
+ * first chunk; other real pages load with their route.
+ */
 export function createRouter() {
   return createBrowserRouter([
     {
@@ -30,7 +32,12 @@ export function createRouter() {
           path: 'treasury',
           element: <PlaceholderPage title="Treasury" text="Treasury balances arrive in a later release." />,
         },
-        { path: 'account/sessions', element: <SessionsPage /> },
+        {
+          path: 'account/sessions',
+          lazy: async () => ({
+            Component: (await import('../features/auth/sessions-page.tsx')).SessionsPage,
+          }),
+        },
         {
           path: '*',
           element: <PlaceholderPage title="Page not found" text="There is no page at this address." />,
