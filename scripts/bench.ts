@@ -1,158 +1,202 @@
-// `npm run bench`: builds the web app for production, serves it like `npm start` (anvil + demo DAO + API)
-// on free ports, and measures bundle size, cold-load timings in headless Chromium and network use.
-// Prints a table and writes bench-results/bench.json. The build goes to bench-results/web-dist, so a
+// `npm run bench [-- <section>…] [--no-build] [--check]`: measures Guildhall's production build in
+// headless Chromium, section by section, prints a report and writes bench-results/bench.json.
+//   web         Guildhall's Overview beside a bare RainbowKit page (same wallet list) and a plain-wagmi floor
+//               page: bundle, load timings, connect modal, heap, long tasks, network; issue 4's budget.
+//   lighthouse  Lighthouse on the Overview and a proposal page, desktop and mobile presets.
+//   sign-in     verify latency, throughput and CPU per verification, PGlite and PostgreSQL.
+// With no section named, every section runs. Builds go under bench-results/ (web-dist, reference/*), so a
 // rebuild of apps/web/dist meanwhile (e2e runs) cannot change the files under measurement; `--no-build`
-// reuses the previous bench build.
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+// reuses the previous bench builds. `--check` exits 1 when a budget line misses.
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
+import { LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { deployDemoDao } from '@guildhall/devchain/demo-dao'
-import { testWalletInitScript } from '@guildhall/devchain/wallet/inject'
-import { chromium } from 'playwright-core'
-import type { Hex } from 'viem'
+import { type Browser, chromium } from 'playwright-core'
 import { parseEnv } from '../apps/api/src/env.ts'
 import { startServer } from '../apps/api/src/server.ts'
 import { CHROMIUM_ARGS, findChromium } from '../e2e/support/chromium.ts'
-import { allJs, indexHtmlJs, sizeOf, staticGraphJs } from './bench/bundle.ts'
-import { coldLoadTimings, type LoadTimings, type LoadTraffic, loadTraffic, PROFILES } from './bench/page.ts'
-import { type BenchResult, formatReport, type NetworkAtLoad, spread } from './bench/report.ts'
+import { benchJsonSchema } from './bench/schema.ts'
+import { lighthouseSection, signInSection } from './bench/sections.ts'
+import { webSection } from './bench/web.ts'
 import { demoEnv } from './demo-env.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const outDir = join(root, 'bench-results')
-const dist = join(outDir, 'web-dist')
-const COLD_LOADS = 5
-const IDLE_MS = 20_000
 
-/** Undo steps, run last-first on success, error and Ctrl-C. */
-const cleanups: Array<() => Promise<unknown>> = []
+/** What a section gets: shared, lazily started parts, each started at most once and cleaned up at the end. */
+export type BenchContext = {
+  outDir: string
+  noBuild: boolean
+  step: (message: string) => void
+  /** Undo steps, run last-first on success, error and Ctrl-C. */
+  cleanups: Array<() => Promise<unknown>>
+  /** The production build of apps/web, in bench-results/web-dist (built once per run). */
+  webDist: () => Promise<string>
+  /** anvil with the demo DAO and the app server configured like scripts/start.ts, on free ports. */
+  startStack: (
+    webDist: string,
+    env?: Record<string, string>,
+  ) => Promise<{ anvil: { url: string }; appUrl: string; publicConfig: PublicConfig }>
+  /** One headless Chromium for the whole run. */
+  browser: () => Promise<Browser>
+}
+
+/** A section's part of bench.json (merged at the top level), its report, and its budget misses. */
+export type SectionResult = { json: object; report: string; misses: number }
+
+// The sections, in the order they run; each is `(ctx: BenchContext) => Promise<SectionResult>`.
+const SECTIONS: Record<string, (ctx: BenchContext) => Promise<SectionResult>> = {
+  web: webSection,
+  lighthouse: lighthouseSection,
+  'sign-in': signInSection,
+}
+
+const cleanups: BenchContext['cleanups'] = []
 async function cleanUp() {
   for (let step = cleanups.pop(); step; step = cleanups.pop()) await step().catch(() => {})
 }
 
 const step = (message: string) => console.log(`… ${message}`)
-
-function build() {
-  step('building the web app (npm run build -w @guildhall/web, into bench-results/web-dist)')
-  // The manifest (.vite/manifest.json) gives the static import graph; the app's own build does without.
-  const args = ['run', 'build', '-w', '@guildhall/web', '--', '--outDir', dist, '--emptyOutDir', '--manifest']
-  const result = spawnSync('npm', args, { cwd: root, encoding: 'utf8' })
-  if (result.status !== 0) {
-    console.error(result.stdout, result.stderr)
-    throw new Error('the production build failed')
+const once = <T>(start: () => Promise<T>) => {
+  let started: Promise<T> | undefined
+  return () => {
+    started ??= start()
+    return started
   }
 }
 
-/** The development-wallet accounts exactly as `npm start` offers them: demo members by name, deployer last. */
-/** anvil with the demo DAO and the app server configured like scripts/start.ts, on free ports. */
-async function startStack() {
+function buildWeb(noBuild: boolean): () => Promise<string> {
+  const dist = join(outDir, 'web-dist')
+  return once(async () => {
+    if (noBuild) {
+      if (!existsSync(join(dist, '.vite/manifest.json')))
+        throw new Error('no earlier bench build: drop --no-build')
+      return dist
+    }
+    step('building the web app (npm run build -w @guildhall/web, into bench-results/web-dist)')
+    // The manifest (.vite/manifest.json) gives the static import graph; the app's own build does without.
+    const args = [
+      'run',
+      'build',
+      '-w',
+      '@guildhall/web',
+      '--',
+      '--outDir',
+      dist,
+      '--emptyOutDir',
+      '--manifest',
+    ]
+    const child = spawn('npm', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+    })
+    child.stderr.on('data', (chunk) => {
+      output += chunk
+    })
+    const status = await new Promise<number | null>((done) => child.on('close', done))
+    if (status !== 0) {
+      console.error(output)
+      throw new Error('the production build failed')
+    }
+    return dist
+  })
+}
+
+async function startStack(webDist: string, env: Record<string, string> = {}) {
   step('starting anvil, deploying the demo DAO, starting the app server')
   const anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
   cleanups.push(() => anvil.stop())
   const deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
   const port = await getFreePort()
   const settings = parseEnv({
-    ...demoEnv({ anvilUrl: anvil.url, deployment, webDist: dist }),
+    ...demoEnv({ anvilUrl: anvil.url, deployment, webDist }),
     PORT: String(port),
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'silent',
+    ...env,
   })
   const server = await startServer(settings)
   cleanups.push(server.close)
-  return { anvil, appUrl: `${settings.publicConfig.appUrl}/` }
+  return { anvil, appUrl: `${settings.publicConfig.appUrl}/`, publicConfig: settings.publicConfig }
 }
 
-function network(load: LoadTraffic): NetworkAtLoad {
-  const hosts: Record<string, number> = {}
-  for (const host of load.external) hosts[host] = (hosts[host] ?? 0) + 1
-  return { rpc: load.rpc, external: { count: load.external.length, hosts } }
+function parseArgs(argv: string[]) {
+  const flags = argv.filter((arg) => arg.startsWith('--'))
+  const unknownFlag = flags.find((flag) => !['--no-build', '--check'].includes(flag))
+  if (unknownFlag) throw new Error(`unknown option ${unknownFlag} (known: --no-build, --check)`)
+  const named = argv.filter((arg) => !arg.startsWith('--'))
+  const unknown = named.find((name) => !(name in SECTIONS))
+  if (unknown) throw new Error(`unknown section "${unknown}" (known: ${Object.keys(SECTIONS).join(', ')})`)
+  return {
+    sections: Object.keys(SECTIONS).filter((name) => named.length === 0 || named.includes(name)),
+    noBuild: flags.includes('--no-build'),
+    check: flags.includes('--check'),
+  }
 }
 
 async function main() {
   const started = Date.now()
-  if (!process.argv.includes('--no-build')) build()
-  else if (!existsSync(join(dist, '.vite/manifest.json')))
-    throw new Error('no earlier bench build: drop --no-build')
+  const args = parseArgs(process.argv.slice(2))
   const executablePath = findChromium()
   if (!executablePath) throw new Error('no Chromium found: install one or set CHROMIUM_PATH')
-
-  const { anvil, appUrl } = await startStack()
-  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, handleSIGINT: false })
-  cleanups.push(() => browser.close())
-
-  step('disconnected load: requests and JS loaded')
-  const disconnected = await loadTraffic(browser, appUrl, { ready: 'connectReady' })
-
-  const pages: BenchResult['pages'] = {}
-  for (const profile of PROFILES) {
-    const runs: LoadTimings[] = []
-    for (let i = 1; i <= COLD_LOADS; i++) {
-      step(`${profile.name} cold load ${i}/${COLD_LOADS}`)
-      runs.push(await coldLoadTimings(browser, profile, appUrl))
-    }
-    pages[profile.name] = {
-      fcp: spread(runs.map((run) => run.fcp)),
-      connectReady: spread(runs.map((run) => run.connectReady)),
-      modalOpen: spread(runs.map((run) => run.modalOpen)),
-    }
+  const ctx: BenchContext = {
+    outDir,
+    noBuild: args.noBuild,
+    step,
+    cleanups,
+    webDist: buildWeb(args.noBuild),
+    startStack,
+    browser: once(async () => {
+      const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, handleSIGINT: false })
+      cleanups.push(() => browser.close())
+      return browser
+    }),
   }
 
-  step(`connected load, then ${IDLE_MS / 1000} s idle`)
-  // A wallet that already authorised the site on an earlier visit; Ada (account 1, a member) active.
-  const walletScript = testWalletInitScript({
-    chains: [{ chainId: LOCAL_CHAIN_ID, rpcUrl: anvil.url, name: 'Local chain' }],
-    accounts: [anvilAccounts[1], ...anvilAccounts.filter((_, i) => i !== 1)].map((a) => a?.address as Hex),
-    connected: true,
-    persist: false,
-  })
-  const connected = await loadTraffic(browser, appUrl, {
-    walletScript,
-    ready: 'accountReady',
-    idleMs: IDLE_MS,
-  })
-  const idle = connected.idle ?? { posts: 0, calls: 0, methods: {} }
-  const perMinute = 60_000 / IDLE_MS
-
-  const loaded = disconnected.scripts.filter((file) => file.startsWith('assets/'))
-  const staticGraph = staticGraphJs(dist)
-  const fromHtml = indexHtmlJs(dist)
-  if (fromHtml.length !== staticGraph.length || fromHtml.some((file) => !staticGraph.includes(file))) {
-    console.warn(`note: index.html references ${fromHtml.join(', ')}; the manifest's static graph differs`)
+  const date = new Date().toISOString()
+  // A run of some sections keeps the other sections' figures from the last run; `sections` dates each.
+  const jsonPath = join(outDir, 'bench.json')
+  const everySection = args.sections.length === Object.keys(SECTIONS).length
+  const previous = !everySection && existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : {}
+  const json: Record<string, unknown> = {
+    ...previous,
+    date,
+    chromium: '',
+    sections: { ...previous.sections },
   }
-  const result: BenchResult = {
-    date: new Date().toISOString(),
-    chromium: browser.version(),
-    bundle: {
-      loadedAtPageLoad: { ...sizeOf(dist, loaded), list: loaded.sort() },
-      staticGraph: { ...sizeOf(dist, staticGraph), list: staticGraph.sort() },
-      allJs: sizeOf(dist, allJs(dist)),
-    },
-    pages,
-    network: {
-      disconnected: network(disconnected),
-      connected: network(connected),
-      idleConnected: {
-        ...idle,
-        seconds: IDLE_MS / 1000,
-        postsPerMinute: Math.round(idle.posts * perMinute),
-        callsPerMinute: Math.round(idle.calls * perMinute),
-      },
-    },
+  const reports: string[] = []
+  let misses = 0
+  for (const name of args.sections) {
+    step(`section ${name}`)
+    const section = await (SECTIONS[name] as (typeof SECTIONS)[string])(ctx)
+    Object.assign(json, section.json)
+    ;(json.sections as Record<string, string>)[name] = date
+    reports.push(section.report)
+    misses += section.misses
   }
+  json.chromium = (await ctx.browser()).version()
   await cleanUp()
 
   mkdirSync(outDir, { recursive: true })
-  writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(result, null, 2)}\n`)
-  console.log(`\n${formatReport(result)}\n`)
+  // A section that wrote something else than the documented shape is a bench bug: say which field.
+  const checked = benchJsonSchema.safeParse(json)
+  if (!checked.success)
+    throw new Error(`bench.json does not have its documented shape: ${checked.error.message}`)
+  writeFileSync(jsonPath, `${JSON.stringify(json, null, 2)}\n`)
+  console.log(`\n${reports.join('\n\n')}\n`)
   console.log(`Wrote bench-results/bench.json (bench took ${Math.round((Date.now() - started) / 1000)} s)`)
+  if (args.check && misses > 0) {
+    console.error(`${misses} budget line(s) missed`)
+    process.exitCode = 1
+  }
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    console.error(`\n${signal}: stopping the browser, app server and anvil…`)
+    console.error(`\n${signal}: stopping the browser, servers and anvil…`)
     cleanUp().finally(() => process.exit(130))
   })
 }

@@ -1,7 +1,7 @@
-// Bundle figures from the production build in apps/web/dist: sizes are of the files on disk.
-import { readdirSync, readFileSync } from 'node:fs'
+// Bundle figures from a production build (Guildhall's or a reference page's): sizes are of the files on disk.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
 export type Size = { files: number; raw: number; gzip: number }
 
@@ -51,4 +51,23 @@ export function staticGraphJs(dist: string): string[] {
   }
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key)
   return [...seen].filter((file) => file.endsWith('.js'))
+}
+
+/**
+ * Writes .br and .gz beside each text asset of a build, exactly as apps/web/vite.config.ts's `precompress`
+ * plugin does for Guildhall, so the reference pages are served as compressed as Guildhall is.
+ */
+export function precompress(dist: string): void {
+  const assets = join(dist, 'assets')
+  for (const name of readdirSync(assets)) {
+    if (!/\.(js|css|svg|json)$/.test(name)) continue
+    const path = join(assets, name)
+    const content = readFileSync(path)
+    if (content.length < 1024) continue
+    writeFileSync(
+      `${path}.br`,
+      brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    )
+    writeFileSync(`${path}.gz`, gzipSync(content, { level: 9 }))
+  }
 }

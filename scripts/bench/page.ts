@@ -1,8 +1,15 @@
-// Page measurements in headless Chromium: cold-load timings and what the page asks the network for.
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+// Page measurements in headless Chromium, the same code for Guildhall and the reference pages: cold-load
+// timings, heap and long tasks, and what the page asks the network for.
+import { join } from 'node:path'
+import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core'
+
+/** A cookie for the page's origin, e.g. a sign-in session. */
+export type Cookie = { name: string; value: string }
+
+export type ProfileName = 'desktop' | 'phone'
 
 export type Profile = {
-  name: 'desktop' | 'phone'
+  name: ProfileName
   context: BrowserContextOptions
   /** CPU slowdown and network shaping through the DevTools protocol; none = the machine as it is. */
   throttle?: { cpuRate: number; latencyMs: number; bytesPerSecond: number }
@@ -26,6 +33,24 @@ export const PROFILES: Profile[] = [
   },
 ]
 
+/**
+ * Where a page's wallet UI is, so the same probe times every page. "Connect Wallet" itself is found by its
+ * label (a button whose text is exactly that), whoever renders it: RainbowKit's ConnectButton, a
+ * hand-made button, or a stand-in that loads the wallet kit on demand.
+ */
+export type Selectors = { accountButton: string; walletOption: string }
+
+/** RainbowKit's account button and connect modal (Guildhall and the bare RainbowKit page). */
+export const RAINBOWKIT_SELECTORS: Selectors = {
+  accountButton: '[data-testid="rk-account-button"]',
+  walletOption: '[data-testid^="rk-wallet-option-"]',
+}
+
+const CONNECT_LABEL = 'Connect Wallet'
+
+/** A page under measurement; `name` names it in errors and in the screenshot taken when a mark is missed. */
+export type Target = { name: string; url: string; selectors: Selectors; failureDir?: string }
+
 /** What the probe records in the page, in ms since navigation start (performance.now()). */
 type Marks = {
   fcp: number | null
@@ -33,52 +58,82 @@ type Marks = {
   accountReady: number | null
   clickAt: number | null
   modalOpen: number | null
+  walletList: number | null
+  /** [startTime, duration] of every long task (≥ 50 ms on the main thread). */
+  longTasks: Array<[number, number]>
 }
 
+type MarkName = Exclude<keyof Marks, 'longTasks'>
+
 // Runs before any page script. A string, not a function, so no bundler helper leaks into the page.
-// "Ready" = RainbowKit's button without the aria-hidden/opacity-0 wrapper it renders before mounting;
-// conditions are checked on every DOM mutation and at the end of every transition/animation.
-const PROBE = `(() => {
-  const marks = (window.__bench = { fcp: null, connectReady: null, accountReady: null, clickAt: null, modalOpen: null });
+// "Ready" = the button shown: not inside an aria-hidden wrapper and fully opaque (RainbowKit renders its
+// button hidden, at opacity 0, until it has mounted; Guildhall hides its own while sign-in status loads). "Modal open" = a dialog titled "Connect a Wallet" has
+// a box; "wallet list" = every wallet option in it has a box and its icons have loaded (RainbowKit loads
+// each icon as its own chunk). Conditions are checked on every DOM mutation, image load and end of
+// transition/animation, and on every frame between the click and the wallet list.
+const probe = (selectors: Selectors) => `(() => {
+  const selectors = ${JSON.stringify(selectors)};
+  const marks = (window.__bench = { fcp: null, connectReady: null, accountReady: null, clickAt: null, modalOpen: null, walletList: null, longTasks: [] });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') marks.fcp = entry.startTime;
   }).observe({ type: 'paint', buffered: true });
-  const shown = (selector) => {
-    const element = document.querySelector(selector);
-    if (!element || element.closest('[aria-hidden="true"]')) return false;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) marks.longTasks.push([entry.startTime, entry.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+  const shownElement = (element) => {
+    if (!element || element.closest('[aria-hidden="true"], dialog:not([open])')) return false;
+    if (element.getBoundingClientRect().width === 0) return false;
     for (let node = element; node; node = node.parentElement) if (getComputedStyle(node).opacity !== '1') return false;
     return true;
   };
-  const modalOpen = () => [...document.querySelectorAll('[role="dialog"]')].some(
+  const shown = (selector) => shownElement(document.querySelector(selector));
+  const connectShown = () => [...document.querySelectorAll('button')].some(
+    (button) => button.textContent.trim() === ${JSON.stringify(CONNECT_LABEL)} && shownElement(button),
+  );
+  const connectDialog = () => [...document.querySelectorAll('[role="dialog"], dialog[open]')].find(
     (dialog) => dialog.textContent.includes('Connect a Wallet') && dialog.getBoundingClientRect().width > 0,
   );
+  const walletListShown = (dialog) => {
+    const options = [...dialog.querySelectorAll(selectors.walletOption)];
+    return options.length > 0 && options.every((option) => option.getBoundingClientRect().width > 0 &&
+      [...option.querySelectorAll('img')].every((img) => img.getAttribute('src') && img.complete && img.naturalWidth > 0));
+  };
   const check = () => {
     const now = performance.now();
-    if (marks.connectReady === null && shown('[data-testid="rk-connect-button"]')) marks.connectReady = now;
-    if (marks.accountReady === null && shown('[data-testid="rk-account-button"]')) marks.accountReady = now;
-    if (marks.clickAt !== null && marks.modalOpen === null && modalOpen()) marks.modalOpen = now;
+    if (marks.connectReady === null && connectShown()) marks.connectReady = now;
+    if (marks.accountReady === null && shown(selectors.accountButton)) marks.accountReady = now;
+    if (marks.clickAt === null || marks.walletList !== null) return;
+    const dialog = connectDialog();
+    if (!dialog) return;
+    if (marks.modalOpen === null) marks.modalOpen = now;
+    if (walletListShown(dialog)) marks.walletList = now;
   };
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  for (const type of ['transitionend', 'animationend']) document.addEventListener(type, check, true);
-  document.addEventListener('click', () => { if (marks.clickAt === null) marks.clickAt = performance.now(); }, true);
+  for (const type of ['transitionend', 'animationend', 'load']) document.addEventListener(type, check, true);
+  const everyFrame = () => { check(); if (marks.walletList === null) requestAnimationFrame(everyFrame); };
+  document.addEventListener('click', () => {
+    if (marks.clickAt !== null) return;
+    marks.clickAt = performance.now();
+    requestAnimationFrame(everyFrame);
+  }, true);
 })();`
 
 /** Everything one browser context sent: app RPC, blocked off-machine requests, app JS loaded. */
 export type Traffic = {
-  /** HTTP POSTs to the app's /rpc/<chainId>. */
+  /** HTTP POSTs to the page's /rpc/<chainId>. */
   rpcPosts: number
   /** JSON-RPC methods inside those POSTs, one entry per call (batched arrays count each call). */
   rpcMethods: string[]
   /** Host of every request to a host other than 127.0.0.1 (all aborted: the bench stays offline). */
   external: string[]
-  /** dist-relative paths of the app's JS files the browser received. */
+  /** dist-relative paths of the page's JS files the browser received. */
   scripts: string[]
   inFlight: number
   lastActivity: number
 }
 
-/** Blocks and records off-machine requests (HTTP and WebSocket) and records the app's RPC and JS. */
-async function recordTraffic(context: BrowserContext, appOrigin: string): Promise<Traffic> {
+/** Blocks and records off-machine requests (HTTP and WebSocket) and records the page's RPC and JS. */
+async function recordTraffic(context: BrowserContext, pageOrigin: string): Promise<Traffic> {
   const traffic: Traffic = {
     rpcPosts: 0,
     rpcMethods: [],
@@ -100,7 +155,7 @@ async function recordTraffic(context: BrowserContext, appOrigin: string): Promis
     traffic.inFlight++
     traffic.lastActivity = Date.now()
     const url = new URL(request.url())
-    if (url.origin !== appOrigin || request.method() !== 'POST' || !url.pathname.startsWith('/rpc/')) return
+    if (url.origin !== pageOrigin || request.method() !== 'POST' || !url.pathname.startsWith('/rpc/')) return
     traffic.rpcPosts++
     const body: unknown = request.postDataJSON()
     for (const call of Array.isArray(body) ? body : [body]) {
@@ -115,24 +170,23 @@ async function recordTraffic(context: BrowserContext, appOrigin: string): Promis
   context.on('requestfailed', settled)
   context.on('response', (response) => {
     const url = new URL(response.url())
-    if (url.origin === appOrigin && url.pathname.endsWith('.js')) traffic.scripts.push(url.pathname.slice(1))
+    if (url.origin === pageOrigin && url.pathname.endsWith('.js')) traffic.scripts.push(url.pathname.slice(1))
   })
   return traffic
 }
 
-/** Resolves once no request has been in flight or started for `quietMs` (gives up after `maxMs`). */
-async function networkQuiet(traffic: Traffic, quietMs = 1500, maxMs = 20_000): Promise<void> {
+/** True once no request has been in flight or started for `quietMs`; false if that took over `maxMs`. */
+async function networkQuiet(traffic: Traffic, quietMs: number, maxMs: number): Promise<boolean> {
   const deadline = Date.now() + maxMs
   while (Date.now() < deadline) {
-    if (traffic.inFlight <= 0 && Date.now() - traffic.lastActivity >= quietMs) return
-    await new Promise((done) => setTimeout(done, 100))
+    if (traffic.inFlight <= 0 && Date.now() - traffic.lastActivity >= quietMs) return true
+    await new Promise((done) => setTimeout(done, 50))
   }
-  throw new Error(`the network did not go quiet within ${maxMs / 1000} s`)
+  return false
 }
 
-async function applyThrottle(context: BrowserContext, page: Page, throttle: Profile['throttle']) {
+async function applyThrottle(cdp: CDPSession, throttle: Profile['throttle']) {
   if (!throttle) return
-  const cdp = await context.newCDPSession(page)
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle.cpuRate })
   await cdp.send('Network.enable')
   await cdp.send('Network.emulateNetworkConditions', {
@@ -144,9 +198,16 @@ async function applyThrottle(context: BrowserContext, page: Page, throttle: Prof
 }
 
 /** A fresh context (empty cache and storage) with one page, the probe, and optional extra init script. */
-async function openPage(browser: Browser, profile: Profile, appOrigin: string, initScript?: string) {
+async function openPage(
+  browser: Browser,
+  profile: Profile,
+  target: Target,
+  initScript?: string,
+  cookies: Cookie[] = [],
+) {
   const context = await browser.newContext({ ...profile.context, locale: 'en-US' })
-  const traffic = await recordTraffic(context, appOrigin)
+  await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: target.url })))
+  const traffic = await recordTraffic(context, new URL(target.url).origin)
   const page = await context.newPage()
   // Kept so that a page that never gets ready says why (see waitForMark).
   const errors: string[] = []
@@ -155,42 +216,112 @@ async function openPage(browser: Browser, profile: Profile, appOrigin: string, i
     if (message.type() === 'error') errors.push(message.text())
   })
   pageErrors.set(page, errors)
-  await page.addInitScript({ content: PROBE })
+  await page.addInitScript({ content: probe(target.selectors) })
   if (initScript) await page.addInitScript({ content: initScript })
-  await applyThrottle(context, page, profile.throttle)
-  return { context, page, traffic }
+  const cdp = await context.newCDPSession(page)
+  await applyThrottle(cdp, profile.throttle)
+  return { context, page, traffic, cdp }
 }
 
 const marks = (page: Page) => page.evaluate('window.__bench') as Promise<Marks>
 const pageErrors = new WeakMap<Page, string[]>()
 
-async function waitForMark(page: Page, mark: keyof Marks, timeout = 60_000): Promise<void> {
+async function waitForMark(page: Page, target: Target, mark: MarkName, timeout = 60_000): Promise<void> {
   try {
     await page.waitForFunction(`window.__bench.${mark} !== null`, undefined, { polling: 100, timeout })
   } catch (error) {
     const errors = pageErrors.get(page) ?? []
     const seen = errors.length ? `; errors in the page:\n  ${errors.slice(0, 10).join('\n  ')}` : ''
-    throw new Error(`${mark} not reached within ${timeout / 1000} s at ${page.url()}${seen}`, {
-      cause: error,
-    })
+    let shot = ''
+    if (target.failureDir) {
+      const path = join(target.failureDir, `failed-${target.name}-${mark}.png`)
+      if (
+        await page.screenshot({ path }).then(
+          () => true,
+          () => false,
+        )
+      )
+        shot = ` (screenshot: ${path})`
+    }
+    throw new Error(
+      `${target.name}: ${mark} not reached within ${timeout / 1000} s at ${page.url()}${shot}${seen}`,
+      {
+        cause: error,
+      },
+    )
   }
 }
 
-export type LoadTimings = { fcp: number; connectReady: number; modalOpen: number }
+/** Live JS heap of the page: a full garbage collection first, so the figure is what the page keeps. */
+async function heapUsed(cdp: CDPSession): Promise<number> {
+  await cdp.send('HeapProfiler.collectGarbage')
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage')
+  return usedSize
+}
 
-/** One cold load: first paint, Connect Wallet ready, then click it and time the connect modal. */
-export async function coldLoadTimings(browser: Browser, profile: Profile, url: string): Promise<LoadTimings> {
-  const { context, page } = await openPage(browser, profile, new URL(url).origin)
+export type ColdLoad = {
+  /** ms since navigation start. */
+  fcp: number
+  connectReady: number
+  /** ms since the click on "Connect Wallet". */
+  modalOpen: number
+  walletList: number
+  /** Bytes, after a forced GC, once the page is loaded (before the click). */
+  heapBytes: number
+  /** Long tasks from navigation until the click. */
+  longTasks: number
+  longTaskMs: number
+  /** Requests to other hosts (blocked) until the click, and those the click caused. */
+  externalAtLoad: number
+  externalAfterClick: number
+}
+
+// "Loaded" for the click, the heap and the long tasks: ready, then no request for this long (or the cap).
+const SETTLE_QUIET_MS = 500
+const SETTLE_MAX_MS = 10_000
+
+/**
+ * One cold load without a wallet: first paint and "Connect Wallet" ready; once the page has settled (no
+ * request for 0.5 s, at most 10 s), its heap, long tasks and off-machine requests so far; then a click on
+ * "Connect Wallet" timed to the dialog and to its full wallet list, and the off-machine requests the click
+ * caused (until the network settles again).
+ */
+export async function coldLoad(browser: Browser, profile: Profile, target: Target): Promise<ColdLoad> {
+  const { context, page, traffic, cdp } = await openPage(browser, profile, target)
   try {
-    await page.goto(url, { waitUntil: 'commit' })
-    await waitForMark(page, 'connectReady')
-    await page.getByTestId('rk-connect-button').click()
-    await waitForMark(page, 'modalOpen')
+    await page.goto(target.url, { waitUntil: 'commit' })
+    await waitForMark(page, target, 'connectReady')
+    await networkQuiet(traffic, SETTLE_QUIET_MS, SETTLE_MAX_MS)
+    const heapBytes = await heapUsed(cdp)
+    const externalAtLoad = traffic.external.length
+    // A phone is tapped (touch events, then the click), a desktop clicked (pointer moves over, then click).
+    const connect = page.getByRole('button', { name: CONNECT_LABEL, exact: true }).first()
+    await (profile.context.hasTouch ? connect.tap() : connect.click())
+    await waitForMark(page, target, 'walletList')
+    await networkQuiet(traffic, SETTLE_QUIET_MS, SETTLE_MAX_MS)
     const m = await marks(page)
-    if (m.fcp === null || m.connectReady === null || m.clickAt === null || m.modalOpen === null) {
+    if (
+      m.fcp === null ||
+      m.connectReady === null ||
+      m.clickAt === null ||
+      m.modalOpen === null ||
+      m.walletList === null
+    ) {
       throw new Error(`incomplete marks: ${JSON.stringify(m)}`)
     }
-    return { fcp: m.fcp, connectReady: m.connectReady, modalOpen: m.modalOpen - m.clickAt }
+    const clickAt = m.clickAt
+    const beforeClick = m.longTasks.filter(([start]) => start < clickAt)
+    return {
+      fcp: m.fcp,
+      connectReady: m.connectReady,
+      modalOpen: m.modalOpen - clickAt,
+      walletList: m.walletList - clickAt,
+      heapBytes,
+      longTasks: beforeClick.length,
+      longTaskMs: beforeClick.reduce((sum, [, duration]) => sum + duration, 0),
+      externalAtLoad,
+      externalAfterClick: traffic.external.length - externalAtLoad,
+    }
   } finally {
     await context.close()
   }
@@ -217,20 +348,28 @@ const rpcSince = (traffic: Traffic, posts = 0, calls = 0): RpcCount => ({
  */
 export async function loadTraffic(
   browser: Browser,
-  url: string,
-  options: { walletScript?: string; ready: 'connectReady' | 'accountReady'; idleMs?: number },
+  target: Target,
+  options: {
+    walletScript?: string
+    cookies?: Cookie[]
+    ready: 'connectReady' | 'accountReady'
+    idleMs?: number
+  },
 ): Promise<LoadTraffic & { idle?: RpcCount }> {
   const desktop = PROFILES[0] as Profile
   const { context, page, traffic } = await openPage(
     browser,
     desktop,
-    new URL(url).origin,
+    target,
     options.walletScript,
+    options.cookies,
   )
   try {
-    await page.goto(url, { waitUntil: 'commit' })
-    await waitForMark(page, options.ready)
-    await networkQuiet(traffic)
+    await page.goto(target.url, { waitUntil: 'commit' })
+    await waitForMark(page, target, options.ready)
+    if (!(await networkQuiet(traffic, 1500, 20_000))) {
+      throw new Error(`the network did not go quiet within 20 s at ${target.url}`)
+    }
     const atLoad: LoadTraffic = {
       rpc: rpcSince(traffic),
       external: [...traffic.external],

@@ -11,11 +11,17 @@ import {
 import { type Config, useAccount, useConfig } from 'wagmi'
 import { useSignIn } from '../features/auth/auth-provider.tsx'
 import { usePublicConfig } from '../lib/public-config-context.tsx'
+import { requestConnectModal } from './kit-bridge.ts'
 import type { WalletKitProps } from './wallet-kit.tsx'
 import './connect-slot.css'
 
 /** Connector ids of the last visit's connections: with any, the kit loads at once to restore them. */
 export const RememberedConnectorsContext = createContext<ReadonlySet<string>>(new Set())
+
+/** Longest wait for an idle moment after the page has loaded before the kit loads anyway. */
+const KIT_IDLE_TIMEOUT_MS = 2_000
+/** Where there is no idle callback: this long after the page has loaded. */
+const KIT_IDLE_FALLBACK_MS = 500
 
 type KitModule = typeof import('./wallet-kit.tsx')
 let kitModule: Promise<KitModule> | undefined
@@ -43,10 +49,10 @@ function loadWalletKit(
 }
 
 /**
- * The connect button's place in the header. Until the wallet kit (RainbowKit, ~80 KiB gzip) is needed, a
- * stand-in "Connect Wallet" button takes its place: the kit loads when a wallet is connected or remembered,
- * or as soon as the user shows intent (pointer over, focus, touch), and a click on the stand-in opens the
- * connect modal once it is there. ADR 008.
+ * The connect button's place in the header. Until the wallet kit (RainbowKit) is there, a stand-in
+ * "Connect Wallet" button takes its place. The kit loads at once when a wallet is connected or remembered,
+ * on the first sign of intent (pointer over, focus, touch), or else when the page is idle after loading;
+ * a click on the stand-in opens the connect modal once it is there. ADR 008.
  */
 export function ConnectSlot() {
   const config = usePublicConfig()
@@ -58,7 +64,6 @@ export function ConnectSlot() {
   // The stand-in stays over the kit's button until RainbowKit shows it (one frame after mounting).
   const [kitShown, setKitShown] = useState(() => loadedKit !== undefined)
   const [failed, setFailed] = useState(false)
-  const clicked = useRef(false)
   const standIn = useRef<HTMLButtonElement>(null)
 
   const load = useCallback(() => {
@@ -87,12 +92,34 @@ export function ConnectSlot() {
     if (needed) load()
   }, [needed, load])
 
+  // Otherwise it loads once the page has loaded and the browser is idle: the content never waits for it,
+  // and a tap on "Connect Wallet" a moment later does not either.
+  useEffect(() => {
+    let cancel = () => {}
+    const whenIdle = () => {
+      // Safari (and so every iOS wallet browser) has no requestIdleCallback.
+      if (typeof requestIdleCallback === 'function') {
+        const idle = requestIdleCallback(load, { timeout: KIT_IDLE_TIMEOUT_MS })
+        cancel = () => cancelIdleCallback(idle)
+      } else {
+        const timer = setTimeout(load, KIT_IDLE_FALLBACK_MS)
+        cancel = () => clearTimeout(timer)
+      }
+    }
+    if (document.readyState === 'complete') whenIdle()
+    else window.addEventListener('load', whenIdle, { once: true })
+    return () => {
+      window.removeEventListener('load', whenIdle)
+      cancel()
+    }
+  }, [load])
+
   // Like RainbowKit's button: hidden (but kept in place) while the sign-in status is loading, and while
   // a remembered connection waits for the kit, so "Connect Wallet" does not flash before the account.
   const hidden = signIn?.status === 'loading' || needed
   return (
     <div className="connect-slot">
-      {Kit && <Kit openConnectModal={clicked.current} onShown={onKitShown} />}
+      {Kit && <Kit onShown={onKitShown} />}
       {!kitShown && (
         <button
           ref={standIn}
@@ -104,7 +131,7 @@ export function ConnectSlot() {
           onTouchStart={load}
           onFocus={load}
           onClick={() => {
-            clicked.current = true
+            requestConnectModal()
             load()
           }}
         >

@@ -5,14 +5,32 @@ import type { useAddRecentTransaction as useRainbowKitAddRecentTransaction } fro
 type AddRecentTransaction = ReturnType<typeof useRainbowKitAddRecentTransaction>
 type Transaction = Parameters<AddRecentTransaction>[0]
 
-let addRecentTransaction: AddRecentTransaction | undefined
-const queued: Transaction[] = []
+type KitFunctions = {
+  addRecentTransaction: AddRecentTransaction | undefined
+  /** RainbowKit's, undefined while a wallet is connected (there is nothing to connect). */
+  openConnectModal: (() => void) | undefined
+}
 
-/** Called by the kit when it mounts (and with undefined when it unmounts). */
-export function registerKitFunctions(functions: { addRecentTransaction: AddRecentTransaction | undefined }) {
-  addRecentTransaction = functions.addRecentTransaction
-  if (!addRecentTransaction) return
-  for (let tx = queued.shift(); tx; tx = queued.shift()) addRecentTransaction(tx)
+let kit: KitFunctions = { addRecentTransaction: undefined, openConnectModal: undefined }
+const queued: Transaction[] = []
+let connectModalRequested = false
+
+/** Called by the kit once it is ready (and with undefined functions when it unmounts). */
+export function registerKitFunctions(functions: KitFunctions) {
+  kit = functions
+  if (kit.addRecentTransaction) {
+    for (let tx = queued.shift(); tx; tx = queued.shift()) kit.addRecentTransaction(tx)
+  }
+  // Nothing asked, or the kit is not there (unmounting).
+  if (!connectModalRequested || !kit.addRecentTransaction) return
+  connectModalRequested = false
+  kit.openConnectModal?.() // undefined while a wallet is connected: nothing to open
+}
+
+/** The stand-in "Connect Wallet" was pressed: open the connect modal now, or as soon as the kit is ready. */
+export function requestConnectModal(): void {
+  if (kit.openConnectModal) kit.openConnectModal()
+  else connectModalRequested = true
 }
 
 /** RainbowKit's `useAddRecentTransaction`, usable before the kit has loaded (the entry is queued). */
@@ -21,6 +39,6 @@ export function useAddRecentTransaction(): AddRecentTransaction {
 }
 
 function addToRecentTransactions(transaction: Transaction): void {
-  if (addRecentTransaction) addRecentTransaction(transaction)
+  if (kit.addRecentTransaction) kit.addRecentTransaction(transaction)
   else queued.push(transaction)
 }

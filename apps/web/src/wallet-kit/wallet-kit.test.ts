@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { type Config, type CreateConnectorFn, createConfig, createStorage, http } from 'wagmi'
 import { mock } from 'wagmi/connectors'
 import { addWalletConnectors } from './connectors.ts'
-import { registerKitFunctions, useAddRecentTransaction } from './kit-bridge.ts'
+import { registerKitFunctions, requestConnectModal, useAddRecentTransaction } from './kit-bridge.ts'
 import { rememberedConnectorIds, sdkOnDemand } from './wallet-sdk-on-demand.ts'
 
 const DEAD_RPC = 'http://127.0.0.1:9'
@@ -166,7 +166,33 @@ describe('addWalletConnectors', () => {
 })
 
 describe('the kit bridge', () => {
-  afterEach(() => registerKitFunctions({ addRecentTransaction: undefined }))
+  afterEach(() => registerKitFunctions({ addRecentTransaction: undefined, openConnectModal: undefined }))
+
+  test('"Connect Wallet" pressed before the kit is ready opens the connect modal once it is, once', () => {
+    let opened = 0
+    const kit = { addRecentTransaction: () => 0, openConnectModal: () => void opened++ }
+    requestConnectModal()
+    expect(opened).toBe(0)
+    registerKitFunctions(kit)
+    expect(opened).toBe(1)
+    // Registered again (RainbowKit's functions change with the connection): no second opening.
+    registerKitFunctions(kit)
+    expect(opened).toBe(1)
+    // Ready: a press opens it at once.
+    requestConnectModal()
+    expect(opened).toBe(2)
+  })
+
+  test('a press that lands while the kit unmounts waits for it; one made moot by a connected wallet is dropped', () => {
+    let opened = 0
+    const open = () => void opened++
+    registerKitFunctions({ addRecentTransaction: undefined, openConnectModal: undefined })
+    requestConnectModal()
+    // The kit is back, but a wallet is connected: RainbowKit offers no connect modal, the request ends.
+    registerKitFunctions({ addRecentTransaction: () => 0, openConnectModal: undefined })
+    registerKitFunctions({ addRecentTransaction: () => 0, openConnectModal: open })
+    expect(opened).toBe(0)
+  })
 
   test('a transaction added before the kit has loaded reaches it once it registers, in order', () => {
     const add = useAddRecentTransaction()
@@ -175,7 +201,7 @@ describe('the kit bridge', () => {
     add(first)
     add(second)
     const received: unknown[] = []
-    registerKitFunctions({ addRecentTransaction: (tx) => received.push(tx) })
+    registerKitFunctions({ addRecentTransaction: (tx) => received.push(tx), openConnectModal: undefined })
     expect(received).toEqual([first, second])
     const third = { hash: `0x${'03'.repeat(32)}`, description: 'third' } as const
     add(third)

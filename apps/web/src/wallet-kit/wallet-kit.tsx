@@ -9,7 +9,7 @@ import {
   useAddRecentTransaction,
   useConnectModal,
 } from '@rainbow-me/rainbowkit'
-import { type ReactNode, useEffect, useMemo, useRef } from 'react'
+import { type ReactNode, useEffect, useMemo } from 'react'
 import { useSignIn } from '../features/auth/auth-provider.tsx'
 import { usePublicConfig } from '../lib/public-config-context.tsx'
 import { registerKitFunctions } from './kit-bridge.ts'
@@ -18,13 +18,11 @@ import { walletKitTheme } from './theme.ts'
 export { addWalletConnectors } from './connectors.ts'
 
 export interface WalletKitProps {
-  /** The user clicked the stand-in button before the kit was there: open the connect modal at once. */
-  openConnectModal: boolean
   /** Called once RainbowKit shows its button (it renders it hidden first). */
   onShown: () => void
 }
 
-export function WalletKit({ openConnectModal, onShown }: WalletKitProps) {
+export function WalletKit({ onShown }: WalletKitProps) {
   const config = usePublicConfig()
   const signIn = useSignIn()
   const theme = useMemo(() => walletKitTheme(config.accentColor), [config.accentColor])
@@ -45,7 +43,7 @@ export function WalletKit({ openConnectModal, onShown }: WalletKitProps) {
         showBalance={{ smallScreen: false, largeScreen: true }}
         chainStatus={{ smallScreen: 'icon', largeScreen: 'full' }}
       />
-      <KitBridge openConnectModal={openConnectModal} onShown={onShown} />
+      <KitBridge onShown={onShown} />
     </RainbowKitProvider>
   )
   if (!signIn) return kit
@@ -61,27 +59,19 @@ export function WalletKit({ openConnectModal, onShown }: WalletKitProps) {
 }
 
 /** Publishes the kit's functions to the rest of the app and finishes what the stand-in button started. */
-function KitBridge({ openConnectModal, onShown }: WalletKitProps): ReactNode {
+function KitBridge({ onShown }: WalletKitProps): ReactNode {
   const addRecentTransaction = useAddRecentTransaction()
-  const connectModal = useConnectModal()
-  const pendingOpen = useRef(openConnectModal)
+  const { openConnectModal } = useConnectModal()
 
   useEffect(() => {
-    registerKitFunctions({ addRecentTransaction })
-    return () => registerKitFunctions({ addRecentTransaction: undefined })
-  }, [addRecentTransaction])
-
-  useEffect(() => {
-    const open = connectModal.openConnectModal
-    if (!pendingOpen.current || !open) return
-    // After RainbowKit's own mount effects: its ModalProvider closes every modal on mount when signed out,
-    // and parent effects run after this child's.
-    const timer = setTimeout(() => {
-      pendingOpen.current = false
-      open()
-    }, 0)
-    return () => clearTimeout(timer)
-  }, [connectModal.openConnectModal])
+    // After RainbowKit's own mount effects (parents' effects run after this child's): its ModalProvider
+    // closes every modal on mount when signed out, which would close one opened from here at once.
+    const timer = setTimeout(() => registerKitFunctions({ addRecentTransaction, openConnectModal }), 0)
+    return () => {
+      clearTimeout(timer)
+      registerKitFunctions({ addRecentTransaction: undefined, openConnectModal: undefined })
+    }
+  }, [addRecentTransaction, openConnectModal])
 
   useEffect(() => {
     // RainbowKit shows its button on the render after mounting; two frames later it is on screen.

@@ -1,0 +1,361 @@
+// Lighthouse (npm `lighthouse`, run programmatically) against the served app in the system Chromium: each
+// page in LIGHTHOUSE_PAGES under the desktop and mobile presets. Collects category scores, the key
+// metrics and the audits that keep a category below 100, and writes each HTML report to
+// bench-results/lighthouse/<page>-<preset>.html.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+import { launch } from 'chrome-launcher'
+import lighthouse, { type Config, desktopConfig, type Flags, type Result } from 'lighthouse'
+
+const root = resolve(import.meta.dirname, '../..')
+const reportDir = join(root, 'bench-results', 'lighthouse')
+
+/**
+ * The pages audited. Proposals arrive with issue 5: until then the proposal page is the /proposals
+ * placeholder. Once proposals exist, point `proposal` at a real proposal's URL (and drop the note).
+ */
+export const LIGHTHOUSE_PAGES: ReadonlyArray<{ name: string; path: string; note?: string }> = [
+  { name: 'overview', path: '/' },
+  {
+    name: 'proposal',
+    path: '/proposals',
+    note: 'proposals do not exist yet (issue 5): "proposal" audits the /proposals placeholder page',
+  },
+]
+
+const PRESETS = ['desktop', 'mobile'] as const
+type Preset = (typeof PRESETS)[number]
+/** Desktop: Lighthouse's desktop config; mobile: its default config (Moto G Power, slow 4G, 4x CPU). */
+const PRESET_CONFIGS: Record<Preset, Config | undefined> = { desktop: desktopConfig, mobile: undefined }
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const
+type Category = (typeof CATEGORIES)[number]
+
+/** Issue 4's budget. */
+export const LIGHTHOUSE_BUDGET = { mobilePerformance: 95, accessibility: 100 }
+
+const METRICS = {
+  fcp: 'first-contentful-paint',
+  lcp: 'largest-contentful-paint',
+  tbt: 'total-blocking-time',
+  cls: 'cumulative-layout-shift',
+  si: 'speed-index',
+} as const
+type Metric = keyof typeof METRICS
+
+/**
+ * The system Chromium, headless, kept off the network: every host but 127.0.0.1 fails to resolve, so
+ * off-origin requests fail at once rather than reaching the internet or waiting on a timeout.
+ */
+const CHROMIUM_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+]
+
+export interface FailingAudit {
+  id: string
+  title: string
+  /** Lighthouse's summary, e.g. "Potential savings of 320 KiB". */
+  displayValue?: string
+  /** The elements (selector and snippet) or resources (URL) the audit names, the first few, with the finding. */
+  items: Array<{ target: string; finding?: string }>
+}
+
+export interface LighthouseRun {
+  page: string
+  preset: Preset
+  url: string
+  /** 0–100, null when Lighthouse could not score the category. */
+  scores: Record<Category, number | null>
+  /** FCP, LCP, TBT and SI in ms; CLS unitless. */
+  metrics: Record<Metric, number | null>
+  failing: Record<Category, FailingAudit[]>
+  /** Requests to hosts other than 127.0.0.1, all failed by the host resolver rules. */
+  offOrigin: string[]
+  /** Lighthouse's own warnings (e.g. a host too slow for reliable simulated throttling). */
+  warnings: string[]
+  /** An error Lighthouse met while loading the page (e.g. NO_FCP), which voids the scores. */
+  runtimeError?: string
+  benchmarkIndex?: number
+  report: string
+  seconds: number
+}
+
+export interface LighthouseResult {
+  lighthouseVersion: string
+  userAgent: string
+  pageNotes: string[]
+  runs: LighthouseRun[]
+  seconds: number
+}
+
+/** At most this many elements or resources per failing audit. */
+const ITEMS_PER_AUDIT = 5
+
+const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`
+
+/** One audited element or resource of a details table: what it is, and what is wrong with it or what it costs. */
+function describeItem(item: Record<string, unknown>): FailingAudit['items'][number] | undefined {
+  const node = (item.node ?? item.element) as
+    | { selector?: string; snippet?: string; nodeLabel?: string; explanation?: string }
+    | undefined
+  if (node && typeof node === 'object' && (node.selector || node.snippet)) {
+    const label = node.nodeLabel ? ` “${node.nodeLabel.slice(0, 60)}”` : ''
+    // axe's explanation opens with "Fix any of the following:"; the finding is the line after.
+    const finding = node.explanation?.split('\n').find((line) => line.startsWith('  '))
+    const target = `${node.selector ?? ''} ${node.snippet ?? ''}${label}`.trim()
+    return finding ? { target, finding: finding.trim() } : { target }
+  }
+  const source = item.url ?? item.source
+  const url =
+    typeof source === 'string'
+      ? source
+      : source && typeof source === 'object' && 'url' in source && typeof source.url === 'string'
+        ? source.url
+        : undefined
+  if (!url) return undefined
+  const costs = [
+    typeof item.wastedBytes === 'number' ? `${kib(item.wastedBytes)} unused or compressible` : undefined,
+    typeof item.wastedMs === 'number' ? `${Math.round(item.wastedMs)} ms` : undefined,
+    typeof item.total === 'number' ? `${Math.round(item.total)} ms main thread` : undefined,
+  ].filter(Boolean)
+  return costs.length ? { target: url, finding: costs.join(', ') } : { target: url }
+}
+
+function auditItems(audit: Result['audits'][string]): FailingAudit['items'] {
+  type Details = { type?: string; items?: unknown[] }
+  const details = audit.details as Details | undefined
+  const topItems = Array.isArray(details?.items) ? details.items : []
+  // A "list" (e.g. the LCP element and its phases) nests tables; their rows are the items.
+  const items =
+    details?.type === 'list' ? topItems.flatMap((table) => (table as Details).items ?? []) : topItems
+  const described: FailingAudit['items'] = []
+  for (const item of items) {
+    if (item && typeof item === 'object') {
+      const found = describeItem(item as Record<string, unknown>)
+      if (found && !described.some((other) => other.target === found.target)) described.push(found)
+    }
+    if (described.length === ITEMS_PER_AUDIT) break
+  }
+  return described
+}
+
+/** Requests that left 127.0.0.1: the host resolver rules fail them, which some audits may hold against the page. */
+function offOriginRequests(lhr: Result): string[] {
+  const details = lhr.audits['network-requests']?.details as { items?: Array<{ url?: unknown }> } | undefined
+  const urls = (details?.items ?? []).map((item) => item.url).filter((url) => typeof url === 'string')
+  return urls.filter((url) => {
+    const { protocol, hostname } = new URL(url)
+    return protocol.startsWith('http') && hostname !== '127.0.0.1'
+  })
+}
+
+/**
+ * The audits that pull a category down: scored audits below Lighthouse's "pass" line (0.9), as its
+ * report shows them; the performance metrics themselves are in `metrics`.
+ */
+function failingAudits(lhr: Result, category: Category): FailingAudit[] {
+  const refs = lhr.categories[category]?.auditRefs ?? []
+  const metricIds: string[] = Object.values(METRICS)
+  const failing: FailingAudit[] = []
+  for (const ref of refs) {
+    const audit = lhr.audits[ref.id]
+    // The "hidden" group holds what the report itself does not show (insights duplicating diagnostics, TTI).
+    if (ref.group === 'hidden' || metricIds.includes(ref.id)) continue
+    if (!audit || audit.score === null || audit.score >= 0.9) continue
+    if (!['binary', 'numeric', 'metricSavings'].includes(audit.scoreDisplayMode)) continue
+    failing.push({
+      id: ref.id,
+      title: audit.title,
+      ...(audit.displayValue ? { displayValue: audit.displayValue } : {}),
+      items: auditItems(audit),
+    })
+  }
+  return failing
+}
+
+async function auditPage(url: string, preset: Preset, chromiumPath: string) {
+  // A fresh browser per run, so no run inherits another's caches, service workers or processes.
+  // chrome-launcher's own SIGINT handler would exit the process before the caller's clean-up ran; the
+  // browser sits in its own process group, so a signal to ours must stop it explicitly.
+  const chrome = await launch({
+    chromePath: chromiumPath,
+    chromeFlags: CHROMIUM_FLAGS,
+    logLevel: 'silent',
+    handleSIGINT: false,
+  })
+  const stopChrome = () => chrome.kill()
+  process.once('SIGINT', stopChrome)
+  process.once('SIGTERM', stopChrome)
+  try {
+    const flags: Flags = {
+      port: chrome.port,
+      output: 'html',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+    }
+    const result = await lighthouse(url, flags, PRESET_CONFIGS[preset])
+    if (!result) throw new Error(`Lighthouse returned no result for ${url} (${preset})`)
+    const html = Array.isArray(result.report) ? result.report[0] : result.report
+    return { lhr: result.lhr, html: html ?? '' }
+  } finally {
+    process.removeListener('SIGINT', stopChrome)
+    process.removeListener('SIGTERM', stopChrome)
+    chrome.kill()
+  }
+}
+
+/** Lighthouse on every page × preset against the served app at `appUrl`. */
+export async function runLighthouse(options: {
+  appUrl: string
+  chromiumPath: string
+  log: (message: string) => void
+}): Promise<LighthouseResult> {
+  const started = Date.now()
+  mkdirSync(reportDir, { recursive: true })
+  const runs: LighthouseRun[] = []
+  let lighthouseVersion = ''
+  let userAgent = ''
+  for (const page of LIGHTHOUSE_PAGES) {
+    for (const preset of PRESETS) {
+      const url = new URL(page.path, options.appUrl).href
+      options.log(`Lighthouse: ${page.name} (${page.path}), ${preset}`)
+      const runStarted = Date.now()
+      const { lhr, html } = await auditPage(url, preset, options.chromiumPath)
+      lighthouseVersion = lhr.lighthouseVersion
+      userAgent = lhr.environment.hostUserAgent
+      const report = join(reportDir, `${page.name}-${preset}.html`)
+      writeFileSync(report, html)
+      const score = (category: Category) => {
+        const value = lhr.categories[category]?.score
+        return typeof value === 'number' ? Math.round(value * 100) : null
+      }
+      const metric = (id: string) => lhr.audits[id]?.numericValue ?? null
+      runs.push({
+        page: page.name,
+        preset,
+        url,
+        scores: Object.fromEntries(CATEGORIES.map((c) => [c, score(c)])) as LighthouseRun['scores'],
+        metrics: Object.fromEntries(
+          Object.entries(METRICS).map(([key, id]) => [key, metric(id)]),
+        ) as LighthouseRun['metrics'],
+        failing: Object.fromEntries(
+          CATEGORIES.map((c) => [c, score(c) === 100 ? [] : failingAudits(lhr, c)]),
+        ) as LighthouseRun['failing'],
+        offOrigin: offOriginRequests(lhr),
+        warnings: lhr.runWarnings,
+        ...(lhr.runtimeError
+          ? { runtimeError: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` }
+          : {}),
+        ...(lhr.environment.benchmarkIndex ? { benchmarkIndex: lhr.environment.benchmarkIndex } : {}),
+        report: relative(root, report),
+        seconds: (Date.now() - runStarted) / 1000,
+      })
+    }
+  }
+  return {
+    lighthouseVersion,
+    userAgent,
+    pageNotes: LIGHTHOUSE_PAGES.flatMap((page) => (page.note ? [page.note] : [])),
+    runs,
+    seconds: (Date.now() - started) / 1000,
+  }
+}
+
+function cell(value: number | null, format: (n: number) => string): string {
+  return value === null ? '—' : format(value)
+}
+
+const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`)
+
+/** Scores and metrics as a table, the budget verdict, then each failing audit with the runs it fails in. */
+export function formatLighthouseReport(result: LighthouseResult): string {
+  const header = ['page', 'preset', 'perf', 'a11y', 'best-pr.', 'FCP', 'LCP', 'TBT', 'CLS', 'SI', 'budget']
+  const rows = result.runs.map((run) => {
+    const overBudget: string[] = []
+    const perf = run.scores.performance
+    const a11y = run.scores.accessibility
+    if (run.preset === 'mobile' && (perf ?? 0) < LIGHTHOUSE_BUDGET.mobilePerformance) overBudget.push('perf')
+    if ((a11y ?? 0) < LIGHTHOUSE_BUDGET.accessibility) overBudget.push('a11y')
+    return [
+      run.page,
+      run.preset,
+      cell(perf, String),
+      cell(a11y, String),
+      cell(run.scores['best-practices'], String),
+      cell(run.metrics.fcp, ms),
+      cell(run.metrics.lcp, ms),
+      cell(run.metrics.tbt, ms),
+      cell(run.metrics.cls, (n) => n.toFixed(3)),
+      cell(run.metrics.si, ms),
+      overBudget.length ? `✗ ${overBudget.join(', ')}` : '✓',
+    ]
+  })
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i]?.length ?? 0)))
+  const line = (row: string[]) => row.map((text, i) => text.padEnd(widths[i] ?? 0)).join('  ')
+  const lines = [
+    `Lighthouse ${result.lighthouseVersion} (${result.userAgent})`,
+    `budget: performance ≥ ${LIGHTHOUSE_BUDGET.mobilePerformance} (mobile preset), accessibility ${LIGHTHOUSE_BUDGET.accessibility}`,
+    // Simulated throttling scales the main-thread work it observes, so a slow or busy host lowers scores.
+    `host benchmark index: ${result.runs.map((run) => run.benchmarkIndex ?? '?').join(', ')}`,
+    ...result.pageNotes.map((note) => `note: ${note}`),
+    '',
+    line(header),
+    ...rows.map(line),
+  ]
+
+  // The same audit usually fails in several runs: list it once, with the runs and the union of items.
+  // An element or resource is listed once, with its finding in the first run that names it.
+  const byAudit = new Map<
+    string,
+    { category: Category; audit: FailingAudit; runs: string[]; items: FailingAudit['items'] }
+  >()
+  for (const run of result.runs) {
+    for (const category of CATEGORIES) {
+      for (const audit of run.failing[category]) {
+        const key = `${category}/${audit.id}`
+        const entry = byAudit.get(key) ?? { category, audit, runs: [], items: [] }
+        entry.runs.push(`${run.page}-${run.preset}${audit.displayValue ? ` (${audit.displayValue})` : ''}`)
+        for (const item of audit.items) {
+          if (!entry.items.some((other) => other.target === item.target)) entry.items.push(item)
+        }
+        byAudit.set(key, entry)
+      }
+    }
+  }
+  if (byAudit.size) {
+    lines.push('', 'Failing audits:')
+    for (const { category, audit, runs, items } of byAudit.values()) {
+      lines.push(`- [${category}] ${audit.id}: ${audit.title}`, `    in ${runs.join(', ')}`)
+      for (const { target, finding } of items.slice(0, ITEMS_PER_AUDIT)) {
+        lines.push(`    · ${target}${finding ? ` — ${finding}` : ''}`)
+      }
+      if (items.length > ITEMS_PER_AUDIT) lines.push(`    · … ${items.length - ITEMS_PER_AUDIT} more`)
+    }
+  }
+  const offOrigin = [...new Set(result.runs.flatMap((run) => run.offOrigin.map((url) => new URL(url).host)))]
+  lines.push(
+    '',
+    offOrigin.length
+      ? `off-origin requests (failed by the host resolver rules; audits such as errors-in-console may count them): ${offOrigin.join(', ')}`
+      : 'no request left 127.0.0.1, so blocking the internet affected no audit',
+  )
+  for (const run of result.runs) {
+    const label = `${run.page}-${run.preset}`
+    if (run.runtimeError) lines.push(`error (${label}): ${run.runtimeError}`)
+    for (const warning of run.warnings) lines.push(`warning (${label}): ${warning}`)
+  }
+  lines.push(
+    '',
+    `HTML reports: ${result.runs.map((run) => run.report).join(', ')}`,
+    `Lighthouse took ${Math.round(result.seconds)} s (${result.runs.map((run) => `${Math.round(run.seconds)} s`).join(' + ')})`,
+  )
+  return lines.join('\n')
+}

@@ -1,0 +1,100 @@
+// The shape of bench-results/bench.json. The bench checks its own output against it before writing, and
+// CI checks the figures committed in docs/bench.json (shape only: the budget is for people to judge).
+import { z } from 'zod'
+
+const spread = z.object({
+  median: z.number(),
+  min: z.number(),
+  max: z.number(),
+  samples: z.array(z.number()).min(1),
+})
+const jsSize = z.object({ files: z.number().int(), raw: z.number(), gzip: z.number() })
+const pageTimings = z.object({
+  fcp: spread,
+  connectReady: spread,
+  modalOpen: spread,
+  walletList: spread,
+  heapBytes: spread,
+  longTasks: spread,
+  longTaskMs: spread,
+})
+const rpcCount = z.object({
+  posts: z.number().int(),
+  calls: z.number().int(),
+  methods: z.record(z.string(), z.number()),
+})
+const networkAtLoad = z.object({
+  rpc: rpcCount,
+  external: z.object({ count: z.number().int(), hosts: z.record(z.string(), z.number()) }),
+})
+const reference = z.object({
+  label: z.string(),
+  bundle: z.record(z.string(), z.unknown()),
+  pages: z.record(z.enum(['desktop', 'phone']), pageTimings),
+  network: z.record(z.string(), z.unknown()),
+})
+const budgetLine = z.object({
+  budget: z.string(),
+  pass: z.boolean(),
+  value: z.number(),
+  limit: z.number(),
+  unit: z.string(),
+  measured: z.string(),
+  miss: z.string().optional(),
+})
+const lighthouseRun = z.object({
+  page: z.string(),
+  preset: z.enum(['desktop', 'mobile']),
+  scores: z.record(z.string(), z.number().nullable()),
+  metrics: z.object({
+    fcp: z.number().nullable(),
+    lcp: z.number().nullable(),
+    tbt: z.number().nullable(),
+    cls: z.number().nullable(),
+    si: z.number().nullable(),
+  }),
+})
+const latency = z.object({ p50: z.number(), p99: z.number(), max: z.number() })
+const signInRun = z.object({
+  concurrency: z.number().int(),
+  accounts: z.number().int(),
+  verify: z.object({ latency, perSecond: z.number(), ok: z.number().int() }),
+  nonce: z.object({ latency, perSecond: z.number(), ok: z.number().int() }),
+  cpuPerVerify: z.object({ apiServer: z.number(), databaseServer: z.number().nullable() }),
+})
+
+export const benchJsonSchema = z.object({
+  date: z.string(),
+  chromium: z.string().optional(),
+  /** When each section was last measured (a run of some sections keeps the others' figures). */
+  sections: z.record(z.string(), z.string()),
+  bundle: z
+    .object({ loadedAtPageLoad: jsSize, loadedConnected: jsSize, staticGraph: jsSize, allJs: jsSize })
+    .optional(),
+  pages: z.record(z.enum(['desktop', 'phone']), pageTimings).optional(),
+  network: z
+    .object({
+      disconnected: networkAtLoad,
+      connected: networkAtLoad,
+      idleConnected: rpcCount.extend({
+        seconds: z.number(),
+        postsPerMinute: z.number(),
+        callsPerMinute: z.number(),
+      }),
+    })
+    .optional(),
+  references: z.object({ rainbowkit: reference, floor: reference }).optional(),
+  budget: z.array(budgetLine).optional(),
+  lighthouse: z.object({ lighthouseVersion: z.string(), runs: z.array(lighthouseRun).min(1) }).optional(),
+  signIn: z
+    .object({
+      accountsPerRun: z.number().int(),
+      databases: z.array(
+        z.union([
+          z.object({ database: z.string(), runs: z.array(signInRun).min(1) }),
+          z.object({ database: z.string(), skipped: z.string() }),
+        ]),
+      ),
+    })
+    .optional(),
+})

@@ -1,0 +1,26 @@
+// The sign-in and Lighthouse sections of `npm run bench` (the web section is in web.ts).
+
+import { findChromium } from '../../e2e/support/chromium.ts'
+import type { BenchContext, SectionResult } from '../bench.ts'
+import { formatLighthouseReport, LIGHTHOUSE_BUDGET, runLighthouse } from './lighthouse.ts'
+import { formatSignInReport, runSignInBench } from './sign-in.ts'
+
+/** Issue 3: verify latency and throughput, 1000 accounts at 50 and 200 concurrent, PGlite and PostgreSQL. */
+export async function signInSection(ctx: BenchContext): Promise<SectionResult> {
+  const result = await runSignInBench({ log: ctx.step })
+  return { json: { signIn: result }, report: formatSignInReport(result), misses: 0 }
+}
+
+/** Issue 4: Lighthouse on the Overview and a proposal page, desktop and mobile presets. */
+export async function lighthouseSection(ctx: BenchContext): Promise<SectionResult> {
+  const chromiumPath = findChromium()
+  if (!chromiumPath) throw new Error('no Chromium found: install one or set CHROMIUM_PATH')
+  const { appUrl } = await ctx.startStack(await ctx.webDist())
+  const result = await runLighthouse({ appUrl, chromiumPath, log: ctx.step })
+  const misses = result.runs.filter(
+    (run) =>
+      (run.preset === 'mobile' && (run.scores.performance ?? 0) < LIGHTHOUSE_BUDGET.mobilePerformance) ||
+      (run.scores.accessibility ?? 0) < LIGHTHOUSE_BUDGET.accessibility,
+  ).length
+  return { json: { lighthouse: result }, report: formatLighthouseReport(result), misses }
+}
