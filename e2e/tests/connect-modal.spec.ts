@@ -28,9 +28,18 @@ test('connect button is labelled "Connect Wallet", absent until the app has moun
       element !== null &&
       getComputedStyle(element).opacity === '1' &&
       getComputedStyle(element.parentElement as Element).opacity === '1'
+    // Where the stand-in sits: it must never move.
+    const positions: string[] = []
+    ;(window as unknown as { __standInPositions: string[] }).__standInPositions = positions
     const record = () => {
       const rainbowKit = document.querySelector('[data-testid="rk-connect-button"]')
-      const standIn = document.querySelector('.connect-stand-in')
+      const standIn = document.querySelector<HTMLElement>('.connect-stand-in')
+      if (standIn) {
+        // Its centre: the hover transform scales it about the centre.
+        const box = standIn.getBoundingClientRect()
+        const position = `${Math.round(box.left + box.width / 2)},${Math.round(box.top + box.height / 2)}`
+        if (!positions.includes(position)) positions.push(position)
+      }
       // The stand-in is aria-hidden while it covers RainbowKit's button (one accessible button at a time),
       // so only its looks count; RainbowKit's counts once it is neither transparent nor aria-hidden.
       const state =
@@ -82,6 +91,11 @@ test('connect button is labelled "Connect Wallet", absent until the app has moun
     () => (window as unknown as { __connectButtonStates: string[] }).__connectButtonStates,
   )
   expect(states).toEqual(['none', 'stand-in', 'RainbowKit'])
+  // A click aimed at the stand-in while RainbowKit mounts beneath it must still land on it.
+  const positions = await page.evaluate(
+    () => (window as unknown as { __standInPositions: string[] }).__standInPositions,
+  )
+  expect(positions).toHaveLength(1)
 })
 
 test('CONNECT view lists the Popular wallets available in Chromium, the EIP-6963 wallet and the Development wallet', async ({

@@ -119,12 +119,17 @@ export function ConnectSlot() {
   const hidden = signIn?.status === 'loading' || needed
   return (
     <div className="connect-slot">
-      {Kit && <Kit onShown={onKitShown} />}
+      {Kit && (
+        // Out of the flow until RainbowKit shows its button: the stand-in keeps its place meanwhile.
+        <div className={kitShown ? undefined : 'connect-kit-pending'}>
+          <Kit onShown={onKitShown} />
+        </div>
+      )}
       {!kitShown && (
         <button
           ref={standIn}
           type="button"
-          className={Kit ? 'connect-stand-in connect-stand-in-over' : 'connect-stand-in'}
+          className="connect-stand-in"
           style={{ background: config.accentColor, opacity: hidden ? 0 : undefined }}
           aria-hidden={hidden || Kit !== undefined || undefined}
           onPointerEnter={load}
