@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { launch } from 'chrome-launcher'
 import lighthouse, { type Config, desktopConfig, type Flags, type Result } from 'lighthouse'
+import { CHROMIUM_ARGS } from '../../e2e/support/chromium.ts'
 
 const root = resolve(import.meta.dirname, '../..')
 const reportDir = join(root, 'bench-results', 'lighthouse')
@@ -49,13 +50,7 @@ type Metric = keyof typeof METRICS
  */
 const CHROMIUM_FLAGS = [
   '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+  ...CHROMIUM_ARGS,
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 ]
 
