@@ -33,8 +33,34 @@ function precompress(): Plugin {
   }
 }
 
+/**
+ * Writes the first page's stylesheets (≈ 5 KiB) into index.html instead of linking them: the shell the
+ * server renders there can paint as soon as the HTML has arrived, without a round trip for its CSS.
+ * Stylesheets with url() references (relative to /assets/) stay linked.
+ */
+function inlineEntryCss(): Plugin {
+  return {
+    name: 'guildhall:inline-entry-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        return html.replace(
+          /<link rel="stylesheet"[^>]*? href="\/(assets\/[^"]+\.css)"[^>]*>/g,
+          (tag, fileName: string) => {
+            const asset = context.bundle?.[fileName]
+            if (asset?.type !== 'asset') return tag
+            const css = String(asset.source)
+            return css.includes('url(') || css.includes('</') ? tag : `<style>${css.trim()}</style>`
+          },
+        )
+      },
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), inlineEntryCss()],
   build: { target: 'es2022', sourcemap: true },
   server: { host: '127.0.0.1' },
 })

@@ -26,6 +26,7 @@ test('connect button is labelled "Connect Wallet", absent until the app has moun
     ;(window as unknown as { __connectButtonStates: string[] }).__connectButtonStates = states
     const opaque = (element: Element | null) =>
       element !== null &&
+      getComputedStyle(element).visibility === 'visible' &&
       getComputedStyle(element).opacity === '1' &&
       getComputedStyle(element.parentElement as Element).opacity === '1'
     // Where the stand-in sits: it must never move.
@@ -75,9 +76,10 @@ test('connect button is labelled "Connect Wallet", absent until the app has moun
   })
   await page.goto(app.url, { waitUntil: 'commit' })
   await requested
-  // The server's page is there, the app has not rendered into it yet.
-  await expect(page.locator('#root')).toBeAttached()
-  await expect(page.locator('#root')).toBeEmpty()
+  // The server's page is there with its app shell, whose stand-in only holds the button's place (hidden):
+  // the app has not rendered into it yet, so there is no button to press.
+  await expect(page.locator('header.header')).toBeVisible()
+  await expect(page.locator('.connect-stand-in')).toBeHidden()
   await expect(connectButton(page)).toHaveCount(0)
 
   releaseBundle()
@@ -91,7 +93,8 @@ test('connect button is labelled "Connect Wallet", absent until the app has moun
     () => (window as unknown as { __connectButtonStates: string[] }).__connectButtonStates,
   )
   expect(states).toEqual(['none', 'stand-in', 'RainbowKit'])
-  // A click aimed at the stand-in while RainbowKit mounts beneath it must still land on it.
+  // A click aimed at the stand-in while RainbowKit mounts beneath it must still land on it; and the app's
+  // stand-in takes exactly the place the shell's held.
   const positions = await page.evaluate(
     () => (window as unknown as { __standInPositions: string[] }).__standInPositions,
   )

@@ -1,8 +1,13 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { brotliCompressSync, brotliDecompressSync } from 'node:zlib'
-import { LOCAL_CHAIN_ID, PUBLIC_CONFIG_PLACEHOLDER, publicConfigSchema } from '@guildhall/core'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
+import {
+  APP_SHELL_PLACEHOLDER,
+  LOCAL_CHAIN_ID,
+  PUBLIC_CONFIG_PLACEHOLDER,
+  publicConfigSchema,
+} from '@guildhall/core'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
 import type { FastifyInstance } from 'fastify'
@@ -21,6 +26,8 @@ const ASSET = `console.log(${JSON.stringify('x'.repeat(4096))})`
 
 // A DAO name that tries to close the config <script> element and inject markup.
 const HOSTILE_NAME = '</script><img src=x onerror=alert(1)>'
+// Text that String.replace would read as patterns ($' is the text after the match, $& the match).
+const PATTERN_DESCRIPTION = "Dues $' and $& are paid"
 
 beforeAll(async () => {
   anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
@@ -28,7 +35,7 @@ beforeAll(async () => {
   webDist = await mkdtemp(join(tmpdir(), 'guildhall-web-'))
   await writeFile(
     join(webDist, 'index.html'),
-    `<html><head>${PUBLIC_CONFIG_PLACEHOLDER}</head><body></body></html>`,
+    `<html><head>${PUBLIC_CONFIG_PLACEHOLDER}</head><body><div id="root">${APP_SHELL_PLACEHOLDER}</div></body></html>`,
   )
   await mkdir(join(webDist, 'assets'))
   await writeFile(join(webDist, 'assets', 'app-abc123.js'), ASSET)
@@ -36,6 +43,7 @@ beforeAll(async () => {
   const settings = parseEnv({
     PUBLIC_ORIGIN: 'http://127.0.0.1:3999',
     DAO_NAME: HOSTILE_NAME,
+    DAO_DESCRIPTION: PATTERN_DESCRIPTION,
     CHAIN_IDS: String(LOCAL_CHAIN_ID),
     [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
     TOKEN_ADDRESS: deployment.token,
@@ -99,6 +107,7 @@ describe('index.html', () => {
       )?.[1]
       const config = publicConfigSchema.parse(JSON.parse(json ?? 'null'))
       expect(config.dao.name).toBe(HOSTILE_NAME)
+      expect(config.dao.description).toBe(PATTERN_DESCRIPTION)
       expect(config.chains[0]?.rpcUrl).toBe(`http://127.0.0.1:3999/rpc/${LOCAL_CHAIN_ID}`)
     }
   })
@@ -107,6 +116,28 @@ describe('index.html', () => {
     const response = await app.inject({ method: 'GET', url: '/' })
     expect(response.body).not.toContain(HOSTILE_NAME)
     expect(response.body.match(/<\/script>/g)).toHaveLength(1)
+  })
+
+  test('behavior: carries the app shell for the page asked for, the DAO name escaped', async () => {
+    const overview = (await app.inject({ method: 'GET', url: '/' })).body
+    const root = /<div id="root">(.*)<\/div><\/body>/s.exec(overview)?.[1] ?? ''
+    expect(root).toContain('<header class="header">')
+    expect(root).toContain('<h1>&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</h1>')
+    expect(overview).not.toContain('<img')
+    expect(root).toContain(`<p class="lead">Dues $&#39; and $&amp; are paid</p>`)
+    expect(overview).not.toContain(APP_SHELL_PLACEHOLDER)
+    const proposals = (await app.inject({ method: 'GET', url: '/proposals' })).body
+    expect(proposals).toContain('<a aria-current="page" class="active" href="/proposals"')
+    expect(proposals).toContain('<main class="main"></main>')
+  })
+
+  test('behavior: sent compressed to clients that accept it, and revalidated', async () => {
+    const plain = await app.inject({ method: 'GET', url: '/' })
+    const response = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, br' } })
+    expect(response.headers['content-encoding']).toBe('br')
+    expect(response.headers.vary).toMatch(/\baccept-encoding\b/i)
+    expect(response.headers['cache-control']).toBe('no-cache')
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(plain.body)
   })
 
   test('behavior: unknown API routes answer JSON 404, not the page', async () => {
@@ -161,6 +192,19 @@ describe('POST /rpc/:chainId', () => {
       ],
     })
     expect(response.json()).toHaveLength(2)
+  })
+
+  test('behavior: large answers are sent compressed to clients that accept it', async () => {
+    const batch = Array.from({ length: 60 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'eth_chainId' }))
+    const response = await app.inject({
+      method: 'POST',
+      url: `/rpc/${LOCAL_CHAIN_ID}`,
+      headers: { 'accept-encoding': 'gzip' },
+      payload: batch,
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-encoding']).toBe('gzip')
+    expect(JSON.parse(gunzipSync(response.rawPayload).toString())).toHaveLength(60)
   })
 
   test('behavior: malformed JSON is a 400 with a message, not a 500', async () => {

@@ -1,14 +1,21 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import fastifyCompress from '@fastify/compress'
 import fastifyCookie from '@fastify/cookie'
 import fastifyCors from '@fastify/cors'
 import fastifyHelmet from '@fastify/helmet'
 import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
-import { HTTP_TIMEOUT_MS, PUBLIC_CONFIG_ELEMENT_ID, PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
+import {
+  APP_SHELL_PLACEHOLDER,
+  HTTP_TIMEOUT_MS,
+  PUBLIC_CONFIG_ELEMENT_ID,
+  PUBLIC_CONFIG_PLACEHOLDER,
+} from '@guildhall/core'
 import { signInStatement } from '@guildhall/core/siwe'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { type Address, createPublicClient, http, type PublicClient } from 'viem'
+import { renderAppShell } from './app-shell.ts'
 import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
 import { createHolderCounter } from './indexer/holders.ts'
@@ -70,6 +77,14 @@ export async function buildApp({
 
   // Only JSON bodies: form and text bodies (what a cross-site form can send) are refused with 415.
   app.removeContentTypeParser('text/plain')
+  // Session-bearing answers are never compressed: a body holding a secret next to text an attacker chose
+  // would leak the secret through its compressed size (BREACH). Added before the plugin's own onRoute hook.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/auth/')) route.compress = false
+  })
+  // Before every route, so the page, /rpc and /api answers are covered; static files arrive pre-compressed.
+  // Its brotli quality defaults to 4 (near gzip's speed) for bodies made per request; the build's files use 11.
+  await app.register(fastifyCompress)
   await app.register(fastifyCookie)
   await app.register(fastifyHelmet, {
     // Scripts and styles are same-origin already; the CSP pins what helmet's defaults would break:
@@ -194,10 +209,16 @@ export async function buildApp({
     const template = await readFile(join(settings.webDist, 'index.html'), 'utf8')
     if (!template.includes(PUBLIC_CONFIG_PLACEHOLDER))
       throw new Error(`index.html lacks ${PUBLIC_CONFIG_PLACEHOLDER}`)
-    const indexHtml = template.replace(
+    // A function, not a string: replace() would read `$'` or `$&` in operator text as patterns.
+    const withConfig = template.replace(
       PUBLIC_CONFIG_PLACEHOLDER,
-      `<script id="${PUBLIC_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(publicConfig)}</script>`,
+      () =>
+        `<script id="${PUBLIC_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(publicConfig)}</script>`,
     )
+    // The shell differs by page (active link, the Overview's heading). A build without its placeholder
+    // still works, it just paints when the JavaScript has run.
+    const indexHtml = (url: string) =>
+      withConfig.replace(APP_SHELL_PLACEHOLDER, () => renderAppShell(publicConfig, url))
     await app.register(fastifyStatic, {
       root: settings.webDist,
       index: false,
@@ -214,15 +235,18 @@ export async function buildApp({
         )
       },
     })
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method !== 'GET' || request.url.startsWith('/api/') || request.url.startsWith('/rpc/')) {
-        return reply.status(404).send({
-          error: 'not_found',
-          message: `No route for ${request.method} ${request.url.split('?')[0]}`,
-        })
-      }
-      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml)
+    const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+      reply.status(404).send({
+        error: 'not_found',
+        message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+      })
+    // Every other GET is a client route: the page. A route rather than the not-found handler, so the
+    // compression hook covers it.
+    app.get('/*', (request, reply) => {
+      if (request.url.startsWith('/api/') || request.url.startsWith('/rpc/')) return notFound(request, reply)
+      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml(request.url))
     })
+    app.setNotFoundHandler(notFound)
   }
 
   return app

@@ -86,6 +86,12 @@ export type PublicConfigInput = z.input<typeof publicConfigSchema>
 export const PUBLIC_CONFIG_ELEMENT_ID = 'guildhall-config'
 /** The placeholder in index.html that the server replaces with the config script. */
 export const PUBLIC_CONFIG_PLACEHOLDER = '<!--guildhall-config-->'
+/**
+ * The placeholder inside index.html's #root that the server replaces with the static app shell (header,
+ * and the Overview's heading), which React replaces on its first render. Left as it is (Vite's dev
+ * server), the page simply starts empty.
+ */
+export const APP_SHELL_PLACEHOLDER = '<!--guildhall-shell-->'
 
 /** A readable one-line-per-problem summary of a zod error. */
 export function formatIssues(error: z.ZodError): string {

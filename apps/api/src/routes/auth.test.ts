@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib'
 // Sign-in and sessions over HTTP (in-process), against a real anvil, real Safes and the test database
 // (PGlite, or PostgreSQL with TEST_DATABASE_URL). Cases from shared/docs/security.md, "Auth".
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
@@ -238,6 +239,18 @@ describe('sign-in', () => {
     expect(response.statusCode).toBe(413)
   })
 
+  test('behavior: a small gzip body that inflates past the limit → 413, never 500', async () => {
+    const { preauth } = await newNonce()
+    const inflated = JSON.stringify({ message: 'x', signature: `0x${'00'.repeat(5_000_000)}` })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/verify',
+      headers: { ...jsonHeaders, cookie: preauth ?? '', 'content-encoding': 'gzip' },
+      payload: gzipSync(inflated),
+    })
+    expect(response.statusCode).toBe(413)
+  })
+
   test('behavior: an EOA signs in even with the chain node down, without waiting on it', async () => {
     const signer = account(3)
     const { nonce, preauth } = await newNonce(appChainDown)
@@ -335,6 +348,22 @@ describe('sessions', () => {
     })
     expect(revokeAll.statusCode).toBe(204)
     expect((await session(second)).json()).toEqual({ session: null })
+  })
+
+  test('behavior: session answers are never compressed, even when large and the client accepts it (BREACH)', async () => {
+    const signer = freshAccount()
+    let cookie = ''
+    for (let i = 0; i < 8; i++)
+      cookie = cookieOf((await signIn(signer)).response, 'guildhall_session') as string
+    const list = await app.inject({
+      method: 'GET',
+      url: '/api/auth/sessions',
+      headers: { cookie, 'accept-encoding': 'br, gzip' },
+    })
+    expect(list.statusCode).toBe(200)
+    expect(list.rawPayload.length).toBeGreaterThan(1024)
+    expect(list.headers['content-encoding']).toBeUndefined()
+    expect(list.json().sessions).toHaveLength(8)
   })
 
   test('behavior: listing sessions without one → 401', async () => {

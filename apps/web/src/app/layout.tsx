@@ -1,3 +1,4 @@
+import { MAIN_NAV } from '@guildhall/core'
 import { NavLink, Outlet } from 'react-router'
 import { Notices } from '../components/notices.tsx'
 import { SignedInAs } from '../features/auth/signed-in-as.tsx'
@@ -5,14 +6,11 @@ import { DevAccountPicker } from '../features/dev-wallet/dev-account-picker.tsx'
 import { usePublicConfig } from '../lib/public-config-context.tsx'
 import { ConnectSlot } from '../wallet-kit/connect-slot.tsx'
 
-const NAV = [
-  { to: '/', label: 'Overview', end: true },
-  { to: '/proposals', label: 'Proposals', end: false },
-  { to: '/members', label: 'Members', end: false },
-  { to: '/treasury', label: 'Treasury', end: false },
-]
-
-/** The shell every page shares: header with navigation and the connect button. */
+/**
+ * The shell every page shares: header with navigation and the connect button. The server renders the same
+ * markup into index.html (apps/api/src/app-shell.ts) so the page paints before this code runs: a change
+ * here must be made there too (e2e/tests/shell.spec.ts checks that nothing moves when React takes over).
+ */
 export function Layout() {
   const config = usePublicConfig()
   return (
@@ -22,7 +20,7 @@ export function Layout() {
           {config.dao.name}
         </NavLink>
         <nav className="nav" aria-label="Main">
-          {NAV.map((item) => (
+          {MAIN_NAV.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.end}>
               {item.label}
             </NavLink>

@@ -4,7 +4,10 @@ import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import { useTokenMetadata } from '../../lib/token.ts'
 import { useTokenHolders } from './token-holders.ts'
 
-/** The DAO's name and description with live figures of its governance token. */
+/**
+ * The DAO's name and description with live figures of its governance token. The server renders the same
+ * page-header markup into index.html (apps/api/src/app-shell.ts): change both together.
+ */
 export function DaoSummary() {
   const config = usePublicConfig()
   const { metadata, error } = useTokenMetadata()

@@ -1,0 +1,50 @@
+import { MAIN_NAV, type PublicConfig } from '@guildhall/core'
+
+/**
+ * The static app shell the server writes into index.html's #root, so a phone paints the header (and on
+ * the Overview, the DAO's name and description: its largest text) before the JavaScript has loaded.
+ * React's first render replaces it in one commit. The markup is the React components' own
+ * (apps/web/src/app/layout.tsx, features/overview/dao-summary.tsx), so nothing moves when that happens;
+ * e2e/tests/shell.spec.ts checks it. The connect button's place is held by an invisible copy of the
+ * stand-in button (same size, whatever the fonts), which can be neither seen, focused nor clicked before
+ * the app can handle the click.
+ */
+export function renderAppShell(config: Pick<PublicConfig, 'dao'>, url: string): string {
+  const pathname = (url.split(/[?#]/)[0] ?? '/').toLowerCase()
+  const link = (to: string, end: boolean, className: string, label: string) => {
+    // React Router's NavLink: active on `to` itself, and unless `end`, on the paths beneath it.
+    const active = pathname === to || (!end && pathname.startsWith(`${to}/`))
+    const classes = [className, active ? 'active' : ''].filter(Boolean).join(' ')
+    return `<a${active ? ' aria-current="page"' : ''} class="${classes}" href="${escapeHtml(to)}" data-discover="true">${escapeHtml(label)}</a>`
+  }
+  const header =
+    '<header class="header">' +
+    link('/', true, 'brand', config.dao.name) +
+    `<nav class="nav" aria-label="Main">${MAIN_NAV.map((item) => link(item.to, item.end, '', item.label)).join('')}</nav>` +
+    '<div class="connect"><div class="connect-slot">' +
+    '<button type="button" class="connect-stand-in" style="visibility:hidden" tabindex="-1">Connect Wallet</button>' +
+    '</div></div>' +
+    '</header><div class="notices" aria-live="assertive"></div>'
+  const { name, description } = config.dao
+  const content =
+    pathname === '/'
+      ? '<article class="page"><header class="page-header">' +
+        `<h1>${escapeHtml(name)}</h1>` +
+        (description ? `<p class="lead">${escapeHtml(description)}</p>` : '') +
+        '</header></article>'
+      : ''
+  return `${header}<main class="main">${content}</main>`
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+}
+
+/** Text safe as HTML element content and as a quoted attribute value. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char)
+}
