@@ -45,11 +45,14 @@ async function recordButtons(page: Page) {
     const seen = { connectReady: false, account: false }
     ;(window as unknown as { __seenButtons: typeof seen }).__seenButtons = seen
     const check = () => {
-      // RainbowKit's button, or the stand-in shown until the wallet kit has loaded (ADR 008).
+      // RainbowKit's button, or the stand-in shown until the wallet kit has loaded (ADR 008). The server's
+      // app shell holds the button's place with a hidden copy of the stand-in, which is never seen.
       for (const button of document.querySelectorAll(
         '[data-testid="rk-connect-button"], .connect-stand-in',
       )) {
-        if (!button.closest('[aria-hidden="true"]')) seen.connectReady = true
+        if (!button.closest('[aria-hidden="true"]') && getComputedStyle(button).visibility !== 'hidden') {
+          seen.connectReady = true
+        }
       }
       if (document.querySelector('[data-testid="rk-account-button"]')) seen.account = true
     }
