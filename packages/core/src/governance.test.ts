@@ -1,0 +1,266 @@
+import { readFileSync } from 'node:fs'
+import { gunzipSync } from 'node:zlib'
+import fc from 'fast-check'
+import { type Hex, hashStruct, hashTypedData, keccak256, verifyTypedData } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, test } from 'vitest'
+import {
+  BASIC_CHOICES,
+  countingVotes,
+  GOVERNANCE_LIMITS,
+  governanceDomain,
+  type ProposalMessage,
+  proposalId,
+  proposalMessageSchema,
+  proposalTypedData,
+  signedVoteSchema,
+  supersedes,
+  timestampProblem,
+  type VoteMessage,
+  voteChoicesProblem,
+  voteId,
+  voteMessageSchema,
+  voteTypedData,
+} from './governance.ts'
+
+const author = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+const domain = governanceDomain({ chainId: 31337, token: '0x5FbDB2315678afecb367f032d93F642f64180aa3' })
+
+const proposal: ProposalMessage = {
+  author: author.address,
+  title: 'Fund the community hall',
+  body: '## Why\nWe need a roof.',
+  kind: 'basic',
+  choices: [...BASIC_CHOICES],
+  start: 1_800_000_000,
+  end: 1_800_000_000 + 7 * 24 * 3600,
+  snapshot: 120,
+  quorum: '1000000000000000000000',
+  threshold: '1000000000000000000',
+  abstainCountsToQuorum: true,
+  timestamp: 1_799_999_000,
+}
+const vote = (overrides: Partial<VoteMessage> = {}): VoteMessage => ({
+  voter: author.address,
+  proposal: proposalId(domain, proposal),
+  choices: [1],
+  reason: 'Roofs matter.',
+  timestamp: 1_800_000_100,
+  ...overrides,
+})
+
+describe('typed data', () => {
+  test('behavior: a signed proposal and vote verify against the server-built typed data; the id is the digest', async () => {
+    const proposalData = proposalTypedData(domain, proposal)
+    const signature = await author.signTypedData(proposalData)
+    expect(await verifyTypedData({ ...proposalData, address: author.address, signature })).toBe(true)
+    expect(proposalId(domain, proposal)).toBe(hashTypedData(proposalData))
+
+    const voteData = voteTypedData(domain, vote())
+    const voteSignature = await author.signTypedData(voteData)
+    expect(await verifyTypedData({ ...voteData, address: author.address, signature: voteSignature })).toBe(
+      true,
+    )
+    expect(voteId(domain, vote())).toBe(hashTypedData(voteData))
+  })
+
+  test('behavior: a signature does not verify under another domain, proposal or choice', async () => {
+    const signature = await author.signTypedData(voteTypedData(domain, vote()))
+    const verifies = (data: ReturnType<typeof voteTypedData>) =>
+      verifyTypedData({ ...data, address: author.address, signature })
+    const others = [
+      voteTypedData({ ...domain, chainId: 1 }, vote()),
+      voteTypedData({ ...domain, verifyingContract: '0x0000000000000000000000000000000000000001' }, vote()),
+      voteTypedData({ ...domain, name: 'Snapshot' } as unknown as typeof domain, vote()),
+      voteTypedData({ ...domain, version: '2' } as unknown as typeof domain, vote()),
+      voteTypedData(domain, vote({ proposal: `0x${'11'.repeat(32)}` })),
+      voteTypedData(domain, vote({ choices: [2] })),
+      voteTypedData(domain, vote({ reason: 'Roofs matter!' })),
+    ]
+    for (const data of others) expect(await verifies(data)).toBe(false)
+  })
+
+  test('behavior: the JSON message survives a round trip through the schema unchanged, and so does its id', () => {
+    const json = JSON.parse(JSON.stringify(proposal))
+    expect(proposalId(domain, proposalMessageSchema.parse(json))).toBe(proposalId(domain, proposal))
+    const voteJson = JSON.parse(JSON.stringify(vote()))
+    expect(voteId(domain, voteMessageSchema.parse(voteJson))).toBe(voteId(domain, vote()))
+  })
+})
+
+type VectorField = { name: string; type: string }
+type Vector = {
+  name: string
+  domain: Record<string, unknown>
+  primaryType: string
+  types: Record<string, VectorField[]>
+  data: Record<string, unknown>
+  encoded: Hex
+  digest: Hex
+}
+const vectors: Vector[] = JSON.parse(
+  gunzipSync(readFileSync(new URL('../test-fixtures/eip712/typed-data.json.gz', import.meta.url))).toString(),
+)
+
+/** ethers' vectors write integers as decimal or hex strings; viem takes bigint. */
+function widen(type: string, value: unknown, types: Record<string, VectorField[]>): unknown {
+  const array = /^(.*)\[(\d*)\]$/.exec(type)
+  if (array) return (value as unknown[]).map((item) => widen(array[1] as string, item, types))
+  if (/^u?int\d*$/.test(type)) return BigInt(value as string | number)
+  const struct = types[type]
+  if (struct) {
+    const record = value as Record<string, unknown>
+    return Object.fromEntries(
+      struct.map((field) => [field.name, widen(field.type, record[field.name], types)]),
+    )
+  }
+  return value
+}
+
+describe('the EIP-712 vectors of ethers (test-fixtures/eip712/SOURCES.md)', () => {
+  test('default: the file holds the 130 cases it had when copied', () => {
+    expect(vectors).toHaveLength(130)
+  })
+
+  test.each(vectors.map((vector) => [vector.name, vector] as const))(
+    'parameters: %s hashes to its digest through hashTypedData, and its struct to keccak256(encoded)',
+    (_name, vector) => {
+      const domain =
+        vector.domain.chainId === undefined
+          ? vector.domain
+          : { ...vector.domain, chainId: BigInt(vector.domain.chainId as number) }
+      const message = widen(vector.primaryType, vector.data, vector.types) as Record<string, unknown>
+      const typed = { domain, types: vector.types, primaryType: vector.primaryType, message }
+      expect(hashTypedData(typed as Parameters<typeof hashTypedData>[0])).toBe(vector.digest)
+      expect(hashStruct({ data: message, primaryType: vector.primaryType, types: vector.types })).toBe(
+        keccak256(vector.encoded),
+      )
+    },
+  )
+})
+
+describe('message schemas (security.md, Votes)', () => {
+  const signed = (message: unknown) => ({ message, signature: `0x${'ab'.repeat(65)}` })
+
+  test.each([
+    ['choice 0', [0]],
+    ['a negative choice', [-1]],
+    ['a fractional choice', [1.5]],
+    ['a string choice', ['1']],
+    ['a huge choice', [2 ** 40]],
+    ['duplicated choices', [1, 1]],
+    ['no choice', []],
+    ['choices as a string', '1'],
+    ['too many choices', Array.from({ length: 21 }, (_, i) => i + 1)],
+  ])('parameters: a vote with %s → refused', (_name, choices) => {
+    expect(signedVoteSchema.safeParse(signed({ ...vote(), choices })).success).toBe(false)
+  })
+
+  test.each([
+    ['an unknown field', { ...vote(), weight: '1000' }],
+    [
+      'a prototype-pollution key',
+      JSON.parse(`{"__proto__": {"admin": true}, ${JSON.stringify(vote()).slice(1)}`),
+    ],
+    ['a constructor key', { ...vote(), constructor: { prototype: {} } }],
+    ['a NUL byte in the reason', { ...vote(), reason: 'ok\u0000hidden' }],
+    ['an oversized reason', { ...vote(), reason: 'x'.repeat(GOVERNANCE_LIMITS.reasonMax + 1) }],
+    ['a lower-case voter', { ...vote(), voter: author.address.toLowerCase() }],
+    ['an upper-case proposal id', { ...vote(), proposal: vote().proposal.toUpperCase().replace('0X', '0x') }],
+    ['a fractional timestamp', { ...vote(), timestamp: 1.5 }],
+    ['a missing timestamp', { ...vote(), timestamp: undefined }],
+  ])('parameters: a vote with %s → refused', (_name, message) => {
+    expect(signedVoteSchema.safeParse(signed(message)).success).toBe(false)
+  })
+
+  test('behavior: SQL and HTML in text are valid text, kept verbatim', () => {
+    const reason = `'); DROP TABLE votes; -- <script>alert(1)</script>`
+    expect(signedVoteSchema.parse(signed({ ...vote(), reason })).message.reason).toBe(reason)
+  })
+
+  test.each([
+    ['an empty title', { title: '  ' }],
+    ['a title over the limit', { title: 'x'.repeat(GOVERNANCE_LIMITS.titleMax + 1) }],
+    ['a body over the limit', { body: 'x'.repeat(GOVERNANCE_LIMITS.bodyMax + 1) }],
+    ['a basic proposal with other choices', { choices: ['Yes', 'No'] }],
+    ['one choice', { kind: 'single-choice', choices: ['Only'] }],
+    ['21 choices', { kind: 'approval', choices: Array.from({ length: 21 }, (_, i) => `C${i}`) }],
+    ['a duplicated choice', { kind: 'single-choice', choices: ['A', 'A'] }],
+    ['an empty choice', { kind: 'single-choice', choices: ['A', ' '] }],
+    ['a period under an hour', { end: proposal.start + 3599 }],
+    ['an end before the start', { end: proposal.start - 1 }],
+    ['a quorum as a number', { quorum: 1000 }],
+    ['a negative quorum', { quorum: '-1' }],
+    ['a threshold over uint256', { threshold: (2n ** 256n).toString() }],
+    ['an unknown kind', { kind: 'ranked' }],
+  ])('parameters: a proposal with %s → refused with a message', (_name, overrides) => {
+    const result = proposalMessageSchema.safeParse({ ...proposal, ...overrides })
+    expect(result.success).toBe(false)
+    expect(result.error?.issues[0]?.message).toMatch(/\w+ \w+/)
+  })
+
+  test('parameters: single-choice and approval proposals take their own choices', () => {
+    for (const kind of ['single-choice', 'approval'] as const) {
+      expect(
+        proposalMessageSchema.safeParse({ ...proposal, kind, choices: ['Oak', 'Pine', 'Elm'] }).success,
+      ).toBe(true)
+    }
+  })
+})
+
+describe('voteChoicesProblem', () => {
+  const single = { kind: 'single-choice', choices: ['A', 'B', 'C'] } as const
+  const approval = { kind: 'approval', choices: ['A', 'B', 'C'] } as const
+
+  test('parameters: choices that fit the proposal → null', () => {
+    expect(voteChoicesProblem(single, [3])).toBeNull()
+    expect(voteChoicesProblem(approval, [1, 3])).toBeNull()
+    expect(voteChoicesProblem({ kind: 'basic', choices: [...BASIC_CHOICES] }, [3])).toBeNull()
+  })
+
+  test('parameters: choices that do not fit → the reason', () => {
+    expect(voteChoicesProblem(single, [4])).toBe('Choice 4 does not exist: this proposal has choices 1 to 3')
+    expect(voteChoicesProblem(single, [1, 2])).toBe('This proposal takes exactly one choice')
+    expect(voteChoicesProblem(approval, [])).toBe('Pick at least one choice')
+    expect(voteChoicesProblem(approval, [2, 2])).toBe('Each choice may be picked once')
+  })
+})
+
+describe('timestampProblem', () => {
+  test('boundary: up to 6 days old and 5 minutes ahead are accepted', () => {
+    const now = 1_800_000_000
+    expect(timestampProblem(now - 6 * 24 * 3600, now)).toBeNull()
+    expect(timestampProblem(now - 6 * 24 * 3600 - 1, now)).toBe('too-old')
+    expect(timestampProblem(now + 300, now)).toBeNull()
+    expect(timestampProblem(now + 301, now)).toBe('in-the-future')
+  })
+})
+
+describe('which vote counts', () => {
+  const id = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex
+
+  test('behavior: a later timestamp wins; an equal one goes to the lower id; a vote never supersedes itself', () => {
+    expect(supersedes({ id: id(9), timestamp: 2 }, { id: id(1), timestamp: 1 })).toBe(true)
+    expect(supersedes({ id: id(1), timestamp: 1 }, { id: id(9), timestamp: 2 })).toBe(false)
+    expect(supersedes({ id: id(1), timestamp: 5 }, { id: id(9), timestamp: 5 })).toBe(true)
+    expect(supersedes({ id: id(9), timestamp: 5 }, { id: id(1), timestamp: 5 })).toBe(false)
+    expect(supersedes({ id: id(4), timestamp: 5 }, { id: id(4), timestamp: 5 })).toBe(false)
+  })
+
+  test('property: every arrival order, with replays, converges to the same vote per voter', () => {
+    const voteArbitrary = fc.record({
+      voter: fc.constantFrom('0xaa', '0xbb', '0xcc'),
+      timestamp: fc.integer({ min: 0, max: 5 }),
+      id: fc.integer({ min: 0, max: 20 }).map(id),
+    })
+    fc.assert(
+      fc.property(fc.array(voteArbitrary, { maxLength: 30 }), fc.func(fc.integer()), (votes, key) => {
+        const withReplays = [...votes, ...votes.slice(0, 5)]
+        const shuffled = [...withReplays].sort((a, b) => key(a) - key(b))
+        const expected = countingVotes(votes)
+        const actual = countingVotes(shuffled)
+        expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(expected))
+      }),
+    )
+  })
+})

@@ -1,0 +1,283 @@
+/**
+ * The signed governance messages (issue 5, product.md §3, security.md "Signed governance messages"): one
+ * EIP-712 definition each for Proposal and Vote, the JSON shape the API receives them in, their limits, and
+ * the rule that decides which of a member's votes counts. Shared by apps/web (what the wallet signs) and
+ * apps/api (what the server rebuilds and verifies); the client's domain and types are never trusted.
+ */
+import { type Address, type Hex, hashTypedData, type TypedDataDomain } from 'viem'
+import { z } from 'zod'
+import { checksummedAddressSchema, SIGNATURE_MAX_BYTES } from './auth.ts'
+
+export const GOVERNANCE_DOMAIN_NAME = 'Guildhall'
+export const GOVERNANCE_DOMAIN_VERSION = '1'
+
+/** The domain every governance message is signed under: this DAO's chain and governance token. */
+export function governanceDomain({ chainId, token }: { chainId: number; token: Address }) {
+  return {
+    name: GOVERNANCE_DOMAIN_NAME,
+    version: GOVERNANCE_DOMAIN_VERSION,
+    chainId,
+    verifyingContract: token,
+  } as const satisfies TypedDataDomain
+}
+export type GovernanceDomain = ReturnType<typeof governanceDomain>
+
+/**
+ * basic: For / Against / Abstain. single-choice: one of the author's choices. approval: any number of them.
+ * A string in the signed struct, so a wallet shows the kind in words.
+ */
+export const PROPOSAL_KINDS = ['basic', 'single-choice', 'approval'] as const
+export type ProposalKind = (typeof PROPOSAL_KINDS)[number]
+/** The choices of a basic proposal, in this order (1 For, 2 Against, 3 Abstain). */
+export const BASIC_CHOICES = ['For', 'Against', 'Abstain'] as const
+export const BASIC_FOR = 1
+export const BASIC_AGAINST = 2
+export const BASIC_ABSTAIN = 3
+
+/** Wallet-friendly field types: strings, numbers, one flat array each; the author or voter inside. */
+export const proposalTypes = {
+  Proposal: [
+    { name: 'author', type: 'address' },
+    { name: 'title', type: 'string' },
+    { name: 'body', type: 'string' },
+    { name: 'kind', type: 'string' },
+    { name: 'choices', type: 'string[]' },
+    { name: 'start', type: 'uint64' },
+    { name: 'end', type: 'uint64' },
+    { name: 'snapshot', type: 'uint64' },
+    { name: 'quorum', type: 'uint256' },
+    { name: 'threshold', type: 'uint256' },
+    { name: 'abstainCountsToQuorum', type: 'bool' },
+    { name: 'timestamp', type: 'uint64' },
+  ],
+} as const
+
+export const voteTypes = {
+  Vote: [
+    { name: 'voter', type: 'address' },
+    { name: 'proposal', type: 'bytes32' },
+    { name: 'choices', type: 'uint32[]' },
+    { name: 'reason', type: 'string' },
+    { name: 'timestamp', type: 'uint64' },
+  ],
+} as const
+
+/** Limits of every field; the web forms show the same numbers. */
+export const GOVERNANCE_LIMITS = {
+  titleMax: 200,
+  bodyMax: 20_000,
+  choicesMin: 2,
+  choicesMax: 20,
+  choiceMax: 80,
+  reasonMax: 1_000,
+  /** A voting period from 1 hour to 90 days. */
+  periodMinSeconds: 60 * 60,
+  periodMaxSeconds: 90 * 24 * 60 * 60,
+  /** A proposal may start at most this far ahead of its signing. */
+  startMaxAheadSeconds: 30 * 24 * 60 * 60,
+} as const
+
+/**
+ * A message's timestamp may lie this far behind the server's clock (a multisig collecting signatures) and
+ * this far ahead (clock skew), security.md.
+ */
+export const TIMESTAMP_MAX_AGE_SECONDS = 6 * 24 * 60 * 60
+export const TIMESTAMP_MAX_SKEW_SECONDS = 5 * 60
+
+const UINT256_MAX = 2n ** 256n - 1n
+
+/** Text as a person would type it: no NUL bytes (PostgreSQL refuses them, and they hide text). */
+const text = (max: number, what: string) =>
+  z
+    .string()
+    .max(max, `${what} must be at most ${max} characters`)
+    .refine((value) => !value.includes('\u0000'), `${what} must not contain NUL characters`)
+
+/** Unix seconds: a whole, non-negative number that fits uint64 and a JavaScript number. */
+const unixSeconds = z.number().int('must be whole seconds').min(0).max(Number.MAX_SAFE_INTEGER)
+
+/** A token amount: a decimal string of a uint256 (JSON has no bigint). */
+const tokenAmount = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,77})$/, 'must be a whole number of token units, as a decimal string')
+  .refine((value) => BigInt(value) <= UINT256_MAX, 'must fit in uint256')
+
+export const proposalMessageSchema = z
+  .strictObject({
+    author: checksummedAddressSchema,
+    title: text(GOVERNANCE_LIMITS.titleMax, 'The title').refine(
+      (value) => value.trim().length > 0,
+      'The title must not be empty',
+    ),
+    body: text(GOVERNANCE_LIMITS.bodyMax, 'The body'),
+    kind: z.enum(PROPOSAL_KINDS, `The kind must be one of ${PROPOSAL_KINDS.join(', ')}`),
+    choices: z
+      .array(
+        text(GOVERNANCE_LIMITS.choiceMax, 'A choice').refine(
+          (value) => value.trim().length > 0,
+          'A choice must not be empty',
+        ),
+      )
+      .min(GOVERNANCE_LIMITS.choicesMin, `A proposal needs at least ${GOVERNANCE_LIMITS.choicesMin} choices`)
+      .max(GOVERNANCE_LIMITS.choicesMax, `A proposal has at most ${GOVERNANCE_LIMITS.choicesMax} choices`)
+      .refine((choices) => new Set(choices).size === choices.length, 'Each choice must appear once'),
+    start: unixSeconds,
+    end: unixSeconds,
+    snapshot: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    quorum: tokenAmount,
+    threshold: tokenAmount,
+    abstainCountsToQuorum: z.boolean(),
+    timestamp: unixSeconds,
+  })
+  .superRefine((message, context) => {
+    if (message.kind === 'basic' && message.choices.join('\n') !== BASIC_CHOICES.join('\n')) {
+      context.addIssue({
+        code: 'custom',
+        path: ['choices'],
+        message: `A basic proposal's choices are exactly ${BASIC_CHOICES.join(', ')}`,
+      })
+    }
+    const period = message.end - message.start
+    if (period < GOVERNANCE_LIMITS.periodMinSeconds || period > GOVERNANCE_LIMITS.periodMaxSeconds) {
+      context.addIssue({
+        code: 'custom',
+        path: ['end'],
+        message: 'The voting period must last from 1 hour to 90 days',
+      })
+    }
+  })
+export type ProposalMessage = z.infer<typeof proposalMessageSchema>
+
+/**
+ * Choices as the voter picked them, 1-based. Shape only: whether they fit the proposal (its number of
+ * choices, one or many) is `voteChoicesProblem`, which needs the proposal.
+ */
+export const voteChoicesSchema = z
+  .array(
+    z
+      .number('Each choice must be a number')
+      .int('Each choice must be a whole number')
+      .min(1, 'Choices are numbered from 1')
+      .max(GOVERNANCE_LIMITS.choicesMax, `No proposal has more than ${GOVERNANCE_LIMITS.choicesMax} choices`),
+  )
+  .min(1, 'Pick at least one choice')
+  .max(GOVERNANCE_LIMITS.choicesMax, `No proposal has more than ${GOVERNANCE_LIMITS.choicesMax} choices`)
+  .refine((choices) => new Set(choices).size === choices.length, 'Each choice may be picked once')
+
+export const bytes32Schema = z
+  .string()
+  .regex(/^0x[0-9a-f]{64}$/, 'must be 0x followed by 64 lower-case hex digits')
+  .transform((value) => value as Hex)
+
+export const voteMessageSchema = z.strictObject({
+  voter: checksummedAddressSchema,
+  /** The proposal's id: its EIP-712 digest. */
+  proposal: bytes32Schema,
+  choices: voteChoicesSchema,
+  reason: text(GOVERNANCE_LIMITS.reasonMax, 'The reason'),
+  timestamp: unixSeconds,
+})
+export type VoteMessage = z.infer<typeof voteMessageSchema>
+
+const signatureSchema = z
+  .string()
+  .max(2 + 2 * SIGNATURE_MAX_BYTES, `must be at most ${SIGNATURE_MAX_BYTES} bytes`)
+  .regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'must be 0x followed by whole bytes of hex')
+  .transform((value) => value as Hex)
+
+/** POST /api/proposals body. An empty signature (`0x`) is a Safe's on-chain approved hash. */
+export const signedProposalSchema = z.strictObject({
+  message: proposalMessageSchema,
+  signature: signatureSchema,
+})
+export type SignedProposal = z.infer<typeof signedProposalSchema>
+/** POST /api/proposals/:id/votes body. */
+export const signedVoteSchema = z.strictObject({ message: voteMessageSchema, signature: signatureSchema })
+export type SignedVote = z.infer<typeof signedVoteSchema>
+
+/** The typed data a wallet signs and the server verifies, numbers widened to what EIP-712 encodes. */
+export function proposalTypedData(domain: GovernanceDomain, message: ProposalMessage) {
+  return {
+    domain,
+    types: proposalTypes,
+    primaryType: 'Proposal',
+    message: {
+      ...message,
+      choices: [...message.choices],
+      start: BigInt(message.start),
+      end: BigInt(message.end),
+      snapshot: BigInt(message.snapshot),
+      quorum: BigInt(message.quorum),
+      threshold: BigInt(message.threshold),
+      timestamp: BigInt(message.timestamp),
+    },
+  } as const
+}
+
+export function voteTypedData(domain: GovernanceDomain, message: VoteMessage) {
+  return {
+    domain,
+    types: voteTypes,
+    primaryType: 'Vote',
+    message: { ...message, choices: [...message.choices], timestamp: BigInt(message.timestamp) },
+  } as const
+}
+
+/** A proposal's id: the EIP-712 digest of what its author signed. */
+export const proposalId = (domain: GovernanceDomain, message: ProposalMessage): Hex =>
+  hashTypedData(proposalTypedData(domain, message))
+/** A vote's id: the EIP-712 digest of what the voter signed. */
+export const voteId = (domain: GovernanceDomain, message: VoteMessage): Hex =>
+  hashTypedData(voteTypedData(domain, message))
+
+/**
+ * Why these choices do not fit the proposal, or null when they do: a basic or single-choice proposal
+ * takes exactly one, an approval proposal one or more, each numbered within the proposal's choices.
+ */
+export function voteChoicesProblem(
+  proposal: { kind: ProposalKind; choices: readonly string[] },
+  choices: readonly number[],
+): string | null {
+  if (choices.length === 0) return 'Pick at least one choice'
+  if (new Set(choices).size !== choices.length) return 'Each choice may be picked once'
+  const outOfRange = choices.find(
+    (choice) => !Number.isInteger(choice) || choice < 1 || choice > proposal.choices.length,
+  )
+  if (outOfRange !== undefined) {
+    return `Choice ${outOfRange} does not exist: this proposal has choices 1 to ${proposal.choices.length}`
+  }
+  if (proposal.kind !== 'approval' && choices.length !== 1) return 'This proposal takes exactly one choice'
+  return null
+}
+
+/** What a timestamp window check needs to know of a message. */
+export type TimestampProblem = 'too-old' | 'in-the-future' | null
+export function timestampProblem(timestamp: number, nowSeconds: number): TimestampProblem {
+  if (timestamp < nowSeconds - TIMESTAMP_MAX_AGE_SECONDS) return 'too-old'
+  if (timestamp > nowSeconds + TIMESTAMP_MAX_SKEW_SECONDS) return 'in-the-future'
+  return null
+}
+
+/** The part of a vote the "which vote counts" rule reads. */
+export type OrderedVote = { id: Hex; timestamp: number }
+
+/**
+ * Whether vote `a` replaces vote `b` of the same voter on the same proposal: the later timestamp wins;
+ * on equal timestamps the lower id (digest) wins, so every server and every recount picks the same vote
+ * whatever order they arrived in. A vote never supersedes itself (an exact replay changes nothing).
+ */
+export function supersedes(a: OrderedVote, b: OrderedVote): boolean {
+  if (a.timestamp !== b.timestamp) return a.timestamp > b.timestamp
+  return a.id.toLowerCase() < b.id.toLowerCase()
+}
+
+/** Each voter's counting vote among any number of votes (replays and re-votes included), by voter. */
+export function countingVotes<V extends OrderedVote & { voter: string }>(votes: Iterable<V>): Map<string, V> {
+  const byVoter = new Map<string, V>()
+  for (const vote of votes) {
+    const voter = vote.voter.toLowerCase()
+    const current = byVoter.get(voter)
+    if (!current || supersedes(vote, current)) byVoter.set(voter, vote)
+  }
+  return byVoter
+}

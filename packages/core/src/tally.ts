@@ -1,0 +1,108 @@
+/**
+ * The tally and lifecycle of a proposal (issue 5, product.md §3): pure functions with bigint arithmetic,
+ * run by the server for its pages and by every recount (browser worker, CLI), so a result can be checked
+ * by anyone. A change to how votes are counted must bump TALLY_VERSION: export bundles record the version
+ * their result was computed with.
+ */
+import { BASIC_ABSTAIN, BASIC_AGAINST, BASIC_FOR, type ProposalKind } from './governance.ts'
+
+export const TALLY_VERSION = 1
+
+/**
+ * After the end, a proposal is `closed` for this long before its result is `final`: votes signed and sent
+ * before the end may still be in flight (a request accepted at the end's last second commits a moment later).
+ */
+export const FINALITY_DELAY_SECONDS = 5 * 60
+
+export type ProposalState = 'pending' | 'active' | 'closed' | 'final'
+
+/** Where a proposal stands at `nowSeconds`: voting is open from `start` (inclusive) to `end` (exclusive). */
+export function proposalState(proposal: { start: number; end: number }, nowSeconds: number): ProposalState {
+  if (nowSeconds < proposal.start) return 'pending'
+  if (nowSeconds < proposal.end) return 'active'
+  if (nowSeconds < proposal.end + FINALITY_DELAY_SECONDS) return 'closed'
+  return 'final'
+}
+
+/** The frozen rules a tally reads. */
+export type TallyRules = {
+  kind: ProposalKind
+  /** The number of choices (3 for basic). */
+  choiceCount: number
+  /** Voting power that must take part for the result to count. */
+  quorum: bigint
+  /** Basic proposals: whether Abstain counts toward the quorum. */
+  abstainCountsToQuorum: boolean
+}
+
+/** One voter's counting vote with their voting power at the snapshot. */
+export type CountedVote = { choices: readonly number[]; power: bigint }
+
+export type Outcome = 'passed' | 'rejected' | 'no-quorum'
+
+export type Tally = {
+  version: number
+  /** Power per choice, index 0 = choice 1. Approval: each approved choice gets the voter's full power. */
+  perChoice: bigint[]
+  /** Voters with a counting vote, and their power (each voter once, whatever they picked). */
+  voters: number
+  votingPower: bigint
+  /** The power that counts toward the quorum (basic: without Abstain unless the rules count it). */
+  quorumPower: bigint
+  quorumReached: boolean
+  outcome: Outcome
+  /** 1-based choices with the most power; several on a tie; empty when no choice has power. */
+  leading: number[]
+}
+
+/**
+ * Counts the votes under the rules. Votes must already be one per voter (`countingVotes`) with valid
+ * choices; a vote with zero power counts as a participant but moves nothing.
+ *
+ * Outcome, once the quorum is reached (quorumPower ≥ quorum, so a quorum exactly met counts):
+ * - basic: passed when For > Against (Abstain never decides);
+ * - single choice and approval: passed when one choice leads alone with power above zero; a tie at the
+ *   top is rejected, as no choice won.
+ */
+export function tally(rules: TallyRules, votes: Iterable<CountedVote>): Tally {
+  const perChoice = Array.from({ length: rules.choiceCount }, () => 0n)
+  let voters = 0
+  let votingPower = 0n
+  let quorumPower = 0n
+  for (const vote of votes) {
+    voters += 1
+    votingPower += vote.power
+    for (const choice of vote.choices) perChoice[choice - 1] = (perChoice[choice - 1] ?? 0n) + vote.power
+    const onlyAbstains = rules.kind === 'basic' && vote.choices.every((choice) => choice === BASIC_ABSTAIN)
+    if (!onlyAbstains || rules.abstainCountsToQuorum) quorumPower += vote.power
+  }
+  const top = perChoice.reduce((max, power) => (power > max ? power : max), 0n)
+  const leading = top === 0n ? [] : perChoice.flatMap((power, index) => (power === top ? [index + 1] : []))
+  const quorumReached = quorumPower >= rules.quorum
+  const wins =
+    rules.kind === 'basic'
+      ? (perChoice[BASIC_FOR - 1] ?? 0n) > (perChoice[BASIC_AGAINST - 1] ?? 0n)
+      : leading.length === 1
+  return {
+    version: TALLY_VERSION,
+    perChoice,
+    voters,
+    votingPower,
+    quorumPower,
+    quorumReached,
+    outcome: !quorumReached ? 'no-quorum' : wins ? 'passed' : 'rejected',
+    leading,
+  }
+}
+
+/** `part` of `whole` in basis points (1 = 0.01 %), rounded down; 0 when the whole is 0. */
+export function basisPoints(part: bigint, whole: bigint): bigint {
+  return whole === 0n ? 0n : (part * 10_000n) / whole
+}
+
+/** A basis-point figure as a percentage with two decimals, e.g. 1234n → "12.34 %". */
+export function formatBasisPoints(bps: bigint): string {
+  const whole = bps / 100n
+  const fraction = (bps % 100n).toString().padStart(2, '0')
+  return `${whole}.${fraction} %`
+}
