@@ -87,9 +87,12 @@ describe('GET /api/token/holders', () => {
       WALLETS: 'injected',
       SIGN_IN: 'off',
     })
-    const down = await buildApp({ settings })
+    const downDatabase = await openDatabase()
+    await downDatabase.migrate()
+    const down = await buildApp({ settings, database: downDatabase })
     const response = await down.inject({ method: 'GET', url: '/api/token/holders' })
     await down.close()
+    await downDatabase.close()
     expect(response.statusCode).toBe(503)
     expect(response.headers['retry-after']).toBe('5')
     expect(response.json()).toMatchObject({ error: 'chain_unavailable' })

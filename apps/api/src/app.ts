@@ -14,11 +14,11 @@ import {
 } from '@guildhall/core'
 import { signInStatement } from '@guildhall/core/siwe'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { type Address, createPublicClient, http, type PublicClient } from 'viem'
+import { type Address, createPublicClient, http, type PublicClient, withTimeout } from 'viem'
 import { renderAppShell } from './app-shell.ts'
 import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
-import { createHolderCounter } from './indexer/holders.ts'
+import { TokenIndex } from './indexer/token-index.ts'
 import { authRoutes } from './routes/auth.ts'
 
 export interface AppDeps {
@@ -39,6 +39,8 @@ function scriptSafeJson(value: unknown): string {
 
 const RPC_BODY_LIMIT = 1024 * 1024
 const CONTRACT_CHECK_TIMEOUT_MS = 5_000
+/** How long a holders request waits for the token index's first sync before answering 503. */
+const HOLDERS_WAIT_MS = 5_000
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const ERROR_CODES: Record<number, string> = {
   400: 'bad_request',
@@ -158,22 +160,40 @@ export async function buildApp({
     })
   }
 
-  const holderCounter =
-    publicConfig.token && daoChain
-      ? createHolderCounter({
+  // The token index (issue 5): follows the governance token's events into the database in the background,
+  // and answers holders and voting power locally. Without a database there is nothing to keep it in.
+  const tokenIndex =
+    publicConfig.token && daoChain && database
+      ? new TokenIndex({
+          db: database.db,
           client: createPublicClient({
             transport: http(daoChain.upstreamRpcUrl, { timeout: HTTP_TIMEOUT_MS }),
-          }),
+            batch: { multicall: true },
+          }) as PublicClient,
+          chainId: daoChain.id,
           token: publicConfig.token.address as Address,
-          fromBlock: BigInt(settings.tokenDeployBlock),
+          fromBlock: settings.tokenDeployBlock,
+          confirmations: settings.tokenIndexConfirmations,
+          logger: app.log,
         })
       : undefined
+  if (tokenIndex) {
+    app.addHook('onReady', async () => tokenIndex.start())
+    app.addHook('onClose', async () => tokenIndex.stop())
+  }
 
   app.get('/api/token/holders', async (_request, reply) => {
-    if (!holderCounter)
+    if (!tokenIndex)
       return reply.status(404).send({ error: 'no_token', message: 'No governance token is configured.' })
     try {
-      return await holderCounter.stats()
+      // Before the first sync has finished, this request waits for it (bounded): the figure is then exact.
+      const stats =
+        (await tokenIndex.holders()) ??
+        (await withTimeout(() => tokenIndex.syncOnce(), { timeout: HOLDERS_WAIT_MS }).then(() =>
+          tokenIndex.holders(),
+        ))
+      if (!stats) throw new Error('token index not ready')
+      return { holders: stats.holders, blockNumber: String(stats.blockNumber) }
     } catch {
       return reply
         .status(503)

@@ -72,6 +72,8 @@ const envSchema = z.object({
     .refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address')
     .optional(),
   TOKEN_DEPLOY_BLOCK: z.coerce.number().int().min(0).default(0),
+  /** Blocks below the head the token index treats as final; default 0 on the local chain, else 12. */
+  TOKEN_INDEX_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).optional(),
   WALLETS: z
     .string()
     .default(POPULAR_WALLET_IDS.join(','))
@@ -93,12 +95,16 @@ const envSchema = z.object({
 
 export type ChainSettings = PublicChain & { upstreamRpcUrl: string; proxied: boolean }
 
+/** Off the local chain: about 2.5 minutes on Ethereum, far beyond its usual one- or two-block reorgs. */
+const DEFAULT_INDEX_CONFIRMATIONS = 12
+
 export interface Settings {
   port: number
   host: string
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
   webDist: string | undefined
   tokenDeployBlock: number
+  tokenIndexConfirmations: number
   chains: ChainSettings[]
   publicConfig: PublicConfig
   database: { url: string | undefined; dataDir: string | undefined }
@@ -212,6 +218,9 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     tokenDeployBlock: e.TOKEN_DEPLOY_BLOCK,
+    // anvil mines a block per transaction and never reorgs: confirmations would only delay the demo.
+    tokenIndexConfirmations:
+      e.TOKEN_INDEX_CONFIRMATIONS ?? (chains[0]?.id === LOCAL_CHAIN_ID ? 0 : DEFAULT_INDEX_CONFIRMATIONS),
     chains,
     publicConfig: publicConfig.data,
     database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR },

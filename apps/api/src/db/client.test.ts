@@ -61,6 +61,24 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'sessions.absolute_expires_at',
       'sessions.revoked_at',
       'sessions.user_agent',
+      'token_balance_checkpoints.account',
+      'token_balance_checkpoints.block',
+      'token_balance_checkpoints.balance',
+      'token_delegate_changes.delegator',
+      'token_delegate_changes.block',
+      'token_delegate_changes.delegate',
+      'token_index_blocks.number',
+      'token_index_blocks.hash',
+      'token_index_cursor.id',
+      'token_index_cursor.chain_id',
+      'token_index_cursor.token',
+      'token_index_cursor.from_block',
+      'token_index_cursor.block',
+      'token_index_cursor.block_hash',
+      'token_index_cursor.updated_at',
+      'token_vote_checkpoints.delegate',
+      'token_vote_checkpoints.block',
+      'token_vote_checkpoints.votes',
     ])
     const indexes = await db.execute<{ indexname: string }>(sql`
       select indexname from pg_indexes where schemaname = 'public' order by indexname`)
@@ -70,11 +88,16 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'sessions_address_idx',
       'sessions_pkey',
       'sessions_token_hash_unique',
+      'token_balance_checkpoints_account_block_pk',
+      'token_delegate_changes_delegator_block_pk',
+      'token_index_blocks_pkey',
+      'token_index_cursor_pkey',
+      'token_vote_checkpoints_delegate_block_pk',
     ])
     const applied = await db.execute<{ n: number }>(
       sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
     )
-    expect(applied.rows[0]?.n).toBe(1)
+    expect(applied.rows[0]?.n).toBe(2)
   })
 
   test('a session and a nonce round-trip: defaults filled (uuid id, now() timestamps), Dates back, nulls kept', async () => {
@@ -288,7 +311,9 @@ if (serverUrl) {
       const fresh = track(await testDatabase())
       // A second, empty database: drop what testDatabase() migrated and let two clients race.
       await fresh.db.execute(sql`drop schema drizzle cascade`)
-      await fresh.db.execute(sql`drop table sessions, auth_nonces`)
+      await fresh.db.execute(
+        sql`drop table sessions, auth_nonces, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints`,
+      )
       const url = (await fresh.db.execute<{ db: string }>(sql`select current_database() as db`)).rows[0]
         ?.db as string
       const databaseUrl = new URL(serverUrl)
@@ -300,7 +325,7 @@ if (serverUrl) {
       const applied = await a.db.execute<{ n: number }>(
         sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
       )
-      expect(applied.rows[0]?.n).toBe(1)
+      expect(applied.rows[0]?.n).toBe(2)
     })
 
     test('ping() answers false (without throwing) when the server cannot be reached', async () => {

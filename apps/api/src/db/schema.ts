@@ -1,7 +1,17 @@
 // The database schema (ADR 007). One pg-core schema for both backends (PGlite and PostgreSQL); the
 // migrations in apps/api/drizzle/ are generated from this file (`npm run db:generate`) and committed.
 import { sql } from 'drizzle-orm'
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core'
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
@@ -38,7 +48,75 @@ export const sessions = pgTable(
   (table) => [index('sessions_address_idx').on(table.address)],
 )
 
-export const schema = { authNonces, sessions }
+// The governance token index (apps/api/src/indexer/token-index.ts). Block numbers fit a JavaScript number;
+// token amounts are uint256, hence numeric(78). Addresses are EIP-55 checksummed.
+const blockNumber = (name: string) => bigint(name, { mode: 'number' })
+const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0, mode: 'bigint' })
+
+/**
+ * Where the index stands: every event of `token` on `chainId` from `fromBlock` through `block` is applied.
+ * One row; another token, chain or start block in the configuration resets the index.
+ */
+export const tokenIndexCursor = pgTable('token_index_cursor', {
+  id: text('id').primaryKey(),
+  chainId: integer('chain_id').notNull(),
+  token: text('token').notNull(),
+  fromBlock: blockNumber('from_block').notNull(),
+  /** fromBlock − 1 until the first range is applied. */
+  block: blockNumber('block').notNull(),
+  /** The hash of `block` as indexed (null before the first range): a different hash on the chain = reorg. */
+  blockHash: text('block_hash'),
+  updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+})
+
+/** Hashes of the newest indexed blocks (range ends and blocks with events), to find a reorg's fork point. */
+export const tokenIndexBlocks = pgTable('token_index_blocks', {
+  number: blockNumber('number').primaryKey(),
+  hash: text('hash').notNull(),
+})
+
+/** An account's token balance after `block`, for every block in which it changed. */
+export const tokenBalanceCheckpoints = pgTable(
+  'token_balance_checkpoints',
+  {
+    account: text('account').notNull(),
+    block: blockNumber('block').notNull(),
+    balance: uint256('balance').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.account, table.block] })],
+)
+
+/** Whom `delegator` delegates to after `block` (DelegateChanged), for every block in which it changed. */
+export const tokenDelegateChanges = pgTable(
+  'token_delegate_changes',
+  {
+    delegator: text('delegator').notNull(),
+    block: blockNumber('block').notNull(),
+    delegate: text('delegate').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.delegator, table.block] })],
+)
+
+/** A delegate's votes after `block` (DelegateVotesChanged newVotes): the token's own vote checkpoints. */
+export const tokenVoteCheckpoints = pgTable(
+  'token_vote_checkpoints',
+  {
+    delegate: text('delegate').notNull(),
+    block: blockNumber('block').notNull(),
+    votes: uint256('votes').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.delegate, table.block] })],
+)
+
+export const schema = {
+  authNonces,
+  sessions,
+  tokenIndexCursor,
+  tokenIndexBlocks,
+  tokenBalanceCheckpoints,
+  tokenDelegateChanges,
+  tokenVoteCheckpoints,
+}
 export type Schema = typeof schema
 export type AuthNonce = typeof authNonces.$inferSelect
 export type NewAuthNonce = typeof authNonces.$inferInsert

@@ -1,0 +1,604 @@
+// The governance token index (issue 5): balances, delegations and vote checkpoints of the ERC20Votes token,
+// followed with eth_getLogs from its deployment block and kept in the database, so "votes / balance /
+// delegate of X at block N" are answered locally. Above the indexed block the answer comes from the chain and
+// says so (`source: 'chain'`).
+//
+// Consistency rules:
+// - Only blocks at least `confirmations` below the head are indexed; a deeper reorg is found by comparing the
+//   stored hash of the last indexed block with the chain's, then rewound to the newest stored block the
+//   chain still has (the fork point) and indexed again from there.
+// - Each range's rows and the cursor are written in one transaction that first locks the cursor row and
+//   checks it is where this sync left it: a crash never half-applies a range, and two servers on one
+//   database never apply the same range twice.
+// - The chain's hash of a range's last block is read before and after its logs, and the cursor block's
+//   hash after: if either moved, the logs may come from a fork being replaced and the range is not applied.
+import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
+import { and, desc, eq, inArray, lt, lte, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
+import {
+  type Address,
+  BaseError,
+  BlockNotFoundError,
+  getAbiItem,
+  getAddress,
+  type Hash,
+  type PublicClient,
+  RpcError,
+  RpcRequestError,
+  UnknownRpcError,
+  zeroAddress,
+} from 'viem'
+import type { Db, Tx } from '../db/client.ts'
+import {
+  tokenBalanceCheckpoints,
+  tokenDelegateChanges,
+  tokenIndexBlocks,
+  tokenIndexCursor,
+  tokenVoteCheckpoints,
+} from '../db/schema.ts'
+
+/** Where an answer came from: the database, or the chain because the index has not reached that block. */
+export type AnswerSource = 'index' | 'chain'
+export type Answer<T> = { value: T; source: AnswerSource }
+
+export type SyncResult = {
+  /** Every event up to and including this block is in the index (fromBlock − 1 when none is). */
+  indexedBlock: number
+  /** The block the sync aimed for: chain head − confirmations. */
+  targetBlock: number
+  /** Set when a reorg was found: the block the index was rewound to before indexing again. */
+  rewoundTo: number | null
+}
+
+export type TokenIndexLogger = { warn(details: object, message: string): void }
+
+export type TokenIndexOptions = {
+  db: Db
+  /** The DAO chain. Batch its reads with `batch: { multicall: … }` so concurrent chain answers share a call. */
+  client: PublicClient
+  chainId: number
+  token: Address
+  /** The token's deployment block: nothing before it is fetched. */
+  fromBlock: number
+  /** Blocks below the head that count as final; a reorg deeper than this is rewound when found. */
+  confirmations: number
+  /** Most blocks per eth_getLogs request (halved while the node refuses a range, e.g. too many results). */
+  maxRange?: number
+  /** Pause between syncs once caught up (the loop of `start()`). */
+  pollIntervalMs?: number
+  logger?: TokenIndexLogger
+}
+
+/** eth_getLogs block span per request; providers commonly cap ranges near 10k blocks. */
+export const DEFAULT_MAX_RANGE = 10_000
+/** Successful ranges in a row before a narrowed range is doubled again. */
+const RANGE_GROWTH_AFTER = 8
+/** Stored block hashes kept for finding a fork point; a reorg deeper than all of them re-indexes from scratch. */
+export const RETAINED_BLOCK_HASHES = 256
+const DEFAULT_POLL_INTERVAL_MS = 4_000
+const MAX_BACKOFF_MS = 60_000
+/** Rows per INSERT (3 parameters each, far below PostgreSQL's 65,535). */
+const INSERT_CHUNK = 1_000
+/** Block hashes fetched at once while looking for a fork point. */
+const FORK_SEARCH_CONCURRENCY = 8
+const CURSOR_ID = 'governance-token'
+
+const TOKEN_EVENTS = [
+  getAbiItem({ abi: governanceTokenAbi, name: 'Transfer' }),
+  getAbiItem({ abi: governanceTokenAbi, name: 'DelegateChanged' }),
+  getAbiItem({ abi: governanceTokenAbi, name: 'DelegateVotesChanged' }),
+] as const
+
+/** The block asked about is after the chain's head: nothing can be known about it yet. */
+export class FutureBlockError extends Error {
+  override name = 'FutureBlockError'
+  constructor(
+    readonly block: bigint,
+    readonly head: bigint,
+  ) {
+    super(`Block ${block} is after the chain head (${head})`)
+  }
+}
+
+/** The chain changed under a range while it was read; the range was not applied and the next sync retries. */
+export class ChainMovedError extends Error {
+  override name = 'ChainMovedError'
+}
+
+type Cursor = { block: number; blockHash: string | null }
+
+export class TokenIndex {
+  readonly #db: Db
+  readonly #client: PublicClient
+  readonly #chainId: number
+  readonly #token: Address
+  readonly #fromBlock: number
+  readonly #confirmations: number
+  readonly #maxRange: number
+  readonly #pollIntervalMs: number
+  readonly #logger: TokenIndexLogger | undefined
+  #range: number
+  #rangeSuccesses = 0
+  #syncing: Promise<SyncResult> | undefined
+  #loop: Promise<void> | undefined
+  #stopping = false
+  #wake: (() => void) | undefined
+
+  constructor(options: TokenIndexOptions) {
+    if (!Number.isSafeInteger(options.fromBlock) || options.fromBlock < 0)
+      throw new RangeError('fromBlock must be a block number')
+    if (!Number.isSafeInteger(options.confirmations) || options.confirmations < 0)
+      throw new RangeError('confirmations must be a whole number ≥ 0')
+    this.#db = options.db
+    this.#client = options.client
+    this.#chainId = options.chainId
+    this.#token = getAddress(options.token)
+    this.#fromBlock = options.fromBlock
+    this.#confirmations = options.confirmations
+    this.#maxRange = Math.max(1, options.maxRange ?? DEFAULT_MAX_RANGE)
+    this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS
+    this.#logger = options.logger
+    this.#range = this.#maxRange
+  }
+
+  /** Indexes up to head − confirmations (rewinding a reorg first). Concurrent callers share one sync. */
+  syncOnce(): Promise<SyncResult> {
+    this.#syncing ??= this.#sync().finally(() => {
+      this.#syncing = undefined
+    })
+    return this.#syncing
+  }
+
+  /** Syncs in the background until `stop()`: at once while behind, then every poll interval. */
+  start(): void {
+    if (this.#loop) return
+    this.#stopping = false
+    this.#loop = this.#run()
+  }
+
+  /** Ends the background loop after the range in progress (if any); resolves when nothing is running. */
+  async stop(): Promise<void> {
+    this.#stopping = true
+    this.#wake?.()
+    await this.#loop
+    this.#loop = undefined
+    await this.#syncing?.catch(() => undefined)
+  }
+
+  /** The last indexed block (every event up to it is applied), or fromBlock − 1 before the first range. */
+  async indexedBlock(): Promise<number> {
+    const [row] = await this.#db
+      .select({ block: tokenIndexCursor.block })
+      .from(tokenIndexCursor)
+      .where(this.#ownCursor())
+    return row?.block ?? this.#fromBlock - 1
+  }
+
+  /** Voting power of `account` after block `block` (what getPastVotes(account, block) answers). */
+  async votesAt(account: Address, block: bigint | number): Promise<Answer<bigint>> {
+    const n = blockNumber(block)
+    const delegate = getAddress(account)
+    const t = tokenVoteCheckpoints
+    const indexed = await this.#fromIndex(
+      this.#db
+        .select({ votes: t.votes })
+        .from(t)
+        .where(and(eq(t.delegate, delegate), lte(t.block, Number(n))))
+        .orderBy(desc(t.block))
+        .limit(1),
+      n,
+    )
+    if (indexed) return { value: BigInt(indexed.value ?? 0), source: 'index' }
+    const head = await this.#chainHead(n)
+    const contract = { address: this.#token, abi: governanceTokenAbi } as const
+    // getPastVotes reads the token's checkpoints at the head (no archive node needed) but only for past blocks.
+    const value =
+      n < head
+        ? await this.#client.readContract({ ...contract, functionName: 'getPastVotes', args: [delegate, n] })
+        : await this.#client.readContract({
+            ...contract,
+            functionName: 'getVotes',
+            args: [delegate],
+            blockNumber: n,
+          })
+    return { value, source: 'chain' }
+  }
+
+  /** Token balance of `account` after block `block`. */
+  async balanceAt(account: Address, block: bigint | number): Promise<Answer<bigint>> {
+    const n = blockNumber(block)
+    const holder = getAddress(account)
+    const t = tokenBalanceCheckpoints
+    const indexed = await this.#fromIndex(
+      this.#db
+        .select({ balance: t.balance })
+        .from(t)
+        .where(and(eq(t.account, holder), lte(t.block, Number(n))))
+        .orderBy(desc(t.block))
+        .limit(1),
+      n,
+    )
+    if (indexed) return { value: BigInt(indexed.value ?? 0), source: 'index' }
+    await this.#chainHead(n)
+    const value = await this.#client.readContract({
+      address: this.#token,
+      abi: governanceTokenAbi,
+      functionName: 'balanceOf',
+      args: [holder],
+      blockNumber: n,
+    })
+    return { value, source: 'chain' }
+  }
+
+  /** Whom `account` delegates to after block `block` (the zero address: nobody). */
+  async delegateAt(account: Address, block: bigint | number): Promise<Answer<Address>> {
+    const n = blockNumber(block)
+    const delegator = getAddress(account)
+    const t = tokenDelegateChanges
+    const indexed = await this.#fromIndex(
+      this.#db
+        .select({ delegate: t.delegate })
+        .from(t)
+        .where(and(eq(t.delegator, delegator), lte(t.block, Number(n))))
+        .orderBy(desc(t.block))
+        .limit(1),
+      n,
+    )
+    if (indexed) return { value: (indexed.value as Address | null) ?? zeroAddress, source: 'index' }
+    await this.#chainHead(n)
+    const value = await this.#client.readContract({
+      address: this.#token,
+      abi: governanceTokenAbi,
+      functionName: 'delegates',
+      args: [delegator],
+      blockNumber: n,
+    })
+    return { value, source: 'chain' }
+  }
+
+  /** How many addresses hold a non-zero balance at the indexed block; undefined before the first sync. */
+  async holders(): Promise<{ holders: number; blockNumber: number } | undefined> {
+    const t = tokenBalanceCheckpoints
+    const latest = this.#db
+      .selectDistinctOn([t.account], { balance: t.balance })
+      .from(t)
+      .orderBy(t.account, desc(t.block))
+      .as('latest')
+    const count = this.#db.select({ count: sql`count(*)` }).from(latest).where(sql`${latest.balance} > 0`)
+    const [row] = await this.#db
+      .select({ block: tokenIndexCursor.block, holders: sql<string>`(${count})::text` })
+      .from(tokenIndexCursor)
+      .where(this.#ownCursor())
+    if (!row || row.block < this.#fromBlock) return undefined
+    return { holders: Number(row.holders), blockNumber: row.block }
+  }
+
+  async #run(): Promise<void> {
+    let failures = 0
+    while (!this.#stopping) {
+      let delay = this.#pollIntervalMs
+      try {
+        const result = await this.syncOnce()
+        failures = 0
+        if (result.indexedBlock < result.targetBlock) delay = 0
+      } catch (error) {
+        failures++
+        delay = Math.min(this.#pollIntervalMs * 2 ** failures, MAX_BACKOFF_MS)
+        this.#logger?.warn({ err: error, retryInMs: delay }, 'token index sync failed')
+      }
+      if (this.#stopping) break
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay)
+        this.#wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      this.#wake = undefined
+    }
+  }
+
+  async #sync(): Promise<SyncResult> {
+    let cursor = await this.#loadCursor()
+    const head = Number(await this.#client.getBlockNumber({ cacheTime: 0 }))
+    const targetBlock = head - this.#confirmations
+    let rewoundTo: number | null = null
+    if (cursor.blockHash !== null && (await this.#hashAt(cursor.block)) !== cursor.blockHash) {
+      cursor = await this.#rewind(cursor)
+      rewoundTo = cursor.block
+    }
+    while (cursor.block < targetBlock && !this.#stopping) {
+      const next = await this.#indexRange(cursor, targetBlock)
+      if (next === 'fork') {
+        cursor = await this.#rewind(cursor)
+        rewoundTo = cursor.block
+      } else {
+        cursor = next
+      }
+    }
+    return { indexedBlock: cursor.block, targetBlock, rewoundTo }
+  }
+
+  /** The cursor for this token; created, or reset (all rows dropped) when it was for another configuration. */
+  async #loadCursor(): Promise<Cursor> {
+    const fresh = {
+      id: CURSOR_ID,
+      chainId: this.#chainId,
+      token: this.#token,
+      fromBlock: this.#fromBlock,
+      block: this.#fromBlock - 1,
+      blockHash: null,
+    }
+    await this.#db.insert(tokenIndexCursor).values(fresh).onConflictDoNothing()
+    const [row] = await this.#db.select().from(tokenIndexCursor).where(eq(tokenIndexCursor.id, CURSOR_ID))
+    if (!row) throw new Error('token index cursor missing after insert')
+    if (row.chainId === fresh.chainId && row.token === fresh.token && row.fromBlock === fresh.fromBlock)
+      return { block: row.block, blockHash: row.blockHash }
+    this.#logger?.warn(
+      { was: { chainId: row.chainId, token: row.token, fromBlock: row.fromBlock } },
+      'token index: another token, chain or start block is configured; indexing from scratch',
+    )
+    await this.#db.transaction(async (tx) => {
+      await tx.select().from(tokenIndexCursor).where(eq(tokenIndexCursor.id, CURSOR_ID)).for('update')
+      await deleteRowsAfter(tx, undefined)
+      await tx
+        .update(tokenIndexCursor)
+        .set({ ...fresh, updatedAt: new Date() })
+        .where(eq(tokenIndexCursor.id, CURSOR_ID))
+    })
+    return { block: fresh.block, blockHash: null }
+  }
+
+  /** Rewinds to the newest stored block the chain still has (or to the start if none), dropping later rows. */
+  async #rewind(cursor: Cursor): Promise<Cursor> {
+    const stored = await this.#db
+      .select()
+      .from(tokenIndexBlocks)
+      .where(lte(tokenIndexBlocks.number, cursor.block))
+      .orderBy(desc(tokenIndexBlocks.number))
+    let fork: Cursor = { block: this.#fromBlock - 1, blockHash: null }
+    search: for (let i = 0; i < stored.length; i += FORK_SEARCH_CONCURRENCY) {
+      const batch = stored.slice(i, i + FORK_SEARCH_CONCURRENCY)
+      const canonical = await Promise.all(batch.map((block) => this.#hashAt(block.number)))
+      for (const [j, block] of batch.entries()) {
+        if (canonical[j] === block.hash) {
+          fork = { block: block.number, blockHash: block.hash }
+          break search
+        }
+      }
+    }
+    this.#logger?.warn(
+      { indexedBlock: cursor.block, forkBlock: fork.block },
+      fork.blockHash === null
+        ? 'token index: reorg deeper than the stored block hashes; indexing from scratch'
+        : 'token index: reorg; rewinding to the fork point',
+    )
+    const moved = await this.#db.transaction(async (tx) => {
+      if (!(await lockCursorAt(tx, cursor))) return true
+      await deleteRowsAfter(tx, fork.block)
+      await tx
+        .update(tokenIndexCursor)
+        .set({ block: fork.block, blockHash: fork.blockHash, updatedAt: new Date() })
+        .where(eq(tokenIndexCursor.id, CURSOR_ID))
+      return false
+    })
+    return moved ? this.#loadCursor() : fork
+  }
+
+  /**
+   * Fetches and applies the next range after `cursor` (at most #range blocks, up to `target`).
+   * Returns the new cursor, or 'fork' when the cursor block is no longer on the chain.
+   */
+  async #indexRange(cursor: Cursor, target: number): Promise<Cursor | 'fork'> {
+    const from = cursor.block + 1
+    const to = Math.min(target, from + this.#range - 1)
+    const endBefore = await this.#hashAt(to)
+    let logs: TokenLog[]
+    try {
+      logs = await fetchTokenLogs(this.#client, this.#token, from, to)
+    } catch (error) {
+      // The node answered with an error (too many results, range too wide): try half the range.
+      if (to > from && nodeRefused(error)) {
+        this.#range = Math.max(1, Math.floor((to - from + 1) / 2))
+        this.#rangeSuccesses = 0
+        return cursor
+      }
+      throw error
+    }
+    const [endAfter, cursorNow] = await Promise.all([
+      this.#hashAt(to),
+      cursor.blockHash === null ? null : this.#hashAt(cursor.block),
+    ])
+    if (cursorNow !== cursor.blockHash) return 'fork'
+    if (endBefore === null || endAfter !== endBefore || logs.some((log) => log.removed))
+      throw new ChainMovedError(`the chain changed while blocks ${from}–${to} were read`)
+
+    const blockHashes = new Map<number, string>([[to, endAfter]])
+    for (const log of logs) blockHashes.set(Number(log.blockNumber), log.blockHash)
+    if (blockHashes.get(to) !== endAfter)
+      throw new ChainMovedError(`the logs of block ${to} are not from the chain's block ${to}`)
+
+    const moved = await this.#db.transaction(async (tx) => {
+      if (!(await lockCursorAt(tx, cursor))) return true
+      await applyLogs(tx, logs)
+      const blockRows = [...blockHashes].map(([number, hash]) => ({ number, hash }))
+      for (const rows of chunks(blockRows)) await tx.insert(tokenIndexBlocks).values(rows)
+      // Only the newest hashes can be needed for a fork point; older ones would only grow the table.
+      await tx
+        .delete(tokenIndexBlocks)
+        .where(
+          lt(
+            tokenIndexBlocks.number,
+            sql`(select ${tokenIndexBlocks.number} from ${tokenIndexBlocks} order by ${tokenIndexBlocks.number} desc offset ${RETAINED_BLOCK_HASHES - 1} limit 1)`,
+          ),
+        )
+      await tx
+        .update(tokenIndexCursor)
+        .set({ block: to, blockHash: endAfter, updatedAt: new Date() })
+        .where(eq(tokenIndexCursor.id, CURSOR_ID))
+      return false
+    })
+    // Widen a narrowed range again slowly, so a node with a fixed limit does not refuse every other request.
+    if (++this.#rangeSuccesses >= RANGE_GROWTH_AFTER) {
+      this.#range = Math.min(this.#maxRange, this.#range * 2)
+      this.#rangeSuccesses = 0
+    }
+    // Another server applied this range (or rewound) first: carry on from where it left the cursor.
+    return moved ? this.#loadCursor() : { block: to, blockHash: endAfter }
+  }
+
+  /** The chain's hash of block `number`; null when the chain has no such block (it is shorter now). */
+  async #hashAt(number: number): Promise<Hash | null> {
+    try {
+      const block = await this.#client.getBlock({ blockNumber: BigInt(number) })
+      return block.hash
+    } catch (error) {
+      if (error instanceof BlockNotFoundError) return null
+      throw error
+    }
+  }
+
+  /** The chain head, checked to be at or after `block`. */
+  async #chainHead(block: bigint): Promise<bigint> {
+    const head = await this.#client.getBlockNumber({ cacheTime: 0 })
+    if (block > head) throw new FutureBlockError(block, head)
+    return head
+  }
+
+  /** The indexed value (null: none recorded) when the index covers `block`, in one statement with the cursor. */
+  async #fromIndex(latest: SQLWrapper, block: bigint) {
+    const [row] = await this.#db
+      .select({ block: tokenIndexCursor.block, value: sql<string | null>`(${latest})::text` })
+      .from(tokenIndexCursor)
+      .where(this.#ownCursor())
+    // One statement, so the cursor and the value come from one snapshot even while a rewind commits.
+    return row && block <= BigInt(row.block) ? { value: row.value } : undefined
+  }
+
+  #ownCursor(): SQL | undefined {
+    return and(
+      eq(tokenIndexCursor.id, CURSOR_ID),
+      eq(tokenIndexCursor.chainId, this.#chainId),
+      eq(tokenIndexCursor.token, this.#token),
+      eq(tokenIndexCursor.fromBlock, this.#fromBlock),
+    )
+  }
+}
+
+function blockNumber(block: bigint | number): bigint {
+  const n = BigInt(block)
+  if (n < 0n || n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`not a block number: ${block}`)
+  return n
+}
+
+/** True when the node answered the request with a JSON-RPC error (rather than not answering at all). */
+function nodeRefused(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    Boolean(
+      error.walk(
+        (cause) =>
+          cause instanceof RpcRequestError ||
+          (cause instanceof RpcError && !(cause instanceof UnknownRpcError)),
+      ),
+    )
+  )
+}
+
+/** Locks the cursor row for this transaction; false when it is no longer at `expected` (another writer). */
+async function lockCursorAt(tx: Tx, expected: Cursor): Promise<boolean> {
+  const [row] = await tx
+    .select({ block: tokenIndexCursor.block, blockHash: tokenIndexCursor.blockHash })
+    .from(tokenIndexCursor)
+    .where(eq(tokenIndexCursor.id, CURSOR_ID))
+    .for('update')
+  return row?.block === expected.block && row.blockHash === expected.blockHash
+}
+
+/** Deletes indexed rows of blocks after `block` (all of them when undefined). */
+async function deleteRowsAfter(tx: Tx, block: number | undefined): Promise<void> {
+  for (const table of [tokenBalanceCheckpoints, tokenDelegateChanges, tokenVoteCheckpoints]) {
+    await tx.delete(table).where(block === undefined ? undefined : sql`${table.block} > ${block}`)
+  }
+  await tx
+    .delete(tokenIndexBlocks)
+    .where(block === undefined ? undefined : sql`${tokenIndexBlocks.number} > ${block}`)
+}
+
+/** The token's Transfer, DelegateChanged and DelegateVotesChanged logs of blocks from…to. */
+function fetchTokenLogs(client: PublicClient, token: Address, from: number, to: number) {
+  return client.getLogs({
+    address: token,
+    events: TOKEN_EVENTS,
+    fromBlock: BigInt(from),
+    toBlock: BigInt(to),
+    strict: true,
+  })
+}
+
+type TokenLog = Awaited<ReturnType<typeof fetchTokenLogs>>[number]
+
+/** Writes the checkpoints of one range: per account and block, the state after the block's last event. */
+async function applyLogs(tx: Tx, logs: TokenLog[]): Promise<void> {
+  const ordered = [...logs].sort((a, b) =>
+    a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+  )
+  const balances = await latestBalances(
+    tx,
+    new Set(
+      ordered.flatMap((log) =>
+        log.eventName === 'Transfer' ? [log.args.from, log.args.to].filter((a) => a !== zeroAddress) : [],
+      ),
+    ),
+  )
+  // Keyed by block and account: a later event in the same block replaces the earlier value.
+  const balanceRows = new Map<string, typeof tokenBalanceCheckpoints.$inferInsert>()
+  const delegateRows = new Map<string, typeof tokenDelegateChanges.$inferInsert>()
+  const voteRows = new Map<string, typeof tokenVoteCheckpoints.$inferInsert>()
+  for (const log of ordered) {
+    const block = Number(log.blockNumber)
+    if (log.eventName === 'Transfer') {
+      const { from, to, value } = log.args
+      for (const [account, delta] of [
+        [from, -value],
+        [to, value],
+      ] as const) {
+        if (account === zeroAddress) continue
+        const balance = (balances.get(account) ?? 0n) + delta
+        // ERC-20 balances cannot go negative: a missing event, so refuse to write a wrong index.
+        if (balance < 0n) throw new Error(`token index: negative balance for ${account} at block ${block}`)
+        balances.set(account, balance)
+        balanceRows.set(`${block}:${account}`, { account, block, balance })
+      }
+    } else if (log.eventName === 'DelegateChanged') {
+      const { delegator, toDelegate } = log.args
+      delegateRows.set(`${block}:${delegator}`, { delegator, block, delegate: toDelegate })
+    } else {
+      const { delegate, newVotes } = log.args
+      voteRows.set(`${block}:${delegate}`, { delegate, block, votes: newVotes })
+    }
+  }
+  for (const rows of chunks([...balanceRows.values()])) await tx.insert(tokenBalanceCheckpoints).values(rows)
+  for (const rows of chunks([...delegateRows.values()])) await tx.insert(tokenDelegateChanges).values(rows)
+  for (const rows of chunks([...voteRows.values()])) await tx.insert(tokenVoteCheckpoints).values(rows)
+}
+
+/** Each account's latest indexed balance (absent: never held any). */
+async function latestBalances(tx: Tx, accounts: Set<Address>): Promise<Map<Address, bigint>> {
+  const t = tokenBalanceCheckpoints
+  const balances = new Map<Address, bigint>()
+  const all = [...accounts]
+  for (let i = 0; i < all.length; i += INSERT_CHUNK) {
+    const rows = await tx
+      .selectDistinctOn([t.account], { account: t.account, balance: t.balance })
+      .from(t)
+      .where(inArray(t.account, all.slice(i, i + INSERT_CHUNK)))
+      .orderBy(t.account, desc(t.block))
+    for (const row of rows) balances.set(row.account as Address, row.balance)
+  }
+  return balances
+}
+
+/** `rows` in slices of INSERT_CHUNK, one INSERT each. */
+function* chunks<T>(rows: T[]): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) yield rows.slice(i, i + INSERT_CHUNK)
+}
