@@ -8,6 +8,7 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import {
   APP_SHELL_PLACEHOLDER,
+  governanceDomain,
   HTTP_TIMEOUT_MS,
   PUBLIC_CONFIG_ELEMENT_ID,
   PUBLIC_CONFIG_PLACEHOLDER,
@@ -20,6 +21,7 @@ import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
 import { TokenIndex } from './indexer/token-index.ts'
 import { authRoutes } from './routes/auth.ts'
+import { governanceRoutes } from './routes/governance.ts'
 
 export interface AppDeps {
   settings: Settings
@@ -162,14 +164,17 @@ export async function buildApp({
 
   // The token index (issue 5): follows the governance token's events into the database in the background,
   // and answers holders and voting power locally. Without a database there is nothing to keep it in.
+  const daoClient = daoChain
+    ? (createPublicClient({
+        transport: http(daoChain.upstreamRpcUrl, { timeout: HTTP_TIMEOUT_MS }),
+        batch: { multicall: true },
+      }) as PublicClient)
+    : undefined
   const tokenIndex =
-    publicConfig.token && daoChain && database
+    publicConfig.token && daoChain && daoClient && database
       ? new TokenIndex({
           db: database.db,
-          client: createPublicClient({
-            transport: http(daoChain.upstreamRpcUrl, { timeout: HTTP_TIMEOUT_MS }),
-            batch: { multicall: true },
-          }) as PublicClient,
+          client: daoClient,
           chainId: daoChain.id,
           token: publicConfig.token.address as Address,
           fromBlock: settings.tokenDeployBlock,
@@ -177,9 +182,19 @@ export async function buildApp({
           logger: app.log,
         })
       : undefined
-  if (tokenIndex) {
+  if (tokenIndex && daoClient && database && publicConfig.token) {
     app.addHook('onReady', async () => tokenIndex.start())
     app.addHook('onClose', async () => tokenIndex.stop())
+    await app.register(governanceRoutes, {
+      deps: {
+        database,
+        client: daoClient,
+        tokenIndex,
+        domain: governanceDomain({ chainId: publicConfig.token.chainId, token: publicConfig.token.address }),
+        rules: publicConfig.governance,
+        now,
+      },
+    })
   }
 
   app.get('/api/token/holders', async (_request, reply) => {

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_GOVERNANCE_RULES,
   formatIssues,
   hexColorSchema,
   LOCAL_CHAIN_ID,
@@ -7,6 +8,7 @@ import {
   type PublicChain,
   type PublicConfig,
   publicConfigSchema,
+  tokenUnitsSchema,
   WALLET_CONNECT_WALLET_IDS,
 } from '@guildhall/core'
 import { isAddress } from 'viem'
@@ -72,6 +74,10 @@ const envSchema = z.object({
     .refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address')
     .optional(),
   TOKEN_DEPLOY_BLOCK: z.coerce.number().int().min(0).default(0),
+  /** Governance rules in token base units (e.g. wei); frozen into each proposal when it is created. */
+  QUORUM: tokenUnitsSchema.default(DEFAULT_GOVERNANCE_RULES.quorum),
+  PROPOSAL_THRESHOLD: tokenUnitsSchema.default(DEFAULT_GOVERNANCE_RULES.threshold),
+  ABSTAIN_COUNTS_TO_QUORUM: z.enum(['on', 'off']).default('on'),
   /** Blocks below the head the token index treats as final; default 0 on the local chain, else 12. */
   TOKEN_INDEX_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).optional(),
   WALLETS: z
@@ -195,6 +201,11 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     appUrl: origin,
     chains: chains.map(({ upstreamRpcUrl: _u, proxied: _p, ...chain }) => chain),
     token: e.TOKEN_ADDRESS ? { address: e.TOKEN_ADDRESS, chainId: daoChain.id } : null,
+    governance: {
+      quorum: e.QUORUM,
+      threshold: e.PROPOSAL_THRESHOLD,
+      abstainCountsToQuorum: e.ABSTAIN_COUNTS_TO_QUORUM === 'on',
+    },
     wallets: e.WALLETS,
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
     learnMoreUrl: e.LEARN_MORE_URL,

@@ -35,6 +35,28 @@ export const publicChainSchema = z.strictObject({
 })
 export type PublicChain = z.infer<typeof publicChainSchema>
 
+/** An amount of the governance token in its base units (wei for 18 decimals), as a decimal string. */
+export const tokenUnitsSchema = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,76})$/, 'must be a whole number of token base units, like 1000000000000000000000')
+
+/** Rules frozen into each proposal at creation (product.md §3). */
+export const governanceRulesSchema = z.strictObject({
+  /** Voting power that must take part for a result to count. */
+  quorum: tokenUnitsSchema,
+  /** Voting power an author needs at the snapshot block to create a proposal. */
+  threshold: tokenUnitsSchema,
+  /** Whether Abstain votes count toward the quorum (basic proposals). */
+  abstainCountsToQuorum: z.boolean(),
+})
+export type GovernanceRules = z.infer<typeof governanceRulesSchema>
+/** 1000 and 1 tokens of 18 decimals. */
+export const DEFAULT_GOVERNANCE_RULES: GovernanceRules = {
+  quorum: '1000000000000000000000',
+  threshold: '1000000000000000000',
+  abstainCountsToQuorum: true,
+}
+
 /** Everything the web app needs at run time, injected by the server into index.html. */
 export const publicConfigSchema = z
   .strictObject({
@@ -49,6 +71,7 @@ export const publicConfigSchema = z
       .strictObject({ address: addressSchema, chainId: z.number().int().positive() })
       .nullable()
       .default(null),
+    governance: governanceRulesSchema.default(DEFAULT_GOVERNANCE_RULES),
     wallets: z
       .array(z.enum(POPULAR_WALLET_IDS))
       .min(1)

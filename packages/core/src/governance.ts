@@ -4,7 +4,15 @@
  * the rule that decides which of a member's votes counts. Shared by apps/web (what the wallet signs) and
  * apps/api (what the server rebuilds and verifies); the client's domain and types are never trusted.
  */
-import { type Address, type Hex, hashTypedData, type TypedDataDomain } from 'viem'
+import {
+  type Address,
+  encodeAbiParameters,
+  type Hex,
+  hashTypedData,
+  keccak256,
+  type TypedDataDomain,
+  zeroHash,
+} from 'viem'
 import { z } from 'zod'
 import { checksummedAddressSchema, SIGNATURE_MAX_BYTES } from './auth.ts'
 
@@ -259,7 +267,7 @@ export function timestampProblem(timestamp: number, nowSeconds: number): Timesta
 }
 
 /** The part of a vote the "which vote counts" rule reads. */
-export type OrderedVote = { id: Hex; timestamp: number }
+export type OrderedVote = { id: string; timestamp: number }
 
 /**
  * Whether vote `a` replaces vote `b` of the same voter on the same proposal: the later timestamp wins;
@@ -280,4 +288,48 @@ export function countingVotes<V extends OrderedVote & { voter: string }>(votes: 
     if (!current || supersedes(vote, current)) byVoter.set(voter, vote)
   }
   return byVoter
+}
+
+/** The hash-chained log every accepted proposal and vote is appended to (issue 5, "Verifiable results"). */
+export type LogEntry = {
+  /** 1, 2, 3 … with no gap. */
+  seq: number
+  kind: 'proposal' | 'vote'
+  /** The message's EIP-712 digest, which commits to everything that was signed. */
+  messageId: Hex
+  signature: Hex
+  /** The previous entry's hash; LOG_GENESIS_HASH for entry 1. */
+  prevHash: Hex
+  hash: Hex
+}
+export const LOG_GENESIS_HASH: Hex = zeroHash
+
+/** An entry's hash: keccak256 of its ABI-encoded fields, the previous hash included. */
+export function logEntryHash(entry: Omit<LogEntry, 'hash'>): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: 'uint64' }, { type: 'string' }, { type: 'bytes32' }, { type: 'bytes' }, { type: 'bytes32' }],
+      [BigInt(entry.seq), entry.kind, entry.messageId, entry.signature, entry.prevHash],
+    ),
+  )
+}
+
+/**
+ * The first place where `entries` (in order) stop forming one chain from `first`'s predecessor, or null
+ * when every entry links to the one before it and hashes to its stored hash.
+ */
+export function logChainProblem(
+  entries: readonly LogEntry[],
+  previous: { seq: number; hash: Hex } = { seq: 0, hash: LOG_GENESIS_HASH },
+): { seq: number; problem: string } | null {
+  let before = previous
+  for (const entry of entries) {
+    if (entry.seq !== before.seq + 1) return { seq: entry.seq, problem: `expected entry ${before.seq + 1}` }
+    if (entry.prevHash !== before.hash)
+      return { seq: entry.seq, problem: 'does not link to the entry before it' }
+    if (logEntryHash(entry) !== entry.hash)
+      return { seq: entry.seq, problem: 'its hash does not match its fields' }
+    before = entry
+  }
+  return null
 }

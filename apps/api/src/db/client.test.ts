@@ -51,6 +51,26 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'auth_nonces.created_at',
       'auth_nonces.expires_at',
       'auth_nonces.consumed_at',
+      'ballots.proposal_id',
+      'ballots.voter',
+      'ballots.vote_id',
+      'ballots.timestamp',
+      'governance_log.seq',
+      'governance_log.kind',
+      'governance_log.message_id',
+      'governance_log.proposal_id',
+      'governance_log.signature',
+      'governance_log.prev_hash',
+      'governance_log.hash',
+      'governance_log.created_at',
+      'proposals.id',
+      'proposals.author',
+      'proposals.start',
+      'proposals.end',
+      'proposals.snapshot',
+      'proposals.message',
+      'proposals.signature',
+      'proposals.created_at',
       'sessions.id',
       'sessions.token_hash',
       'sessions.address',
@@ -79,12 +99,27 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'token_vote_checkpoints.delegate',
       'token_vote_checkpoints.block',
       'token_vote_checkpoints.votes',
+      'votes.id',
+      'votes.proposal_id',
+      'votes.voter',
+      'votes.timestamp',
+      'votes.message',
+      'votes.signature',
+      'votes.power',
+      'votes.power_source',
+      'votes.received_at',
     ])
     const indexes = await db.execute<{ indexname: string }>(sql`
       select indexname from pg_indexes where schemaname = 'public' order by indexname`)
     expect(indexes.rows.map((r) => r.indexname)).toEqual([
       'auth_nonces_expires_at_idx',
       'auth_nonces_pkey',
+      'ballots_proposal_id_voter_pk',
+      'governance_log_message_id_unique',
+      'governance_log_pkey',
+      'governance_log_proposal_idx',
+      'proposals_end_idx',
+      'proposals_pkey',
       'sessions_address_idx',
       'sessions_pkey',
       'sessions_token_hash_unique',
@@ -93,11 +128,13 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'token_index_blocks_pkey',
       'token_index_cursor_pkey',
       'token_vote_checkpoints_delegate_block_pk',
+      'votes_pkey',
+      'votes_proposal_idx',
     ])
     const applied = await db.execute<{ n: number }>(
       sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
     )
-    expect(applied.rows[0]?.n).toBe(2)
+    expect(applied.rows[0]?.n).toBe(3)
   })
 
   test('a session and a nonce round-trip: defaults filled (uuid id, now() timestamps), Dates back, nulls kept', async () => {
@@ -312,7 +349,7 @@ if (serverUrl) {
       // A second, empty database: drop what testDatabase() migrated and let two clients race.
       await fresh.db.execute(sql`drop schema drizzle cascade`)
       await fresh.db.execute(
-        sql`drop table sessions, auth_nonces, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints`,
+        sql`drop table sessions, auth_nonces, ballots, votes, governance_log, proposals, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints`,
       )
       const url = (await fresh.db.execute<{ db: string }>(sql`select current_database() as db`)).rows[0]
         ?.db as string
@@ -325,7 +362,7 @@ if (serverUrl) {
       const applied = await a.db.execute<{ n: number }>(
         sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
       )
-      expect(applied.rows[0]?.n).toBe(2)
+      expect(applied.rows[0]?.n).toBe(3)
     })
 
     test('ping() answers false (without throwing) when the server cannot be reached', async () => {

@@ -1,10 +1,12 @@
 // The database schema (ADR 007). One pg-core schema for both backends (PGlite and PostgreSQL); the
 // migrations in apps/api/drizzle/ are generated from this file (`npm run db:generate`) and committed.
+import type { ProposalMessage, VoteMessage } from '@guildhall/core'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -108,8 +110,84 @@ export const tokenVoteCheckpoints = pgTable(
   (table) => [primaryKey({ columns: [table.delegate, table.block] })],
 )
 
+// Governance (issue 5): signed proposals and votes as they were signed, the vote that counts per voter, and
+// the hash-chained log of everything accepted. Ids are EIP-712 digests (0x + 64 lower-case hex).
+
+/** Accepted proposals; `message` is the signed JSON message exactly as verified. */
+export const proposals = pgTable(
+  'proposals',
+  {
+    id: text('id').primaryKey(),
+    author: text('author').notNull(),
+    start: bigint('start', { mode: 'number' }).notNull(),
+    end: bigint('end', { mode: 'number' }).notNull(),
+    snapshot: blockNumber('snapshot').notNull(),
+    message: jsonb('message').$type<ProposalMessage>().notNull(),
+    signature: text('signature').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (table) => [index('proposals_end_idx').on(table.end)],
+)
+
+/** Accepted votes, replaced ones included (the history); `power` is the voter's at the snapshot block. */
+export const votes = pgTable(
+  'votes',
+  {
+    id: text('id').primaryKey(),
+    proposalId: text('proposal_id')
+      .notNull()
+      .references(() => proposals.id),
+    voter: text('voter').notNull(),
+    timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+    message: jsonb('message').$type<VoteMessage>().notNull(),
+    signature: text('signature').notNull(),
+    power: uint256('power').notNull(),
+    /** Where the power was read: the token index, or the chain while the index lagged. */
+    powerSource: text('power_source').notNull(),
+    receivedAt: timestamptz('received_at').notNull().defaultNow(),
+  },
+  (table) => [index('votes_proposal_idx').on(table.proposalId)],
+)
+
+/** The vote that counts, per voter and proposal (latest timestamp, then lower id: `supersedes`). */
+export const ballots = pgTable(
+  'ballots',
+  {
+    proposalId: text('proposal_id')
+      .notNull()
+      .references(() => proposals.id),
+    voter: text('voter').notNull(),
+    voteId: text('vote_id')
+      .notNull()
+      .references(() => votes.id),
+    timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.proposalId, table.voter] })],
+)
+
+/** Every accepted proposal and vote, each entry carrying the previous entry's hash (`logEntryHash`). */
+export const governanceLog = pgTable(
+  'governance_log',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    kind: text('kind').$type<'proposal' | 'vote'>().notNull(),
+    messageId: text('message_id').notNull().unique('governance_log_message_id_unique'),
+    /** The proposal the message belongs to (its own id for a proposal), for a proposal's export bundle. */
+    proposalId: text('proposal_id').notNull(),
+    signature: text('signature').notNull(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (table) => [index('governance_log_proposal_idx').on(table.proposalId)],
+)
+
 export const schema = {
   authNonces,
+  proposals,
+  votes,
+  ballots,
+  governanceLog,
   sessions,
   tokenIndexCursor,
   tokenIndexBlocks,

@@ -12,7 +12,7 @@ import {
   isAddressEqual,
   isErc6492Signature,
   type PublicClient,
-  recoverMessageAddress,
+  recoverAddress,
   size,
   TimeoutError,
 } from 'viem'
@@ -58,26 +58,39 @@ function couldNotAsk(error: unknown): boolean {
   )
 }
 
-/**
- * True when `signature` proves that `address` signed the personal message `message`.
- * ECDSA is checked locally first, so an externally owned account never waits on the chain; contract
- * accounts (ERC-1271, Safe's approved-hash form with an empty signature) and counterfactual ones
- * (ERC-6492) are asked on the chain. Throws ChainUnavailableError when the chain does not answer.
- */
-export async function verifyPersonalSignature({
-  address,
+/** True when `signature` proves that `address` signed the personal message `message` (EIP-191). */
+export function verifyPersonalSignature({
   message,
-  signature,
-  client,
+  ...rest
 }: {
   address: Address
   message: string
   signature: Hex
   client: PublicClient
 }): Promise<boolean> {
+  return verifyHashSignature({ ...rest, hash: hashMessage(message) })
+}
+
+/**
+ * True when `signature` proves that `address` signed the digest `hash` (a personal message's or an EIP-712
+ * message's). ECDSA is checked locally first, so an externally owned account never waits on the chain;
+ * contract accounts (ERC-1271, Safe's approved-hash form with an empty signature) and counterfactual ones
+ * (ERC-6492) are asked on the chain. Throws ChainUnavailableError when the chain does not answer.
+ */
+export async function verifyHashSignature({
+  address,
+  hash,
+  signature,
+  client,
+}: {
+  address: Address
+  hash: Hex
+  signature: Hex
+  client: PublicClient
+}): Promise<boolean> {
   if (size(signature) === 65) {
     try {
-      if (isAddressEqual(await recoverMessageAddress({ message, signature }), address)) return true
+      if (isAddressEqual(await recoverAddress({ hash, signature }), address)) return true
     } catch {
       // Not a valid ECDSA signature; a contract account may still accept it.
     }
@@ -90,7 +103,7 @@ export async function verifyPersonalSignature({
       const { data } = await client.call({
         data: encodeDeployData({
           abi: erc6492SignatureValidatorAbi,
-          args: [address, hashMessage(message), signature],
+          args: [address, hash, signature],
           bytecode: erc6492SignatureValidatorByteCode,
         }),
       })
@@ -115,7 +128,7 @@ export async function verifyPersonalSignature({
       address,
       abi: erc1271Abi,
       functionName: 'isValidSignature',
-      args: [hashMessage(message), signature],
+      args: [hash, signature],
     })
     return result.toLowerCase() === ERC1271_MAGIC_VALUE
   } catch (error) {

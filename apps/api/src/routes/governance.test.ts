@@ -1,0 +1,436 @@
+// Proposals and votes over HTTP against a real chain (anvil with the demo DAO) and a real database (PGlite,
+// or PostgreSQL under scripts/with-postgres.sh): every vote case of security.md as a named test.
+import {
+  BASIC_CHOICES,
+  governanceDomain,
+  LOCAL_CHAIN_ID,
+  type LogEntry,
+  logChainProblem,
+  type ProposalMessage,
+  proposalId,
+  proposalTypedData,
+  type VoteMessage,
+  voteId,
+  voteTypedData,
+} from '@guildhall/core'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
+import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import { count, eq } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import {
+  createPublicClient,
+  createTestClient,
+  type Hex,
+  http,
+  type PrivateKeyAccount,
+  parseSignature,
+  serializeSignature,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { buildApp } from '../app.ts'
+import { type ballots, governanceLog, proposals, votes } from '../db/schema.ts'
+import { type TestDatabase, testDatabase } from '../db/test-database.ts'
+import { parseEnv } from '../env.ts'
+
+const ORIGIN = 'http://127.0.0.1:3999'
+const member = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
+// The demo DAO (packages/devchain/src/demo-dao.ts): Ada votes with her and Dev's tokens, Ben with his and
+// Eve's, Dev delegated to Ada, Finn never delegated, Iris holds nothing.
+const ada = member(1)
+const ben = member(2)
+const cleo = member(3)
+const dev = member(4)
+const finn = member(6)
+const iris = member(9)
+const stranger = privateKeyToAccount('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318')
+
+let anvil: AnvilInstance
+let deployment: DemoDeployment
+let database: TestDatabase
+let app: FastifyInstance
+let snapshot: number
+let domain: ReturnType<typeof governanceDomain>
+
+const nowSeconds = () => Math.floor(Date.now() / 1000)
+const jsonHeaders = { origin: ORIGIN, 'content-type': 'application/json' }
+const post = (url: string, body: unknown) =>
+  app.inject({ method: 'POST', url, headers: jsonHeaders, payload: JSON.stringify(body) })
+
+function proposalMessage(
+  author: PrivateKeyAccount,
+  overrides: Partial<ProposalMessage> = {},
+): ProposalMessage {
+  const now = nowSeconds()
+  return {
+    author: author.address,
+    title: 'Repair the roof',
+    body: 'The **roof** leaks.',
+    kind: 'basic',
+    choices: [...BASIC_CHOICES],
+    start: now - 60,
+    end: now + 3 * 3600,
+    snapshot,
+    quorum: '1000000000000000000000',
+    threshold: '1000000000000000000',
+    abstainCountsToQuorum: true,
+    timestamp: now - 30,
+    ...overrides,
+  }
+}
+
+async function createProposal(author: PrivateKeyAccount, overrides: Partial<ProposalMessage> = {}) {
+  const message = proposalMessage(author, overrides)
+  const signature = await author.signTypedData(proposalTypedData(domain, message))
+  const response = await post('/api/proposals', { message, signature })
+  return { response, message, id: proposalId(domain, message) }
+}
+
+async function signedVote(
+  voter: PrivateKeyAccount,
+  proposal: Hex,
+  overrides: Partial<VoteMessage> = {},
+  signingDomain = domain,
+) {
+  const message: VoteMessage = {
+    voter: voter.address,
+    proposal,
+    choices: [1],
+    reason: '',
+    timestamp: nowSeconds(),
+    ...overrides,
+  }
+  const signature = await voter.signTypedData(voteTypedData(signingDomain, message))
+  return { message, signature, id: voteId(domain, message) }
+}
+/** The request body of a signed vote: exactly the message and the signature. */
+const postVote = (url: string, { message, signature }: { message: unknown; signature: Hex }) =>
+  post(url, { message, signature })
+
+const rowsOf = async (table: typeof votes | typeof proposals | typeof governanceLog | typeof ballots) =>
+  (await database.db.select({ n: count() }).from(table))[0]?.n ?? 0
+const votesOn = async (proposal: Hex) =>
+  (await database.db.select({ n: count() }).from(votes).where(eq(votes.proposalId, proposal)))[0]?.n ?? 0
+
+beforeAll(async () => {
+  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 2 })
+  snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
+  domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
+  database = await testDatabase()
+  app = await buildApp({
+    settings: parseEnv({
+      PUBLIC_ORIGIN: ORIGIN,
+      CHAIN_IDS: String(LOCAL_CHAIN_ID),
+      [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
+      TOKEN_ADDRESS: deployment.token,
+      TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
+      WALLETS: 'injected',
+      SIGN_IN: 'off',
+    }),
+    database,
+  })
+  await app.ready()
+}, 60_000)
+
+afterAll(async () => {
+  await app?.close()
+  await database?.close()
+  await anvil?.stop()
+})
+
+describe('proposals', () => {
+  test('behavior: a valid proposal → 201 with its digest as id; the same signed proposal again → 200, one row', async () => {
+    const { response, message, id } = await createProposal(ada)
+    expect(response.statusCode).toBe(201)
+    expect(response.json()).toEqual({ id })
+    const signature = await ada.signTypedData(proposalTypedData(domain, message))
+    const replay = await post('/api/proposals', { message, signature })
+    expect(replay.statusCode).toBe(200)
+    expect((await database.db.select().from(proposals).where(eq(proposals.id, id))).length).toBe(1)
+  })
+
+  test('behavior: an author below the threshold at the snapshot → 403 with the reason, nothing stored', async () => {
+    const before = await rowsOf(proposals)
+    const { response } = await createProposal(finn)
+    expect(response.statusCode).toBe(403)
+    expect(response.json().message).toMatch(/had not delegated them/)
+    expect(await rowsOf(proposals)).toBe(before)
+  })
+
+  test('behavior: rules other than the DAO’s → 422; a snapshot that is not a recent past block → 422', async () => {
+    expect((await createProposal(ada, { quorum: '1' })).response.statusCode).toBe(422)
+    const future = await createProposal(ada, { snapshot: snapshot + 100 })
+    expect(future.response.statusCode).toBe(422)
+    expect(future.response.json().error).toBe('bad_snapshot')
+  })
+
+  test('behavior: signed by another key → 401, nothing stored', async () => {
+    const message = proposalMessage(ada, { title: 'Forged' })
+    const signature = await stranger.signTypedData(proposalTypedData(domain, message))
+    const response = await post('/api/proposals', { message, signature })
+    expect(response.statusCode).toBe(401)
+    expect(
+      await database.db
+        .select()
+        .from(proposals)
+        .where(eq(proposals.id, proposalId(domain, message))),
+    ).toEqual([])
+  })
+
+  test('behavior: a list filtered by state, and a detail page with its tally', async () => {
+    const { id } = await createProposal(ada, { title: 'Listed' })
+    const pending = await createProposal(ada, {
+      title: 'Later',
+      start: nowSeconds() + 3600,
+      end: nowSeconds() + 7200,
+    })
+    const active = (await app.inject({ method: 'GET', url: '/api/proposals?state=active' })).json()
+    expect(active.proposals.map((p: { id: string }) => p.id)).toContain(id)
+    expect(active.proposals.map((p: { id: string }) => p.id)).not.toContain(pending.id)
+    const detail = (await app.inject({ method: 'GET', url: `/api/proposals/${id}` })).json()
+    expect(detail).toMatchObject({
+      id,
+      title: 'Listed',
+      state: 'active',
+      tally: { outcome: 'no-quorum', voters: 0 },
+    })
+    expect((await app.inject({ method: 'GET', url: '/api/proposals?state=open' })).statusCode).toBe(400)
+  })
+})
+
+describe('votes (security.md, Votes)', () => {
+  let proposal: Hex
+  beforeAll(async () => {
+    proposal = (await createProposal(ada, { title: 'Votes' })).id
+  })
+
+  test('behavior: a valid vote → 201 with the digest id; the exact replay → 200, one row', async () => {
+    const { message, signature, id } = await signedVote(cleo, proposal, {
+      choices: [2],
+      reason: 'Too costly.',
+    })
+    const first = await postVote(`/api/proposals/${proposal}/votes`, { message, signature })
+    expect(first.statusCode).toBe(201)
+    expect(first.json()).toEqual({ id, created: true, counts: true })
+    const replay = await postVote(`/api/proposals/${proposal}/votes`, { message, signature })
+    expect(replay.statusCode).toBe(200)
+    expect(replay.json()).toEqual({ id, created: false, counts: true })
+    expect((await database.db.select().from(votes).where(eq(votes.id, id))).length).toBe(1)
+  })
+
+  test('behavior: 50 concurrent identical votes plus their high-s variants → one row, no 5xx', async () => {
+    const own = (await createProposal(ada, { title: 'Concurrent' })).id
+    const { message, signature, id } = await signedVote(ben, own)
+    const { r, s, yParity } = parseSignature(signature)
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+    const highS = serializeSignature({
+      r,
+      s: `0x${(n - BigInt(s)).toString(16).padStart(64, '0')}`,
+      yParity: 1 - (yParity as number),
+    })
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        postVote(`/api/proposals/${own}/votes`, { message, signature: i % 2 ? highS : signature }),
+      ),
+    )
+    const statuses = responses.map((response) => response.statusCode)
+    expect(statuses.filter((status) => status >= 500)).toEqual([])
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1)
+    expect(new Set(statuses)).toEqual(new Set([200, 201]))
+    expect(await votesOn(own)).toBe(1)
+    expect(
+      (await database.db.select().from(governanceLog).where(eq(governanceLog.messageId, id))).length,
+    ).toBe(1)
+  })
+
+  test('behavior: a later re-vote replaces; an earlier one → 409 and is not stored', async () => {
+    const own = (await createProposal(ada, { title: 'Re-vote' })).id
+    const t = nowSeconds()
+    const first = await signedVote(ben, own, { timestamp: t - 10, choices: [1] })
+    const later = await signedVote(ben, own, { timestamp: t, choices: [2] })
+    const earlier = await signedVote(ben, own, { timestamp: t - 20, choices: [3] })
+    expect((await postVote(`/api/proposals/${own}/votes`, first)).statusCode).toBe(201)
+    expect((await postVote(`/api/proposals/${own}/votes`, later)).statusCode).toBe(201)
+    const refused = await postVote(`/api/proposals/${own}/votes`, earlier)
+    expect(refused.statusCode).toBe(409)
+    expect(await votesOn(own)).toBe(2)
+    const detail = (await app.inject({ method: 'GET', url: `/api/proposals/${own}` })).json()
+    expect(detail.votes).toEqual([expect.objectContaining({ id: later.id, choices: [2] })])
+    expect(detail.tally.perChoice).toEqual(['0', '850000000000000000000', '0'])
+  })
+
+  test('behavior: equal timestamps → the lower id wins, whichever arrives first', async () => {
+    const t = nowSeconds()
+    for (const order of [0, 1]) {
+      const own = (await createProposal(ada, { title: `Tie ${order}` })).id
+      const a = await signedVote(ben, own, { timestamp: t, choices: [1] })
+      const b = await signedVote(ben, own, { timestamp: t, choices: [2] })
+      const lower = a.id < b.id ? a : b
+      const sequence = order === 0 ? [a, b] : [b, a]
+      for (const vote of sequence) await postVote(`/api/proposals/${own}/votes`, vote)
+      const detail = (await app.inject({ method: 'GET', url: `/api/proposals/${own}` })).json()
+      expect(detail.votes.map((v: { choices: number[] }) => v.choices)).toEqual([lower.message.choices])
+    }
+  })
+
+  test.each([
+    [
+      'another key',
+      async (p: Hex) => ({
+        ...(await signedVote(ben, p)),
+        signature: (await signedVote(stranger, p)).signature,
+      }),
+    ],
+    ['another chain id', (p: Hex) => signedVote(ben, p, {}, { ...domain, chainId: 1 })],
+    [
+      'another contract',
+      (p: Hex) =>
+        signedVote(
+          ben,
+          p,
+          {},
+          { ...domain, verifyingContract: '0x0000000000000000000000000000000000000001' },
+        ),
+    ],
+    [
+      'another domain name',
+      (p: Hex) => signedVote(ben, p, {}, { ...domain, name: 'Snapshot' } as unknown as typeof domain),
+    ],
+    [
+      'another version',
+      (p: Hex) => signedVote(ben, p, {}, { ...domain, version: '2' } as unknown as typeof domain),
+    ],
+    [
+      'another proposal',
+      async (p: Hex) => {
+        const other = `0x${'12'.repeat(32)}` as Hex
+        const signed = await signedVote(ben, other)
+        return { ...signed, message: { ...signed.message, proposal: p } }
+      },
+    ],
+    [
+      'the choice altered',
+      async (p: Hex) => {
+        const signed = await signedVote(ben, p, { choices: [1] })
+        return { ...signed, message: { ...signed.message, choices: [2] } }
+      },
+    ],
+  ])('parameters: a vote signed for %s → 401, nothing stored', async (_name, make) => {
+    const own = (await createProposal(ada, { title: `Forgery ${_name}` })).id
+    const { message, signature } = await make(own)
+    const response = await postVote(`/api/proposals/${own}/votes`, { message, signature })
+    expect(response.statusCode).toBe(401)
+    expect(await votesOn(own)).toBe(0)
+  })
+
+  test('behavior: a vote filed under a proposal other than the one signed → 401 (the server rebuilds the message)', async () => {
+    const other = (await createProposal(ada, { title: 'Elsewhere' })).id
+    const signed = await signedVote(ben, proposal)
+    const response = await postVote(`/api/proposals/${other}/votes`, signed)
+    expect(response.statusCode).toBe(401)
+    expect(await votesOn(other)).toBe(0)
+  })
+
+  test('behavior: an unknown proposal → 404', async () => {
+    const unknown = `0x${'ab'.repeat(32)}` as Hex
+    expect(
+      (await postVote(`/api/proposals/${unknown}/votes`, await signedVote(ben, unknown))).statusCode,
+    ).toBe(404)
+  })
+
+  test('behavior: outside the voting window → 422', async () => {
+    const pending = (
+      await createProposal(ada, { title: 'Not yet', start: nowSeconds() + 3600, end: nowSeconds() + 7200 })
+    ).id
+    const response = await postVote(`/api/proposals/${pending}/votes`, await signedVote(ben, pending))
+    expect(response.statusCode).toBe(422)
+    expect(response.json().error).toBe('not_open')
+  })
+
+  test.each([
+    ['out of range', [4], 422],
+    ['two choices on a basic proposal', [1, 2], 422],
+    ['0', [0], 400],
+    ['negative', [-1], 400],
+    ['fractional', [1.5], 400],
+    ['a string', ['1'], 400],
+    ['huge', [2 ** 53], 400],
+    ['duplicates', [1, 1], 400],
+    ['empty', [], 400],
+  ])('parameters: choices %s → %s', async (_name, choices, status) => {
+    const signed = await signedVote(ben, proposal)
+    const response = await postVote(`/api/proposals/${proposal}/votes`, {
+      ...signed,
+      message: { ...signed.message, choices },
+    })
+    expect(response.statusCode).toBe(status)
+  })
+
+  test.each([
+    ['Dev, who delegated to Ada', dev, 'delegated-to-other'],
+    ['Finn, who never delegated', finn, 'not-delegated'],
+    ['Iris, who holds nothing', iris, 'no-tokens'],
+  ])('parameters: no voting power at the snapshot (%s) → 403 with the reason', async (_name, voter, code) => {
+    const response = await postVote(`/api/proposals/${proposal}/votes`, await signedVote(voter, proposal))
+    expect(response.statusCode).toBe(403)
+    expect(response.json().error).toBe(code)
+    const power = (
+      await app.inject({ method: 'GET', url: `/api/proposals/${proposal}/power/${voter.address}` })
+    ).json()
+    expect(power).toMatchObject({ power: '0', reason: { code } })
+  })
+
+  test('behavior: NUL bytes, prototype-pollution keys and unknown fields → 400; an oversized body → 413', async () => {
+    const signed = await signedVote(ben, proposal)
+    for (const message of [
+      { ...signed.message, reason: 'a\u0000b' },
+      { ...signed.message, extra: true },
+      JSON.parse(`{"__proto__":{"polluted":true},${JSON.stringify(signed.message).slice(1)}`),
+    ]) {
+      expect(
+        (await postVote(`/api/proposals/${proposal}/votes`, { message, signature: signed.signature }))
+          .statusCode,
+      ).toBe(400)
+    }
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined()
+    const huge = await postVote(`/api/proposals/${proposal}/votes`, {
+      ...signed,
+      message: { ...signed.message, reason: 'x'.repeat(20_000) },
+    })
+    expect(huge.statusCode).toBe(413)
+  })
+
+  test('behavior: SQL and HTML in a reason are stored verbatim', async () => {
+    const own = (await createProposal(ada, { title: 'Verbatim' })).id
+    const reason = `'); DROP TABLE votes; -- <img src=x onerror=alert(1)>`
+    const signed = await signedVote(ben, own, { reason })
+    expect((await postVote(`/api/proposals/${own}/votes`, signed)).statusCode).toBe(201)
+    const [row] = await database.db.select().from(votes).where(eq(votes.id, signed.id))
+    expect(row?.message.reason).toBe(reason)
+  })
+})
+
+describe('verifiable results', () => {
+  test('behavior: the log links every accepted proposal and vote end to end, and the bundle carries a proposal’s part', async () => {
+    const { id } = await createProposal(ada, { title: 'Bundled' })
+    await postVote(`/api/proposals/${id}/votes`, await signedVote(ben, id, { choices: [1] }))
+    await postVote(`/api/proposals/${id}/votes`, await signedVote(cleo, id, { choices: [2] }))
+    const { entries } = (await app.inject({ method: 'GET', url: '/api/governance/log' })).json() as {
+      entries: LogEntry[]
+    }
+    expect(entries.length).toBe(await rowsOf(governanceLog))
+    expect(entries.length).toBe((await rowsOf(proposals)) + (await rowsOf(votes)))
+    expect(logChainProblem(entries)).toBeNull()
+    const tampered = entries.map((entry, i) => (i === 3 ? { ...entry, signature: '0x00' as Hex } : entry))
+    expect(logChainProblem(tampered)).toEqual({ seq: 4, problem: 'its hash does not match its fields' })
+
+    const bundle = (await app.inject({ method: 'GET', url: `/api/proposals/${id}/bundle` })).json()
+    expect(bundle).toMatchObject({ format: 'guildhall-result-bundle/1', tallyVersion: 1, snapshot })
+    expect(bundle.votes).toHaveLength(2)
+    expect(bundle.log.map((entry: LogEntry) => entry.kind)).toEqual(['proposal', 'vote', 'vote'])
+    expect(bundle.tally.perChoice).toEqual(['850000000000000000000', '500000000000000000000', '0'])
+  })
+})

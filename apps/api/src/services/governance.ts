@@ -1,0 +1,403 @@
+// Proposals and votes (issue 5, product.md §3, security.md "Signed governance messages"): verify a signed
+// message against the domain and types this server rebuilds from its config, check the rules, and store it
+// with its entry in the hash-chained log in one transaction.
+import {
+  countingVotes,
+  type GovernanceDomain,
+  type GovernanceRules,
+  LOG_GENESIS_HASH,
+  type LogEntry,
+  logEntryHash,
+  proposalId,
+  proposalState,
+  type SignedProposal,
+  type SignedVote,
+  type Tally,
+  tally,
+  timestampProblem,
+  type VoteMessage,
+  voteChoicesProblem,
+  voteId,
+} from '@guildhall/core'
+import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { type Address, type Hex, isAddressEqual, type PublicClient, zeroAddress } from 'viem'
+import type { Database, Tx } from '../db/client.ts'
+import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
+import type { AnswerSource, TokenIndex } from '../indexer/token-index.ts'
+import { ChainUnavailableError, verifyHashSignature } from './signature.ts'
+
+/** A snapshot block at most this far below the head when the proposal is created (≈ 1 day on Ethereum). */
+export const SNAPSHOT_MAX_AGE_BLOCKS = 7_200
+/** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
+const LOG_LOCK_KEY = 0x6775696c64 // "guild"
+
+export interface GovernanceDeps {
+  database: Database
+  client: PublicClient
+  tokenIndex: TokenIndex
+  domain: GovernanceDomain
+  rules: GovernanceRules
+  now: () => Date
+}
+
+export class GovernanceError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message)
+  }
+}
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
+
+/** Why an address has no voting power at a block, and what to do about it (the vote panel's explainer). */
+export type ZeroPowerReason =
+  | { code: 'no-tokens'; message: string }
+  | { code: 'tokens-after-snapshot'; message: string }
+  | { code: 'not-delegated'; message: string }
+  | { code: 'delegated-to-other'; message: string; delegate: Address }
+
+export type VotingPower = { power: bigint; source: AnswerSource; reason: ZeroPowerReason | null }
+
+/** Voting power of `account` at `block`, and when it is zero, why. */
+export async function votingPowerAt(
+  deps: GovernanceDeps,
+  account: Address,
+  block: number,
+): Promise<VotingPower> {
+  const votes = await deps.tokenIndex.votesAt(account, block)
+  if (votes.value > 0n) return { power: votes.value, source: votes.source, reason: null }
+  const [balance, delegate] = await Promise.all([
+    deps.tokenIndex.balanceAt(account, block),
+    deps.tokenIndex.delegateAt(account, block),
+  ])
+  let reason: ZeroPowerReason
+  if (balance.value === 0n) {
+    const head = await deps.tokenIndex.indexedBlock()
+    const now = head > block ? await deps.tokenIndex.balanceAt(account, head) : balance
+    reason =
+      now.value > 0n
+        ? {
+            code: 'tokens-after-snapshot',
+            message: `Your tokens arrived after block ${block}, when this proposal took its snapshot. They will count for proposals created from now on.`,
+          }
+        : {
+            code: 'no-tokens',
+            message: `You held no tokens at block ${block}, when this proposal took its snapshot, and no one delegated votes to you.`,
+          }
+  } else if (isAddressEqual(delegate.value, zeroAddress)) {
+    reason = {
+      code: 'not-delegated',
+      message: `You held tokens at block ${block} but had not delegated them, so they did not vote. Delegate to yourself (Overview → Delegation) to vote on proposals created after that.`,
+    }
+  } else {
+    reason = {
+      code: 'delegated-to-other',
+      message: `At block ${block} you had delegated your votes to ${delegate.value}; they vote with your tokens. Delegate to yourself to vote on later proposals.`,
+      delegate: delegate.value,
+    }
+  }
+  return { power: 0n, source: votes.source, reason }
+}
+
+async function checkSignature(deps: GovernanceDeps, address: Address, hash: Hex, signature: Hex) {
+  let valid: boolean
+  try {
+    valid = await verifyHashSignature({ address, hash, signature, client: deps.client })
+  } catch (error) {
+    if (error instanceof ChainUnavailableError) {
+      throw new GovernanceError(
+        503,
+        'chain_unavailable',
+        'Your wallet is a contract and the chain could not be reached to check it. Try again shortly.',
+        5,
+      )
+    }
+    throw error
+  }
+  if (!valid) {
+    throw new GovernanceError(
+      401,
+      'bad_signature',
+      'The signature does not match this message, this DAO and the signer in it.',
+    )
+  }
+}
+
+/** Appends an entry to the log inside `tx`; the advisory lock makes appends take turns. */
+async function appendLog(
+  tx: Tx,
+  entry: { kind: LogEntry['kind']; messageId: Hex; proposalId: Hex; signature: Hex },
+): Promise<LogEntry> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${LOG_LOCK_KEY})`)
+  const [last] = await tx
+    .select({ seq: governanceLog.seq, hash: governanceLog.hash })
+    .from(governanceLog)
+    .orderBy(desc(governanceLog.seq))
+    .limit(1)
+  const unhashed = {
+    seq: (last?.seq ?? 0) + 1,
+    kind: entry.kind,
+    messageId: entry.messageId,
+    signature: entry.signature,
+    prevHash: (last?.hash as Hex | undefined) ?? LOG_GENESIS_HASH,
+  }
+  const logged = { ...unhashed, hash: logEntryHash(unhashed) }
+  await tx.insert(governanceLog).values({ ...logged, proposalId: entry.proposalId })
+  return logged
+}
+
+/** Database trouble is a 503 (retry with the same signed payload); a bug in our code stays a 500. */
+async function orUnavailable<T>(deps: GovernanceDeps, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof GovernanceError) throw error
+    if (!(await deps.database.ping())) {
+      throw new GovernanceError(
+        503,
+        'database_unavailable',
+        'The database does not answer. Try again shortly.',
+        5,
+      )
+    }
+    throw error
+  }
+}
+
+export async function createProposal(
+  deps: GovernanceDeps,
+  { message, signature }: SignedProposal,
+): Promise<{ id: Hex; created: boolean }> {
+  const id = proposalId(deps.domain, message)
+  const existing = await orUnavailable(deps, () =>
+    deps.database.db.select({ id: proposals.id }).from(proposals).where(eq(proposals.id, id)),
+  )
+  // An exact replay: the same signed message is already stored.
+  if (existing.length > 0) return { id, created: false }
+
+  const now = seconds(deps.now())
+  const { rules } = deps
+  if (
+    message.quorum !== rules.quorum ||
+    message.threshold !== rules.threshold ||
+    message.abstainCountsToQuorum !== rules.abstainCountsToQuorum
+  ) {
+    throw new GovernanceError(
+      422,
+      'rules_mismatch',
+      `A proposal takes the DAO's current rules: quorum ${rules.quorum}, threshold ${rules.threshold}, abstain ${rules.abstainCountsToQuorum ? 'counts' : 'does not count'} toward the quorum.`,
+    )
+  }
+  const clock = timestampProblem(message.timestamp, now)
+  if (clock) {
+    throw new GovernanceError(
+      422,
+      'bad_timestamp',
+      clock === 'too-old'
+        ? 'This proposal was signed more than 6 days ago. Sign it again.'
+        : 'This proposal is dated in the future. Check your device clock.',
+    )
+  }
+  if (message.end <= now)
+    throw new GovernanceError(422, 'ended', 'This proposal would end before it is created.')
+  const head = Number(await chainHead(deps))
+  if (message.snapshot >= head || message.snapshot < head - SNAPSHOT_MAX_AGE_BLOCKS) {
+    throw new GovernanceError(
+      422,
+      'bad_snapshot',
+      `The snapshot block must be one of the last ${SNAPSHOT_MAX_AGE_BLOCKS} blocks before the current one (${head}).`,
+    )
+  }
+  const power = await chainRead(() => votingPowerAt(deps, message.author, message.snapshot))
+  if (power.power < BigInt(message.threshold)) {
+    throw new GovernanceError(
+      403,
+      'below_threshold',
+      `Creating a proposal needs ${message.threshold} votes at the snapshot block; you had ${power.power}.${power.reason ? ` ${power.reason.message}` : ''}`,
+    )
+  }
+  await checkSignature(deps, message.author, id, signature)
+
+  return orUnavailable(deps, () =>
+    deps.database.db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(proposals)
+        .values({
+          id,
+          author: message.author,
+          start: message.start,
+          end: message.end,
+          snapshot: message.snapshot,
+          message,
+          signature,
+        })
+        .onConflictDoNothing()
+        .returning({ id: proposals.id })
+      if (inserted.length === 0) return { id, created: false }
+      await appendLog(tx, { kind: 'proposal', messageId: id, proposalId: id, signature })
+      return { id, created: true }
+    }),
+  )
+}
+
+export type StoredProposal = typeof proposals.$inferSelect
+
+export async function findProposal(deps: GovernanceDeps, id: string): Promise<StoredProposal | undefined> {
+  const [row] = await orUnavailable(deps, () =>
+    deps.database.db.select().from(proposals).where(eq(proposals.id, id)),
+  )
+  return row
+}
+
+/**
+ * Accepts a vote on `proposalIdFromUrl`. The message is checked as signed for that proposal: a vote signed
+ * for another proposal fails the signature check (401) instead of being filed elsewhere.
+ */
+export async function castVote(
+  deps: GovernanceDeps,
+  proposalIdFromUrl: string,
+  { message: sent, signature }: SignedVote,
+): Promise<{ id: Hex; created: boolean; counts: boolean }> {
+  const proposal = await findProposal(deps, proposalIdFromUrl)
+  if (!proposal) throw new GovernanceError(404, 'unknown_proposal', 'There is no proposal with this id.')
+  const message: VoteMessage = { ...sent, proposal: proposal.id as Hex }
+  const id = voteId(deps.domain, message)
+  const [replayed] = await orUnavailable(deps, () =>
+    deps.database.db.select({ id: votes.id }).from(votes).where(eq(votes.id, id)),
+  )
+  if (replayed) return { id, created: false, counts: await countsNow(deps, proposal.id, message.voter, id) }
+
+  const now = seconds(deps.now())
+  const state = proposalState(proposal, now)
+  if (state !== 'active') {
+    throw new GovernanceError(
+      422,
+      'not_open',
+      state === 'pending'
+        ? 'Voting on this proposal has not started yet.'
+        : 'Voting on this proposal has ended.',
+    )
+  }
+  const clock = timestampProblem(message.timestamp, now)
+  if (clock || message.timestamp < proposal.start - 300) {
+    throw new GovernanceError(
+      422,
+      'bad_timestamp',
+      clock === 'in-the-future'
+        ? 'This vote is dated in the future. Check your device clock.'
+        : 'This vote was signed before the voting period or too long ago. Sign it again.',
+    )
+  }
+  const choicesProblem = voteChoicesProblem(proposal.message, message.choices)
+  if (choicesProblem) throw new GovernanceError(422, 'bad_choices', choicesProblem)
+  await checkSignature(deps, message.voter, id, signature)
+  const power = await chainRead(() => votingPowerAt(deps, message.voter, proposal.snapshot))
+  if (power.power === 0n) {
+    throw new GovernanceError(
+      403,
+      power.reason?.code ?? 'no_voting_power',
+      power.reason?.message ?? 'You had no voting power at the snapshot block.',
+    )
+  }
+
+  return orUnavailable(deps, () =>
+    deps.database.db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(votes)
+        .values({
+          id,
+          proposalId: proposal.id,
+          voter: message.voter,
+          timestamp: message.timestamp,
+          message,
+          signature,
+          power: power.power,
+          powerSource: power.source,
+        })
+        .onConflictDoNothing()
+        .returning({ id: votes.id })
+      // A replay that raced this one stored it first.
+      if (inserted.length === 0) return { id, created: false, counts: true }
+      // The ballot moves to this vote only if it supersedes the counting one (later, or same time and
+      // lower id), in one statement, so concurrent re-votes cannot both win.
+      const moved = await tx
+        .insert(ballots)
+        .values({ proposalId: proposal.id, voter: message.voter, voteId: id, timestamp: message.timestamp })
+        .onConflictDoUpdate({
+          target: [ballots.proposalId, ballots.voter],
+          set: { voteId: id, timestamp: message.timestamp },
+          setWhere: sql`excluded.timestamp > ${ballots.timestamp} or (excluded.timestamp = ${ballots.timestamp} and excluded.vote_id < ${ballots.voteId})`,
+        })
+        .returning({ voteId: ballots.voteId })
+      if (moved.length === 0) {
+        throw new GovernanceError(
+          409,
+          'superseded',
+          'You have already voted later on this proposal; this earlier vote does not replace it.',
+        )
+      }
+      await appendLog(tx, { kind: 'vote', messageId: id, proposalId: proposal.id as Hex, signature })
+      return { id, created: true, counts: true }
+    }),
+  )
+}
+
+async function countsNow(deps: GovernanceDeps, proposal: string, voter: string, id: string) {
+  const [ballot] = await deps.database.db
+    .select({ voteId: ballots.voteId })
+    .from(ballots)
+    .where(and(eq(ballots.proposalId, proposal), eq(ballots.voter, voter)))
+  return ballot?.voteId === id
+}
+
+async function chainHead(deps: GovernanceDeps): Promise<bigint> {
+  return chainRead(() => deps.client.getBlockNumber({ cacheTime: 0 }))
+}
+
+/** A chain read that cannot get an answer is a 503, not a 500. */
+async function chainRead<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    if (error instanceof GovernanceError) throw error
+    throw new GovernanceError(
+      503,
+      'chain_unavailable',
+      'The chain node did not answer. Try again shortly.',
+      5,
+    )
+  }
+}
+
+/** A proposal's counting votes and its tally under its frozen rules. */
+export async function proposalResult(
+  deps: GovernanceDeps,
+  proposal: StoredProposal,
+): Promise<{ tally: Tally; votes: (typeof votes.$inferSelect)[] }> {
+  const rows = await orUnavailable(deps, () =>
+    deps.database.db
+      .select({ vote: votes })
+      .from(ballots)
+      .innerJoin(votes, eq(ballots.voteId, votes.id))
+      .where(eq(ballots.proposalId, proposal.id))
+      .orderBy(asc(votes.voter)),
+  )
+  const counting = [...countingVotes(rows.map((row) => row.vote)).values()]
+  const { message } = proposal
+  return {
+    votes: counting,
+    tally: tally(
+      {
+        kind: message.kind,
+        choiceCount: message.choices.length,
+        quorum: BigInt(message.quorum),
+        abstainCountsToQuorum: message.abstainCountsToQuorum,
+      },
+      counting.map((vote) => ({ choices: vote.message.choices, power: vote.power })),
+    ),
+  }
+}
