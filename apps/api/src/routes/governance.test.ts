@@ -1,5 +1,7 @@
 // Proposals and votes over HTTP against a real chain (anvil with the demo DAO) and a real database (PGlite,
 // or PostgreSQL under scripts/with-postgres.sh): every vote case of security.md as a named test.
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import {
   BASIC_CHOICES,
   governanceDomain,
@@ -13,6 +15,7 @@ import {
   voteId,
   voteTypedData,
 } from '@guildhall/core'
+import { recount, resultBundleSchema } from '@guildhall/core/recount'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
@@ -30,7 +33,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildApp } from '../app.ts'
-import { type ballots, governanceLog, proposals, votes } from '../db/schema.ts'
+import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { parseEnv } from '../env.ts'
 
@@ -432,5 +435,60 @@ describe('verifiable results', () => {
     expect(bundle.votes).toHaveLength(2)
     expect(bundle.log.map((entry: LogEntry) => entry.kind)).toEqual(['proposal', 'vote', 'vote'])
     expect(bundle.tally.perChoice).toEqual(['850000000000000000000', '500000000000000000000', '0'])
+  })
+})
+
+describe('recount', () => {
+  let proposal: Hex
+  beforeAll(async () => {
+    proposal = (await createProposal(ada, { title: 'Recounted' })).id
+    await postVote(`/api/proposals/${proposal}/votes`, await signedVote(ben, proposal, { choices: [1] }))
+    await postVote(`/api/proposals/${proposal}/votes`, await signedVote(cleo, proposal, { choices: [3] }))
+  })
+  const bundleOf = async () =>
+    resultBundleSchema.parse(
+      (await app.inject({ method: 'GET', url: `/api/proposals/${proposal}/bundle` })).json(),
+    )
+  const chain = () => createPublicClient({ transport: http(anvil.url) })
+
+  test('behavior: the recount of an untouched result matches, with progress for each step', async () => {
+    const steps = new Set<string>()
+    const report = await recount(await bundleOf(), chain(), (progress) => steps.add(progress.step))
+    expect(report).toMatchObject({ matches: true, differences: [], votesChecked: 2, votesCounted: 2 })
+    expect(report.tally.perChoice).toEqual([850n * 10n ** 18n, 0n, 500n * 10n ** 18n])
+    expect([...steps]).toEqual(['signatures', 'voting power', 'tally'])
+  })
+
+  test('behavior: `npm run recount -- <proposal URL> --rpc <url>` prints "matches" and exits 0', async () => {
+    const url = await app.listen({ port: 0, host: '127.0.0.1' })
+    // Asynchronously: this process serves the bundle the CLI asks for.
+    const { stdout } = await promisify(execFile)(
+      'npx',
+      ['tsx', 'scripts/recount.ts', `${url}/proposals/${proposal}`, '--rpc', anvil.url],
+      { cwd: new URL('../../../../', import.meta.url).pathname, encoding: 'utf8', timeout: 60_000 },
+    )
+    // execFile rejects on a non-zero exit code, so reaching this line means exit code 0.
+    expect(stdout).toContain('The result matches: 2 signatures checked, 2 votes counted.')
+  }, 70_000)
+
+  test('behavior: a vote altered in the database is reported, and the recounted tally differs from the published one', async () => {
+    const [ballot] = await database.db.select().from(ballots).where(eq(ballots.proposalId, proposal))
+    const [stored] = await database.db
+      .select()
+      .from(votes)
+      .where(eq(votes.id, ballot?.voteId as string))
+    const flipped = stored?.message.choices[0] === 1 ? [2] : [1]
+    await database.db
+      .update(votes)
+      .set({ message: { ...(stored?.message as VoteMessage), choices: flipped } })
+      .where(eq(votes.id, stored?.id as string))
+    const report = await recount(await bundleOf(), chain())
+    expect(report.matches).toBe(false)
+    expect(report.differences).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/does not match its id: its choices, reason or time were changed/),
+      ]),
+    )
+    expect(report.votesCounted).toBe(1)
   })
 })
