@@ -1,6 +1,7 @@
 // Playwright fixtures: every worker runs its own anvil pair (the DAO chain 31337 and a second chain 31338
 // for switching) and its own app server; every test gets a page with the injected test wallet.
 import { resolve } from 'node:path'
+import type { Database } from '@guildhall/api/db/client'
 import { parseEnv, type Settings } from '@guildhall/api/env'
 import { startServer } from '@guildhall/api/server'
 import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
@@ -29,6 +30,8 @@ export interface Chains {
 export interface App {
   url: string
   settings: Settings
+  /** The server's own database (in-memory PGlite in this process), for tests that tamper with what it stores. */
+  database: Database
 }
 
 interface WorkerFixtures {
@@ -86,7 +89,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         ...appEnv,
       })
       const server = await startServer(settings)
-      await use({ url: settings.publicConfig.appUrl, settings })
+      await use({ url: settings.publicConfig.appUrl, settings, database: server.database })
       await server.close()
     },
     { scope: 'worker' },

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
-import { openDatabase } from './db/client.ts'
+import { type Database, openDatabase } from './db/client.ts'
 import { EnvError, parseEnv, type Settings } from './env.ts'
 
 /** Opens and migrates the database, then starts the API (and the web app when WEB_DIST is set). */
 export async function startServer(
   settings: Settings,
-): Promise<{ app: FastifyInstance; url: string; close: () => Promise<void> }> {
+): Promise<{ app: FastifyInstance; url: string; database: Database; close: () => Promise<void> }> {
   const database = await openDatabase({
     databaseUrl: settings.database.url,
     dataDir: settings.database.dataDir,
@@ -21,6 +21,7 @@ export async function startServer(
     return {
       app,
       url: `http://${settings.host}:${port}`,
+      database,
       // In-flight requests finish before the database closes.
       close: async () => {
         await app.close()

@@ -333,3 +333,83 @@ export function logChainProblem(
   }
   return null
 }
+
+// The HTTP answers of the governance API (apps/api/src/routes/governance.ts), validated by the web app.
+// Token amounts are decimal strings (JSON has no bigint).
+const amount = z.string().regex(/^\d+$/)
+export const PROPOSAL_STATES = ['pending', 'active', 'closed', 'final'] as const
+
+export const proposalSummarySchema = z.strictObject({
+  id: bytes32Schema,
+  author: checksummedAddressSchema,
+  title: z.string(),
+  kind: z.enum(PROPOSAL_KINDS),
+  start: z.number().int(),
+  end: z.number().int(),
+  snapshot: z.number().int(),
+  state: z.enum(PROPOSAL_STATES),
+})
+export type ProposalSummary = z.infer<typeof proposalSummarySchema>
+
+/** GET /api/proposals */
+export const proposalListSchema = z.strictObject({
+  proposals: z.array(proposalSummarySchema),
+  /** The server's clock (unix seconds), so pages show times relative to it. */
+  now: z.number().int(),
+})
+
+export const tallyJsonSchema = z.strictObject({
+  version: z.number().int(),
+  perChoice: z.array(amount),
+  voters: z.number().int(),
+  votingPower: amount,
+  quorumPower: amount,
+  quorumReached: z.boolean(),
+  outcome: z.enum(['passed', 'rejected', 'no-quorum']),
+  leading: z.array(z.number().int()),
+})
+export type TallyJson = z.infer<typeof tallyJsonSchema>
+
+/** GET /api/proposals/:id */
+export const proposalDetailSchema = proposalSummarySchema.extend({
+  message: proposalMessageSchema,
+  signature: z.string(),
+  tally: tallyJsonSchema,
+  votes: z.array(
+    z.strictObject({
+      id: bytes32Schema,
+      voter: checksummedAddressSchema,
+      choices: z.array(z.number().int()),
+      reason: z.string(),
+      timestamp: z.number().int(),
+      power: amount,
+    }),
+  ),
+  now: z.number().int(),
+})
+export type ProposalDetail = z.infer<typeof proposalDetailSchema>
+
+export const ZERO_POWER_CODES = [
+  'no-tokens',
+  'tokens-after-snapshot',
+  'not-delegated',
+  'delegated-to-other',
+] as const
+/** GET /api/proposals/:id/power/:address */
+export const votingPowerSchema = z.strictObject({
+  snapshot: z.number().int(),
+  power: amount,
+  source: z.enum(['index', 'chain']),
+  reason: z
+    .strictObject({
+      code: z.enum(ZERO_POWER_CODES),
+      message: z.string(),
+      delegate: checksummedAddressSchema.optional(),
+    })
+    .nullable(),
+})
+export type VotingPowerAnswer = z.infer<typeof votingPowerSchema>
+
+/** POST /api/proposals → { id }; POST /api/proposals/:id/votes → the vote's id and whether it counts. */
+export const createdProposalSchema = z.strictObject({ id: bytes32Schema })
+export const castVoteSchema = z.strictObject({ id: bytes32Schema, created: z.boolean(), counts: z.boolean() })

@@ -7,6 +7,7 @@
 import { type Client, getAddress, type Hex, parseAbi } from 'viem'
 import { getCode, multicall, readContract, verifyTypedData } from 'viem/actions'
 import { z } from 'zod'
+import { MULTICALL3_ADDRESS } from './constants.ts'
 import {
   countingVotes,
   type LogEntry,
@@ -74,7 +75,6 @@ export type RecountReport = {
 const votesAbi = parseAbi([
   'function getPastVotes(address account, uint256 timepoint) view returns (uint256)',
 ])
-const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11'
 /** Voting-power reads per multicall. */
 const MULTICALL_CHUNK = 200
 

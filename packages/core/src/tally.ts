@@ -4,7 +4,13 @@
  * by anyone. A change to how votes are counted must bump TALLY_VERSION: export bundles record the version
  * their result was computed with.
  */
-import { BASIC_ABSTAIN, BASIC_AGAINST, BASIC_FOR, type ProposalKind } from './governance.ts'
+import {
+  BASIC_ABSTAIN,
+  BASIC_AGAINST,
+  BASIC_FOR,
+  type PROPOSAL_STATES,
+  type ProposalKind,
+} from './governance.ts'
 
 export const TALLY_VERSION = 1
 
@@ -14,7 +20,7 @@ export const TALLY_VERSION = 1
  */
 export const FINALITY_DELAY_SECONDS = 5 * 60
 
-export type ProposalState = 'pending' | 'active' | 'closed' | 'final'
+export type ProposalState = (typeof PROPOSAL_STATES)[number]
 
 /** Where a proposal stands at `nowSeconds`: voting is open from `start` (inclusive) to `end` (exclusive). */
 export function proposalState(proposal: { start: number; end: number }, nowSeconds: number): ProposalState {

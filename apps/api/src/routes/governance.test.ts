@@ -4,16 +4,20 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import {
   BASIC_CHOICES,
+  castVoteSchema,
   governanceDomain,
   LOCAL_CHAIN_ID,
   type LogEntry,
   logChainProblem,
   type ProposalMessage,
+  proposalDetailSchema,
   proposalId,
+  proposalListSchema,
   proposalTypedData,
   type VoteMessage,
   voteId,
   voteTypedData,
+  votingPowerSchema,
 } from '@guildhall/core'
 import { recount, resultBundleSchema } from '@guildhall/core/recount'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
@@ -190,7 +194,10 @@ describe('proposals', () => {
       start: nowSeconds() + 3600,
       end: nowSeconds() + 7200,
     })
-    const active = (await app.inject({ method: 'GET', url: '/api/proposals?state=active' })).json()
+    // The answers are the shapes packages/core declares and the web app validates.
+    const active = proposalListSchema.parse(
+      (await app.inject({ method: 'GET', url: '/api/proposals?state=active' })).json(),
+    )
     expect(active.proposals.map((p: { id: string }) => p.id)).toContain(id)
     expect(active.proposals.map((p: { id: string }) => p.id)).not.toContain(pending.id)
     const detail = (await app.inject({ method: 'GET', url: `/api/proposals/${id}` })).json()
@@ -217,7 +224,7 @@ describe('votes (security.md, Votes)', () => {
     })
     const first = await postVote(`/api/proposals/${proposal}/votes`, { message, signature })
     expect(first.statusCode).toBe(201)
-    expect(first.json()).toEqual({ id, created: true, counts: true })
+    expect(castVoteSchema.parse(first.json())).toEqual({ id, created: true, counts: true })
     const replay = await postVote(`/api/proposals/${proposal}/votes`, { message, signature })
     expect(replay.statusCode).toBe(200)
     expect(replay.json()).toEqual({ id, created: false, counts: true })

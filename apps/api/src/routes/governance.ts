@@ -106,6 +106,7 @@ export async function governanceRoutes(app: FastifyInstance, { deps }: { deps: G
           timestamp: vote.timestamp,
           power: String(vote.power),
         })),
+        now: nowSeconds(),
       }
     } catch (error) {
       return fail(reply, error)

@@ -15,12 +15,21 @@ export function createRouter() {
         { index: true, element: <OverviewPage /> },
         {
           path: 'proposals',
-          element: (
-            <PlaceholderPage
-              title="Proposals"
-              text="Proposals and signed votes arrive in the next release."
-            />
-          ),
+          lazy: async () => ({
+            Component: (await import('../features/proposals/proposals-page.tsx')).ProposalsPage,
+          }),
+        },
+        {
+          path: 'proposals/new',
+          lazy: async () => ({
+            Component: (await import('../features/proposals/new-proposal-page.tsx')).NewProposalPage,
+          }),
+        },
+        {
+          path: 'proposals/:id',
+          lazy: async () => ({
+            Component: (await import('../features/proposals/proposal-page.tsx')).ProposalPage,
+          }),
         },
         {
           path: 'members',

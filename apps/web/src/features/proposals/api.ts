@@ -1,0 +1,54 @@
+import {
+  castVoteSchema,
+  createdProposalSchema,
+  type ProposalState,
+  proposalDetailSchema,
+  proposalListSchema,
+  type SignedProposal,
+  type SignedVote,
+  votingPowerSchema,
+} from '@guildhall/core'
+import { queryOptions } from '@tanstack/react-query'
+import type { Address } from 'viem'
+import type { z } from 'zod'
+import { ApiRequestError, apiGet, errorFromResponse, NETWORK_DOWN_MESSAGE } from '../../lib/api.ts'
+
+export const proposalsQuery = (state?: ProposalState) =>
+  queryOptions({
+    queryKey: ['api', 'proposals', state ?? 'all'],
+    queryFn: () => apiGet(`/api/proposals${state ? `?state=${state}` : ''}`, proposalListSchema),
+  })
+
+export const proposalQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['api', 'proposals', 'detail', id],
+    queryFn: () => apiGet(`/api/proposals/${id}`, proposalDetailSchema),
+  })
+
+export const votingPowerQuery = (id: string, address: Address | undefined) =>
+  queryOptions({
+    queryKey: ['api', 'proposals', 'power', id, address],
+    queryFn: () => apiGet(`/api/proposals/${id}/power/${address}`, votingPowerSchema),
+    enabled: Boolean(address),
+  })
+
+/** POSTs a signed message; errors carry the server's sentence. */
+async function apiPost<T extends z.ZodType>(path: string, body: unknown, schema: T): Promise<z.infer<T>> {
+  let response: Response
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    })
+  } catch {
+    throw new ApiRequestError(0, NETWORK_DOWN_MESSAGE)
+  }
+  if (!response.ok) throw await errorFromResponse(response)
+  return schema.parse(await response.json())
+}
+
+export const submitProposal = (signed: SignedProposal) =>
+  apiPost('/api/proposals', signed, createdProposalSchema)
+export const submitVote = (id: string, signed: SignedVote) =>
+  apiPost(`/api/proposals/${id}/votes`, signed, castVoteSchema)

@@ -1,0 +1,194 @@
+import {
+  BASIC_CHOICES,
+  formatIssues,
+  GOVERNANCE_LIMITS,
+  PROPOSAL_KINDS,
+  type ProposalKind,
+  type ProposalMessage,
+  proposalMessageSchema,
+  proposalTypedData,
+  WALLET_ERROR_MESSAGES,
+  walletErrorMessage,
+} from '@guildhall/core'
+import { useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
+import { Link, useNavigate } from 'react-router'
+import { getBlockNumber } from 'viem/actions'
+import { useClient, useSignTypedData } from 'wagmi'
+import { Card } from '../../components/card.tsx'
+import { submitProposal } from './api.ts'
+import { useDaoChain } from './use-dao-chain.ts'
+import './proposals.css'
+
+const KIND_LABELS: Record<ProposalKind, string> = {
+  basic: 'For / Against / Abstain',
+  'single-choice': 'Single choice',
+  approval: 'Approval (any number of choices)',
+}
+const DAY = 24 * 60 * 60
+
+/** Write, sign and submit a proposal; its snapshot is the block before the current one. */
+export function NewProposalPage() {
+  const dao = useDaoChain()
+  const client = useClient({ chainId: dao.token?.chainId })
+  const { signTypedDataAsync } = useSignTypedData()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [title, setTitle] = useState('')
+  const [body, setBody] = useState('')
+  const [kind, setKind] = useState<ProposalKind>('basic')
+  const [choices, setChoices] = useState('')
+  const [days, setDays] = useState('3')
+  const [error, setError] = useState<string>()
+  const [step, setStep] = useState<'idle' | 'signing' | 'sending'>('idle')
+
+  if (!dao.token || !dao.domain) return <p className="muted">This DAO has no governance token configured.</p>
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault()
+    if (!dao.address || !dao.domain || !client) return
+    setError(undefined)
+    const now = Math.floor(Date.now() / 1000)
+    let snapshot: number
+    try {
+      snapshot = Number(await getBlockNumber(client, { cacheTime: 0 })) - 1
+    } catch {
+      setError('The chain could not be reached to fix the snapshot block. Try again shortly.')
+      return
+    }
+    const candidate = {
+      author: dao.address,
+      title: title.trim(),
+      body,
+      kind,
+      choices:
+        kind === 'basic'
+          ? [...BASIC_CHOICES]
+          : choices
+              .split('\n')
+              .map((line) => line.trim())
+              .filter(Boolean),
+      start: now,
+      end: now + Math.round(Number(days) * DAY),
+      snapshot,
+      ...dao.rules,
+      timestamp: now,
+    }
+    const parsed = proposalMessageSchema.safeParse(candidate)
+    if (!parsed.success) {
+      setError(formatIssues(parsed.error).replaceAll('- ', ''))
+      return
+    }
+    const message: ProposalMessage = parsed.data
+    try {
+      setStep('signing')
+      const signature = await signTypedDataAsync(proposalTypedData(dao.domain, message))
+      setStep('sending')
+      const { id } = await submitProposal({ message, signature })
+      await queryClient.invalidateQueries({ queryKey: ['api', 'proposals'] })
+      navigate(`/proposals/${id}`)
+    } catch (e) {
+      const text = walletErrorMessage(e)
+      setError(
+        text === WALLET_ERROR_MESSAGES.userRejected ? 'You cancelled the signature in your wallet.' : text,
+      )
+    } finally {
+      setStep('idle')
+    }
+  }
+
+  return (
+    <article className="page">
+      <p>
+        <Link to="/proposals">← Proposals</Link>
+      </p>
+      <h1>New proposal</h1>
+      <Card title="Proposal">
+        {!dao.isConnected ? (
+          <p className="muted">Connect a wallet to write a proposal.</p>
+        ) : (
+          <form className="form" onSubmit={onSubmit}>
+            <label>
+              Title
+              <input
+                value={title}
+                onChange={(e) => setTitle(e.target.value)}
+                maxLength={GOVERNANCE_LIMITS.titleMax}
+                required
+              />
+            </label>
+            <label>
+              Description{' '}
+              <span className="hint muted">(markdown, up to {GOVERNANCE_LIMITS.bodyMax} characters)</span>
+              <textarea
+                value={body}
+                onChange={(e) => setBody(e.target.value)}
+                maxLength={GOVERNANCE_LIMITS.bodyMax}
+                rows={8}
+              />
+            </label>
+            <label>
+              Voting
+              <select value={kind} onChange={(e) => setKind(e.target.value as ProposalKind)}>
+                {PROPOSAL_KINDS.map((option) => (
+                  <option key={option} value={option}>
+                    {KIND_LABELS[option]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {kind !== 'basic' ? (
+              <label>
+                Choices{' '}
+                <span className="hint muted">
+                  (one per line, {GOVERNANCE_LIMITS.choicesMin} to {GOVERNANCE_LIMITS.choicesMax}, each up to{' '}
+                  {GOVERNANCE_LIMITS.choiceMax} characters)
+                </span>
+                <textarea value={choices} onChange={(e) => setChoices(e.target.value)} rows={4} required />
+              </label>
+            ) : null}
+            <label>
+              Voting period in days
+              <input
+                type="number"
+                min="0.05"
+                max="90"
+                step="any"
+                value={days}
+                onChange={(e) => setDays(e.target.value)}
+              />
+            </label>
+            <p className="muted">
+              Voting opens now. Rules: quorum {dao.rules.quorum}, proposal threshold {dao.rules.threshold}{' '}
+              (token base units); abstain {dao.rules.abstainCountsToQuorum ? 'counts' : 'does not count'}{' '}
+              toward the quorum.
+            </p>
+            {dao.wrongChain ? (
+              <button
+                type="button"
+                className="button primary"
+                disabled={dao.switching}
+                onClick={dao.switchToDao}
+              >
+                Switch to {dao.chainName} to sign
+              </button>
+            ) : (
+              <button type="submit" className="button primary" disabled={step !== 'idle'}>
+                {step === 'signing'
+                  ? 'Sign in your wallet…'
+                  : step === 'sending'
+                    ? 'Submitting…'
+                    : 'Sign and submit'}
+              </button>
+            )}
+            {error ? (
+              <p role="alert" className="error" style={{ whiteSpace: 'pre-line' }}>
+                {error}
+              </p>
+            ) : null}
+          </form>
+        )}
+      </Card>
+    </article>
+  )
+}

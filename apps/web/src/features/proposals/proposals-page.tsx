@@ -1,0 +1,70 @@
+import type { ProposalState } from '@guildhall/core'
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { Link } from 'react-router'
+import { proposalsQuery } from './api.ts'
+import { exactTime, STATE_LABELS, timeLine } from './format.ts'
+import './proposals.css'
+
+const FILTERS: { id: 'all' | ProposalState; label: string; states: ProposalState[] }[] = [
+  { id: 'all', label: 'All', states: ['pending', 'active', 'closed', 'final'] },
+  { id: 'active', label: 'Active', states: ['active'] },
+  { id: 'pending', label: 'Pending', states: ['pending'] },
+  { id: 'closed', label: 'Closed', states: ['closed', 'final'] },
+]
+
+/** The list of proposals, newest first, filtered by where they stand. */
+export function ProposalsPage() {
+  const [filter, setFilter] = useState<(typeof FILTERS)[number]>(FILTERS[0] as (typeof FILTERS)[number])
+  const { data, error, isPending } = useQuery(proposalsQuery())
+  const shown = data?.proposals.filter((proposal) => filter.states.includes(proposal.state)) ?? []
+  return (
+    <article className="page">
+      <header className="page-header with-action">
+        <h1>Proposals</h1>
+        <Link className="button primary" to="/proposals/new">
+          New proposal
+        </Link>
+      </header>
+      <fieldset className="filters" aria-label="Show">
+        {FILTERS.map((option) => (
+          <button
+            key={option.id}
+            type="button"
+            className="filter"
+            aria-pressed={option.id === filter.id}
+            onClick={() => setFilter(option)}
+          >
+            {option.label}
+          </button>
+        ))}
+      </fieldset>
+      {error ? (
+        <p role="alert">The proposals could not be loaded: {error.message}</p>
+      ) : isPending ? (
+        <p className="muted">Loading proposals…</p>
+      ) : shown.length === 0 ? (
+        <p className="muted">
+          {filter.id === 'all' ? 'No proposals yet.' : `No ${filter.label.toLowerCase()} proposals.`}
+        </p>
+      ) : (
+        <ul className="proposal-list">
+          {shown.map((proposal) => (
+            <li key={proposal.id}>
+              <Link to={`/proposals/${proposal.id}`} className="proposal-item">
+                <span className={`state state-${proposal.state}`}>{STATE_LABELS[proposal.state]}</span>
+                <span className="proposal-title">{proposal.title}</span>
+                <span
+                  className="muted"
+                  title={exactTime(proposal.state === 'pending' ? proposal.start : proposal.end)}
+                >
+                  {timeLine(proposal, data?.now ?? 0)}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  )
+}

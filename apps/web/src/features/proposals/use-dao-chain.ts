@@ -1,0 +1,27 @@
+import { governanceDomain } from '@guildhall/core'
+import { useAccount, useSwitchChain } from 'wagmi'
+import { usePublicConfig } from '../../lib/public-config-context.tsx'
+
+/**
+ * The DAO's chain and signing domain, and whether the connected wallet is on that chain: a wallet checks
+ * an EIP-712 domain's chain id against its own, so signing waits until the member has switched.
+ */
+export function useDaoChain() {
+  const config = usePublicConfig()
+  const { address, chainId, isConnected } = useAccount()
+  const { switchChain, isPending: switching } = useSwitchChain()
+  const token = config.token
+  const chain = config.chains.find((c) => c.id === token?.chainId)
+  return {
+    address,
+    isConnected,
+    token,
+    chainName: chain?.name ?? `chain ${token?.chainId}`,
+    rpcUrl: chain?.rpcUrl,
+    domain: token ? governanceDomain({ chainId: token.chainId, token: token.address }) : undefined,
+    rules: config.governance,
+    wrongChain: isConnected && token !== null && chainId !== token.chainId,
+    switching,
+    switchToDao: () => token && switchChain({ chainId: token.chainId }),
+  }
+}
