@@ -6,6 +6,7 @@ import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
 import { deploySafes } from '@guildhall/devchain/safe'
+import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
 import { EnvError, parseEnv } from '../apps/api/src/env.ts'
 import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
 import { demoEnv } from './demo-env.ts'
@@ -51,6 +52,8 @@ async function main() {
       DATA_DIR: join(dataDir, 'db'),
       ...demoEnv({ anvilUrl: anvil.url, deployment, webDist: join(root, 'apps/web/dist') }),
     })
+    // Proposals in every state with the demo members' signed votes, the first time only.
+    const seeded = await seedDemoDatabase(settings)
     const server = await startServer(settings)
     closeOnSignals(async () => {
       await server.close()
@@ -59,6 +62,7 @@ async function main() {
     console.log(`\nGuildhall is running at ${settings.publicConfig.appUrl}\n`)
     console.log(`  chain    anvil ${anvil.url} (chain id ${LOCAL_CHAIN_ID}), state in ${dataDir}`)
     console.log(`  token    ${deployment.tokenName} (${deployment.tokenSymbol}) at ${deployment.token}`)
+    if (seeded > 0) console.log(`  demo     ${seeded} proposals with signed votes from Ada, Ben and Cleo`)
     console.log(`  safes    1-of-1 ${safes.oneOfOne.address}, 2-of-3 ${safes.twoOfThree.address}`)
     console.log(
       '  wallet   pick "Development wallet" in the connect dialog, or add the chain to your own wallet',

@@ -1,0 +1,64 @@
+import {
+  DEFAULT_GOVERNANCE_RULES,
+  governanceDomain,
+  LOCAL_CHAIN_ID,
+  type LogEntry,
+  logChainProblem,
+  proposalState,
+} from '@guildhall/core'
+import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import { asc } from 'drizzle-orm'
+import { createPublicClient, http, type PublicClient } from 'viem'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { ballots, governanceLog, proposals } from '../db/schema.ts'
+import { type TestDatabase, testDatabase } from '../db/test-database.ts'
+import { TokenIndex } from '../indexer/token-index.ts'
+import { seedDemoGovernance } from './governance-seed.ts'
+
+let anvil: AnvilInstance
+let deployment: DemoDeployment
+let database: TestDatabase
+
+beforeAll(async () => {
+  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  database = await testDatabase()
+}, 60_000)
+
+afterAll(async () => {
+  await database?.close()
+  await anvil?.stop()
+})
+
+test('behavior: the demo starts with proposals in every state and real signed votes, once, in one verified log', async () => {
+  const client = createPublicClient({ transport: http(anvil.url) }) as PublicClient
+  const tokenIndex = new TokenIndex({
+    db: database.db,
+    client,
+    chainId: LOCAL_CHAIN_ID,
+    token: deployment.token,
+    fromBlock: deployment.deployBlock,
+    confirmations: 0,
+  })
+  const seed = () =>
+    seedDemoGovernance({
+      database,
+      client,
+      tokenIndex,
+      domain: governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token }),
+      rules: DEFAULT_GOVERNANCE_RULES,
+    })
+  expect(await seed()).toBe(5)
+  expect(await seed()).toBe(0)
+
+  const now = Math.floor(Date.now() / 1000)
+  const rows = await database.db.select().from(proposals)
+  expect(new Set(rows.map((row) => proposalState(row, now)))).toEqual(
+    new Set(['pending', 'active', 'closed', 'final']),
+  )
+  expect(await database.db.select().from(ballots)).toHaveLength(8)
+  const log = await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
+  expect(log).toHaveLength(5 + 8)
+  expect(logChainProblem(log as unknown as LogEntry[])).toBeNull()
+})
