@@ -61,7 +61,7 @@ async function main(): Promise<number> {
     console.log(`  ${choice}: ${tally.perChoice[index]}`)
   })
   console.log(
-    `  voters: ${tally.voters}, quorum ${tally.quorumReached ? 'reached' : 'not reached'}, outcome: ${tally.outcome}`,
+    `  voters: ${tally.voters}, quorum ${tally.quorumReached ? 'reached' : 'not reached'}, outcome as counted: ${tally.outcome}`,
   )
   console.log('')
   if (report.matches) {
