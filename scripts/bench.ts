@@ -14,6 +14,7 @@ import { LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { deployDemoDao } from '@guildhall/devchain/demo-dao'
 import { type Browser, chromium } from 'playwright-core'
+import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
 import { parseEnv } from '../apps/api/src/env.ts'
 import { startServer } from '../apps/api/src/server.ts'
 import { CHROMIUM_ARGS, findChromium } from '../e2e/support/chromium.ts'
@@ -120,6 +121,8 @@ async function startStack(webDist: string, env: Record<string, string> = {}) {
   })
   const server = await startServer(settings)
   cleanups.push(server.close)
+  // The demo's proposals and votes, so pages (Lighthouse's proposal page among them) show real content.
+  await seedDemoDatabase(settings, server.database)
   return { anvil, appUrl: `${settings.publicConfig.appUrl}/`, publicConfig: settings.publicConfig }
 }
 

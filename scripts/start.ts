@@ -52,9 +52,9 @@ async function main() {
       DATA_DIR: join(dataDir, 'db'),
       ...demoEnv({ anvilUrl: anvil.url, deployment, webDist: join(root, 'apps/web/dist') }),
     })
-    // Proposals in every state with the demo members' signed votes, the first time only.
-    const seeded = await seedDemoDatabase(settings)
     const server = await startServer(settings)
+    // Proposals in every state with the demo members' signed votes, the first time only.
+    const seeded = await seedDemoDatabase(settings, server.database)
     closeOnSignals(async () => {
       await server.close()
       await stopAnvil()

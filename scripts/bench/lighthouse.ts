@@ -11,17 +11,23 @@ import { CHROMIUM_ARGS } from '../../e2e/support/chromium.ts'
 const root = resolve(import.meta.dirname, '../..')
 const reportDir = join(root, 'bench-results', 'lighthouse')
 
-/**
- * The pages audited. Proposals arrive with issue 5: until then the proposal page is the /proposals
- * placeholder. Once proposals exist, point `proposal` at a real proposal's URL (and drop the note).
- */
-export const LIGHTHOUSE_PAGES: ReadonlyArray<{ name: string; path: string; note?: string }> = [
+/** The first active proposal of the demo data the bench's server was seeded with. */
+async function activeProposalPath(appUrl: string): Promise<string> {
+  const response = await fetch(new URL('/api/proposals?state=active', appUrl))
+  const { proposals } = (await response.json()) as { proposals: { id: string }[] }
+  const [first] = proposals
+  if (!first) throw new Error('the bench server has no active proposal to audit')
+  return `/proposals/${first.id}`
+}
+
+/** The pages audited: the Overview, and an active proposal of the demo data (results, vote panel). */
+export const LIGHTHOUSE_PAGES: ReadonlyArray<{
+  name: string
+  path: string | ((appUrl: string) => Promise<string>)
+  note?: string
+}> = [
   { name: 'overview', path: '/' },
-  {
-    name: 'proposal',
-    path: '/proposals',
-    note: 'proposals do not exist yet (issue 5): "proposal" audits the /proposals placeholder page',
-  },
+  { name: 'proposal', path: activeProposalPath },
 ]
 
 const PRESETS = ['desktop', 'mobile'] as const
@@ -220,8 +226,9 @@ export async function runLighthouse(options: {
   let userAgent = ''
   for (const page of LIGHTHOUSE_PAGES) {
     for (const preset of PRESETS) {
-      const url = new URL(page.path, options.appUrl).href
-      options.log(`Lighthouse: ${page.name} (${page.path}), ${preset}`)
+      const path = typeof page.path === 'string' ? page.path : await page.path(options.appUrl)
+      const url = new URL(path, options.appUrl).href
+      options.log(`Lighthouse: ${page.name} (${path}), ${preset}`)
       const runStarted = Date.now()
       const { lhr, html } = await auditPage(url, preset, options.chromiumPath)
       lighthouseVersion = lhr.lighthouseVersion

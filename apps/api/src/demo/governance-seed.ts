@@ -16,7 +16,7 @@ import {
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { type Database, openDatabase } from '../db/client.ts'
+import type { Database } from '../db/client.ts'
 import { proposals } from '../db/schema.ts'
 import type { Settings } from '../env.ts'
 import { TokenIndex } from '../indexer/token-index.ts'
@@ -162,33 +162,24 @@ export async function seedDemoGovernance({
   return SEED.length
 }
 
-/** Opens the configured database, seeds the demo governance history if it has none, and closes it. */
-export async function seedDemoDatabase(settings: Settings): Promise<number> {
+/** Seeds the demo governance history into the server's `database` if it has none (see seedDemoGovernance). */
+export async function seedDemoDatabase(settings: Settings, database: Database): Promise<number> {
   const token = settings.publicConfig.token
   const chain = settings.chains[0]
   if (!token || !chain) return 0
-  const database = await openDatabase({
-    databaseUrl: settings.database.url,
-    dataDir: settings.database.dataDir,
-  })
-  try {
-    await database.migrate()
-    const client = createPublicClient({ transport: http(chain.upstreamRpcUrl) }) as PublicClient
-    return await seedDemoGovernance({
-      database,
+  const client = createPublicClient({ transport: http(chain.upstreamRpcUrl) }) as PublicClient
+  return seedDemoGovernance({
+    database,
+    client,
+    tokenIndex: new TokenIndex({
+      db: database.db,
       client,
-      tokenIndex: new TokenIndex({
-        db: database.db,
-        client,
-        chainId: chain.id,
-        token: token.address,
-        fromBlock: settings.tokenDeployBlock,
-        confirmations: settings.tokenIndexConfirmations,
-      }),
-      domain: governanceDomain({ chainId: token.chainId, token: token.address }),
-      rules: settings.publicConfig.governance,
-    })
-  } finally {
-    await database.close()
-  }
+      chainId: chain.id,
+      token: token.address,
+      fromBlock: settings.tokenDeployBlock,
+      confirmations: settings.tokenIndexConfirmations,
+    }),
+    domain: governanceDomain({ chainId: token.chainId, token: token.address }),
+    rules: settings.publicConfig.governance,
+  })
 }
