@@ -4,8 +4,8 @@
  * under the proposal's frozen rules, and report every difference from what the server published. Runs in
  * the browser (a web worker) and in Node (`npm run recount`); it trusts nothing in the bundle but the chain.
  */
-import { type Client, getAddress, type Hex, parseAbi } from 'viem'
-import { getCode, multicall, readContract, verifyTypedData } from 'viem/actions'
+import { getAddress, type Hex, hashTypedData, type PublicClient, parseAbi } from 'viem'
+import { getCode, multicall, readContract } from 'viem/actions'
 import { z } from 'zod'
 import { MULTICALL3_ADDRESS } from './constants.ts'
 import {
@@ -19,6 +19,7 @@ import {
   voteMessageSchema,
   voteTypedData,
 } from './governance.ts'
+import { verifyHashSignature } from './signature.ts'
 import { TALLY_VERSION, type Tally, tally } from './tally.ts'
 
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/) as unknown as z.ZodType<Hex>
@@ -81,7 +82,7 @@ const MULTICALL_CHUNK = 200
 /** Recounts `bundle` against the chain `client` is connected to. */
 export async function recount(
   bundle: ResultBundle,
-  client: Client,
+  client: PublicClient,
   onProgress: (progress: RecountProgress) => void = () => {},
 ): Promise<RecountReport> {
   const differences: string[] = []
@@ -212,16 +213,12 @@ export async function recount(
   }
 }
 
+/** The same check as the server's (signature.ts): ECDSA locally, then ERC-1271 / ERC-6492 on the chain. */
 async function verifies(
-  client: Client,
-  typed: Parameters<typeof verifyTypedData>[1] extends infer P
-    ? Omit<P & object, 'address' | 'signature'>
-    : never,
+  client: PublicClient,
+  typed: Parameters<typeof hashTypedData>[0],
   address: Hex,
   signature: Hex,
 ): Promise<boolean> {
-  // viem's universal check: ECDSA locally, then ERC-1271 / ERC-6492 on the chain (a Safe voter included).
-  return verifyTypedData(client, { ...(typed as object), address, signature } as Parameters<
-    typeof verifyTypedData
-  >[1])
+  return verifyHashSignature({ address, hash: hashTypedData(typed), signature, client })
 }

@@ -19,15 +19,23 @@ import {
   voteTypedData,
   votingPowerSchema,
 } from '@guildhall/core'
+import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { recount, resultBundleSchema } from '@guildhall/core/recount'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import {
+  approveHashOnChain,
+  deploySafes,
+  type SafeDeployment,
+  signHashAsSafe,
+} from '@guildhall/devchain/safe'
 import { count, eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import {
   createPublicClient,
   createTestClient,
+  createWalletClient,
   type Hex,
   http,
   type PrivateKeyAccount,
@@ -59,6 +67,23 @@ let database: TestDatabase
 let app: FastifyInstance
 let snapshot: number
 let domain: ReturnType<typeof governanceDomain>
+let safes: SafeDeployment
+
+async function delegateFrom(index: number, to: Hex) {
+  const wallet = createWalletClient({ account: member(index), transport: http(anvil.url) })
+  const hash = await wallet.writeContract({
+    chain: null,
+    address: deployment.token,
+    abi: governanceTokenAbi,
+    functionName: 'delegate',
+    args: [to],
+    gas: 300_000n,
+  })
+  await createPublicClient({ transport: http(anvil.url) }).waitForTransactionReceipt({
+    hash,
+    pollingInterval: 50,
+  })
+}
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 const jsonHeaders = { origin: ORIGIN, 'content-type': 'application/json' }
@@ -123,6 +148,11 @@ const votesOn = async (proposal: Hex) =>
 beforeAll(async () => {
   anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
   deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  // Contract voters: Gia and Hugo delegate their votes to the demo Safes (1-of-1 Ada; 2-of-3 Ada, Ben,
+  // Cleo), which so hold voting power without holding tokens.
+  safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  await delegateFrom(7, safes.oneOfOne.address)
+  await delegateFrom(8, safes.twoOfThree.address)
   await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 2 })
   snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
   domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
@@ -420,6 +450,67 @@ describe('votes (security.md, Votes)', () => {
     expect((await postVote(`/api/proposals/${own}/votes`, signed)).statusCode).toBe(201)
     const [row] = await database.db.select().from(votes).where(eq(votes.id, signed.id))
     expect(row?.message.reason).toBe(reason)
+  })
+})
+
+describe('contract voters (Safe v1.5.0)', () => {
+  test('behavior: a 1-of-1 Safe votes with its owner’s ERC-1271 signature → 201, with the power delegated to it', async () => {
+    const own = (await createProposal(ada, { title: 'Safe 1-of-1' })).id
+    const message: VoteMessage = {
+      voter: safes.oneOfOne.address,
+      proposal: own,
+      choices: [1],
+      reason: '',
+      timestamp: nowSeconds(),
+    }
+    const id = voteId(domain, message)
+    const signature = await signHashAsSafe({
+      safe: message.voter,
+      chainId: LOCAL_CHAIN_ID,
+      owners: [ada],
+      hash: id,
+    })
+    const response = await postVote(`/api/proposals/${own}/votes`, { message, signature })
+    expect(response.statusCode).toBe(201)
+    const [row] = await database.db.select().from(votes).where(eq(votes.id, id))
+    expect(row?.power).toBe(10n * 10n ** 18n)
+  })
+
+  test('behavior: a 2-of-3 Safe votes with the on-chain approved hash and an empty signature → 201; one owner alone → 401', async () => {
+    const own = (await createProposal(ada, { title: 'Safe 2-of-3' })).id
+    const message: VoteMessage = {
+      voter: safes.twoOfThree.address,
+      proposal: own,
+      choices: [2],
+      reason: 'Approved by two of three.',
+      timestamp: nowSeconds(),
+    }
+    const id = voteId(domain, message)
+    const oneOwner = await signHashAsSafe({
+      safe: message.voter,
+      chainId: LOCAL_CHAIN_ID,
+      owners: [ada],
+      hash: id,
+    })
+    expect((await postVote(`/api/proposals/${own}/votes`, { message, signature: oneOwner })).statusCode).toBe(
+      401,
+    )
+    await approveHashOnChain({
+      rpcUrl: anvil.url,
+      chainId: LOCAL_CHAIN_ID,
+      safe: message.voter,
+      owners: [ada, ben],
+      hash: id,
+    })
+    const response = await postVote(`/api/proposals/${own}/votes`, { message, signature: '0x' })
+    expect(response.statusCode).toBe(201)
+    // The recount verifies the Safe's vote the same way, on the chain.
+    const bundle = resultBundleSchema.parse(
+      (await app.inject({ method: 'GET', url: `/api/proposals/${own}/bundle` })).json(),
+    )
+    expect((await recount(bundle, createPublicClient({ transport: http(anvil.url) }))).differences).toEqual(
+      [],
+    )
   })
 })
 

@@ -19,12 +19,12 @@ import {
   voteChoicesProblem,
   voteId,
 } from '@guildhall/core'
+import { ChainUnavailableError, verifyHashSignature } from '@guildhall/core/signature'
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import { type Address, type Hex, isAddressEqual, type PublicClient, zeroAddress } from 'viem'
 import type { Database, Tx } from '../db/client.ts'
 import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
 import type { AnswerSource, TokenIndex } from '../indexer/token-index.ts'
-import { ChainUnavailableError, verifyHashSignature } from './signature.ts'
 
 /** A snapshot block at most this far below the head when the proposal is created (≈ 1 day on Ethereum). */
 export const SNAPSHOT_MAX_AGE_BLOCKS = 7_200

@@ -1,12 +1,12 @@
 // Sign-In with Ethereum and sessions (ADR 007, shared/docs/security.md). Checks run cheapest first:
 // shape, policy, nonce, signature; the nonce is consumed in the transaction that creates the session.
 import { createHash, randomBytes } from 'node:crypto'
+import { ChainUnavailableError, verifyPersonalSignature } from '@guildhall/core/signature'
 import { checkSiwePolicy, parseRfc3339, parseSiweMessageStrict, type SiwePolicy } from '@guildhall/core/siwe'
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import type { Db } from '../db/client.ts'
 import { authNonces, type Session, sessions } from '../db/schema.ts'
-import { ChainUnavailableError, verifyPersonalSignature } from './signature.ts'
 
 export const NONCE_TTL_MS = 10 * 60_000
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60_000

@@ -1,4 +1,5 @@
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { ChainUnavailableError, verifyPersonalSignature } from '@guildhall/core/signature'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
@@ -13,7 +14,6 @@ import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ChainUnavailableError, verifyPersonalSignature } from './signature.ts'
 
 const ada = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
 const ben = privateKeyToAccount(anvilAccounts[2]?.privateKey as Hex)
