@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildApp } from './app.ts'
 import { type Database, openDatabase } from './db/client.ts'
+import { testDatabase } from './db/test-database.ts'
 import { parseEnv } from './env.ts'
 
 let anvil: AnvilInstance
@@ -87,8 +88,7 @@ describe('GET /api/token/holders', () => {
       WALLETS: 'injected',
       SIGN_IN: 'off',
     })
-    const downDatabase = await openDatabase()
-    await downDatabase.migrate()
+    const downDatabase = await testDatabase()
     const down = await buildApp({ settings, database: downDatabase })
     const response = await down.inject({ method: 'GET', url: '/api/token/holders' })
     await down.close()
@@ -96,7 +96,7 @@ describe('GET /api/token/holders', () => {
     expect(response.statusCode).toBe(503)
     expect(response.headers['retry-after']).toBe('5')
     expect(response.json()).toMatchObject({ error: 'chain_unavailable' })
-  })
+  }, 30_000)
 })
 
 describe('index.html', () => {

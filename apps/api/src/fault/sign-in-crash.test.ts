@@ -4,10 +4,9 @@
 // left nothing; a verify cut off in flight may or may not have committed (the commit precedes the response,
 // so a kill between the two leaves a session whose token never left the server), but all or nothing: its
 // nonce is consumed exactly when its session exists.
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
@@ -18,22 +17,17 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type Database, openDatabase } from '../db/client.ts'
 import { authNonces, sessions } from '../db/schema.ts'
 import { type TestDatabase, testDatabase, testDatabaseUrl } from '../db/test-database.ts'
+import { type ApiProcess, startApi, startedApis, stopApi } from './api-process.ts'
 
-const ROOT = resolve(import.meta.dirname, '../../../..')
-const SERVER_ENTRY = resolve(ROOT, 'apps/api/src/server.ts')
 const DAO_NAME = 'Guildhall Fault DAO'
 const ACCOUNTS = 200
 const IN_FLIGHT = 50
 /** The server is killed as soon as this many verifies have answered 200, so about IN_FLIGHT are cut off. */
 const KILL_AFTER_OKS = 60
 const REQUEST_TIMEOUT_MS = 30_000
-const START_TIMEOUT_MS = 120_000
 const SESSION_COOKIE = 'guildhall_session'
 const PREAUTH_COOKIE = 'guildhall_preauth'
 
-type ApiProcess = { child: ChildProcess; origin: string; exited: Promise<void>; output: () => string }
-
-const started: ApiProcess[] = []
 let anvil: AnvilInstance | undefined
 let postgres: TestDatabase | undefined
 let dataDir: string | undefined
@@ -46,76 +40,22 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  for (const api of started) await stopApi(api, 'SIGKILL')
+  for (const api of startedApis) await stopApi(api, 'SIGKILL')
   await anvil?.stop()
   await postgres?.close()
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 }, 30_000)
 
-/** Starts `server.ts` in its own node process (so a SIGKILL kills the server and nothing else). */
-async function startApi(): Promise<ApiProcess> {
-  const port = await getFreePort()
-  const origin = `http://127.0.0.1:${port}`
-  const database: Record<string, string> = postgres?.url
-    ? { DATABASE_URL: postgres.url }
-    : { DATA_DIR: dataDir as string }
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH,
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: origin,
-      CHAIN_IDS: String(LOCAL_CHAIN_ID),
-      [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil?.url,
-      DAO_NAME,
-      WALLETS: 'injected',
-      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-      LOG_LEVEL: 'silent',
-      ...database,
-    },
+/** This file's server: the shared child-process server on this test's chain and database. */
+function startSignInApi(): Promise<ApiProcess> {
+  return startApi({
+    CHAIN_IDS: String(LOCAL_CHAIN_ID),
+    [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil?.url,
+    DAO_NAME,
+    WALLETS: 'injected',
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    ...(postgres?.url ? { DATABASE_URL: postgres.url } : { DATA_DIR: dataDir as string }),
   })
-  let output = ''
-  const remember = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000)
-  }
-  child.stdout?.on('data', remember)
-  child.stderr?.on('data', remember)
-  const exited = new Promise<void>((done) => {
-    child.once('exit', () => done())
-    child.once('error', () => done())
-  })
-  const api = { child, origin, exited, output: () => output }
-  started.push(api)
-
-  const deadline = Date.now() + START_TIMEOUT_MS
-  while (true) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the API exited while starting (code ${child.exitCode}):\n${output}`)
-    }
-    const ready = await fetch(`${origin}/api/ready`, { signal: AbortSignal.timeout(1_000) }).then(
-      (response) => response.ok,
-      () => false,
-    )
-    if (ready) return api
-    if (Date.now() > deadline) {
-      await stopApi(api, 'SIGKILL')
-      throw new Error(`the API was not ready within ${START_TIMEOUT_MS} ms:\n${output}`)
-    }
-    await new Promise((done) => setTimeout(done, 100))
-  }
-}
-
-/** Signals the process and waits for it to exit; SIGTERM closes the server cleanly, escalating if it hangs. */
-async function stopApi(api: ApiProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
-  if (api.child.exitCode === null && api.child.signalCode === null) {
-    api.child.kill(signal)
-    const escalate = setTimeout(() => api.child.kill('SIGKILL'), 10_000)
-    await api.exited
-    clearTimeout(escalate)
-  }
 }
 
 /** The value of a Set-Cookie of the response. */
@@ -210,7 +150,7 @@ async function openSharedDatabase(): Promise<Database> {
 
 test('a SIGKILL during a burst of sign-ins: every 200 keeps its session, nothing half-done is left', async () => {
   const firstStarted = performance.now()
-  const first = await startApi()
+  const first = await startSignInApi()
   const firstStartMs = performance.now() - firstStarted
   const accounts = Array.from({ length: ACCOUNTS }, () => privateKeyToAccount(generatePrivateKey()))
   const prepared: PreparedSignIn[] = []
@@ -248,7 +188,7 @@ test('a SIGKILL during a burst of sign-ins: every 200 keeps its session, nothing
 
   // Restart on the same data: every session the client was given still signs it in.
   const restarted = performance.now()
-  const second = await startApi()
+  const second = await startSignInApi()
   const restartMs = performance.now() - restarted
   await eachLimited(ok, 10, async (index) => {
     const outcome = outcomes[index] as Extract<Outcome, { kind: 'ok' }>
