@@ -19,7 +19,7 @@ import { parseEnv } from '../apps/api/src/env.ts'
 import { startServer } from '../apps/api/src/server.ts'
 import { CHROMIUM_ARGS, findChromium } from '../e2e/support/chromium.ts'
 import { benchJsonSchema } from './bench/schema.ts'
-import { lighthouseSection, signInSection } from './bench/sections.ts'
+import { governanceSection, lighthouseSection, signInSection } from './bench/sections.ts'
 import { webSection } from './bench/web.ts'
 import { demoEnv } from './demo-env.ts'
 
@@ -52,6 +52,7 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<SectionResult>> = 
   web: webSection,
   lighthouse: lighthouseSection,
   'sign-in': signInSection,
+  governance: governanceSection,
 }
 
 const cleanups: BenchContext['cleanups'] = []

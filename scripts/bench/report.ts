@@ -161,7 +161,7 @@ function ratio(a: number, b: number): string {
   return `${(a / b).toFixed(2)}×`
 }
 
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const widths = (rows[0] ?? []).map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length)))
   return rows
     .map((row) =>

@@ -8,9 +8,15 @@ const committed = resolve(import.meta.dirname, '../../docs/bench.json')
 describe('docs/bench.json (the figures in the README)', () => {
   test('has the shape the bench writes, with every section', () => {
     const json = benchJsonSchema.parse(JSON.parse(readFileSync(committed, 'utf8')))
-    expect(Object.keys(json.sections).sort()).toEqual(['lighthouse', 'sign-in', 'web'])
+    expect(Object.keys(json.sections).sort()).toEqual(['governance', 'lighthouse', 'sign-in', 'web'])
     expect(
-      json.bundle && json.pages && json.references && json.budget && json.lighthouse && json.signIn,
+      json.bundle &&
+        json.pages &&
+        json.references &&
+        json.budget &&
+        json.lighthouse &&
+        json.signIn &&
+        json.governance,
     ).toBeTruthy()
   })
 

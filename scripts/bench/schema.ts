@@ -86,6 +86,27 @@ export const benchJsonSchema = z.object({
   references: z.object({ rainbowkit: reference, floor: reference }).optional(),
   budget: z.array(budgetLine).optional(),
   lighthouse: z.object({ lighthouseVersion: z.string(), runs: z.array(lighthouseRun).min(1) }).optional(),
+  governance: z
+    .object({
+      ingest: z.array(
+        z.union([
+          z.object({
+            database: z.string(),
+            votes: z.number().int(),
+            votesPerSecond: z.number(),
+            latencyMs: z.object({ p50: z.number(), p99: z.number(), max: z.number() }),
+            errors: z.number().int(),
+          }),
+          z.object({ database: z.string(), skipped: z.string() }),
+        ]),
+      ),
+      tally: z.array(z.object({ votes: z.number().int(), ms: z.number() })).min(1),
+      lookup: z.object({
+        lookups: z.number().int(),
+        latencyUs: z.object({ p50: z.number(), p99: z.number(), max: z.number() }),
+      }),
+    })
+    .optional(),
   signIn: z
     .object({
       accountsPerRun: z.number().int(),

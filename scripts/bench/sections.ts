@@ -1,7 +1,8 @@
-// The sign-in and Lighthouse sections of `npm run bench` (the web section is in web.ts).
+// The sign-in, Lighthouse and governance sections of `npm run bench` (the web section is in web.ts).
 
 import { findChromium } from '../../e2e/support/chromium.ts'
 import type { BenchContext, SectionResult } from '../bench.ts'
+import { formatGovernanceReport, runGovernanceBench } from './governance.ts'
 import { formatLighthouseReport, LIGHTHOUSE_BUDGET, runLighthouse } from './lighthouse.ts'
 import { formatSignInReport, runSignInBench } from './sign-in.ts'
 
@@ -23,4 +24,10 @@ export async function lighthouseSection(ctx: BenchContext): Promise<SectionResul
       (run.scores.accessibility ?? 0) < LIGHTHOUSE_BUDGET.accessibility,
   ).length
   return { json: { lighthouse: result }, report: formatLighthouseReport(result), misses }
+}
+
+/** Issue 5: vote ingest (PGlite, PostgreSQL), tally time for 10k / 100k / 1M votes, voting-power lookups. */
+export async function governanceSection(ctx: BenchContext): Promise<SectionResult> {
+  const result = await runGovernanceBench({ log: ctx.step })
+  return { json: { governance: result }, report: formatGovernanceReport(result), misses: 0 }
 }

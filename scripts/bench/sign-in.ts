@@ -177,7 +177,7 @@ type Postgres = {
  * close: closing the pipe (or this process dying) ends the command, and the script stops the server and
  * deletes its folder. Exit 127 before the URL = no PostgreSQL server binaries: skipped, with the reason.
  */
-async function startPostgres(): Promise<Postgres | { skipped: string }> {
+export async function startPostgres(): Promise<Postgres | { skipped: string }> {
   const child = spawn(
     'bash',
     [join(root, 'scripts/with-postgres.sh'), 'sh', '-c', 'echo "$TEST_DATABASE_URL"; exec cat >/dev/null'],
@@ -315,7 +315,7 @@ async function pool(count: number, concurrency: number, work: (index: number) =>
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker))
 }
 
-function latency(samples: number[]): Latency {
+export function latency(samples: number[]): Latency {
   if (samples.length === 0) return { p50: 0, p99: 0, max: 0 }
   const { median, max } = spread(samples)
   const sorted = [...samples].sort((a, b) => a - b)
