@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import fc from 'fast-check'
@@ -98,9 +99,8 @@ type Vector = {
   encoded: Hex
   digest: Hex
 }
-const vectors: Vector[] = JSON.parse(
-  gunzipSync(readFileSync(new URL('../test-fixtures/eip712/typed-data.json.gz', import.meta.url))).toString(),
-)
+const vectorsFile = readFileSync(new URL('../test-fixtures/eip712/typed-data.json.gz', import.meta.url))
+const vectors: Vector[] = JSON.parse(gunzipSync(vectorsFile).toString())
 
 /** ethers' vectors write integers as decimal or hex strings; viem takes bigint. */
 function widen(type: string, value: unknown, types: Record<string, VectorField[]>): unknown {
@@ -118,7 +118,10 @@ function widen(type: string, value: unknown, types: Record<string, VectorField[]
 }
 
 describe('the EIP-712 vectors of ethers (test-fixtures/eip712/SOURCES.md)', () => {
-  test('default: the file holds the 130 cases it had when copied', () => {
+  test('default: the file is the one SOURCES.md names (sha256) and holds the 130 cases it had when copied', () => {
+    const sources = readFileSync(new URL('../test-fixtures/eip712/SOURCES.md', import.meta.url), 'utf8')
+    const recorded = /^([0-9a-f]{64}) {2}typed-data\.json\.gz$/m.exec(sources)?.[1]
+    expect(createHash('sha256').update(vectorsFile).digest('hex')).toBe(recorded)
     expect(vectors).toHaveLength(130)
   })
 
@@ -164,6 +167,9 @@ describe('message schemas (security.md, Votes)', () => {
     ],
     ['a constructor key', { ...vote(), constructor: { prototype: {} } }],
     ['a NUL byte in the reason', { ...vote(), reason: 'ok\u0000hidden' }],
+    ['a lone high surrogate in the reason', { ...vote(), reason: 'ok\ud83d' }],
+    ['a lone low surrogate in the reason', { ...vote(), reason: '\ude00ok' }],
+    ['a surrogate pair in the wrong order', { ...vote(), reason: '\ude00\ud83d' }],
     ['an oversized reason', { ...vote(), reason: 'x'.repeat(GOVERNANCE_LIMITS.reasonMax + 1) }],
     ['a lower-case voter', { ...vote(), voter: author.address.toLowerCase() }],
     ['an upper-case proposal id', { ...vote(), proposal: vote().proposal.toUpperCase().replace('0X', '0x') }],
@@ -178,6 +184,45 @@ describe('message schemas (security.md, Votes)', () => {
     expect(signedVoteSchema.parse(signed({ ...vote(), reason })).message.reason).toBe(reason)
   })
 
+  test('behavior: texts differing only in a lone surrogate share one digest, so they are refused; pairs are fine', () => {
+    // Why the schema refuses them: EIP-712 hashes UTF-8, where each lone surrogate becomes U+FFFD.
+    const digests = ['ok\ufffd', 'ok\ud83d', 'ok\ude00'].map((reason) =>
+      hashTypedData(voteTypedData(domain, vote({ reason }))),
+    )
+    expect(new Set(digests).size).toBe(1)
+    expect(signedVoteSchema.safeParse(signed(vote({ reason: 'ok\ufffd' }))).success).toBe(true)
+    const emoji = 'Roofs 🏠 matter 👍🏽'
+    expect(signedVoteSchema.parse(signed(vote({ reason: emoji }))).message.reason).toBe(emoji)
+  })
+
+  test('property: any JSON value is refused without throwing unless it is a whole valid vote', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (message) => {
+        expect(signedVoteSchema.safeParse(signed(message)).success).toBe(false)
+        expect(signedVoteSchema.safeParse(message).success).toBe(false)
+        expect(proposalMessageSchema.safeParse(message).success).toBe(false)
+      }),
+    )
+  })
+
+  test('property: a valid vote with any field missing, or any extra field, is refused', () => {
+    const valid = vote()
+    const fields = Object.keys(valid)
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...fields),
+        fc.string({ minLength: 1 }).filter((key) => !fields.includes(key)),
+        fc.jsonValue(),
+        (missing, extraKey, extraValue) => {
+          const without = Object.fromEntries(Object.entries(valid).filter(([key]) => key !== missing))
+          expect(signedVoteSchema.safeParse(signed(without)).success).toBe(false)
+          const extra = JSON.parse(JSON.stringify({ ...valid, [extraKey]: extraValue }))
+          expect(signedVoteSchema.safeParse(signed(extra)).success).toBe(false)
+        },
+      ),
+    )
+  })
+
   test.each([
     ['an empty title', { title: '  ' }],
     ['a title over the limit', { title: 'x'.repeat(GOVERNANCE_LIMITS.titleMax + 1) }],
@@ -187,6 +232,20 @@ describe('message schemas (security.md, Votes)', () => {
     ['21 choices', { kind: 'approval', choices: Array.from({ length: 21 }, (_, i) => `C${i}`) }],
     ['a duplicated choice', { kind: 'single-choice', choices: ['A', 'A'] }],
     ['an empty choice', { kind: 'single-choice', choices: ['A', ' '] }],
+    [
+      'a choice over the limit',
+      { kind: 'approval', choices: ['A', 'x'.repeat(GOVERNANCE_LIMITS.choiceMax + 1)] },
+    ],
+    ['a NUL byte in the body', { body: 'a\u0000b' }],
+    ['a lone surrogate in the title', { title: 'Roof \ud83d' }],
+    ['a lone surrogate in a choice', { kind: 'single-choice', choices: ['A', '\ude00'] }],
+    ['a basic proposal with its choices reordered', { choices: ['Against', 'For', 'Abstain'] }],
+    ['a period over 90 days', { end: proposal.start + GOVERNANCE_LIMITS.periodMaxSeconds + 1 }],
+    ['a fractional start', { start: proposal.start + 0.5 }],
+    ['a negative snapshot', { snapshot: -1 }],
+    ['a quorum with a leading zero', { quorum: '01' }],
+    ['abstain counting as a string', { abstainCountsToQuorum: 'true' }],
+    ['an unknown field', { weight: 1 }],
     ['a period under an hour', { end: proposal.start + 3599 }],
     ['an end before the start', { end: proposal.start - 1 }],
     ['a quorum as a number', { quorum: 1000 }],
@@ -223,6 +282,39 @@ describe('voteChoicesProblem', () => {
     expect(voteChoicesProblem(single, [1, 2])).toBe('This proposal takes exactly one choice')
     expect(voteChoicesProblem(approval, [])).toBe('Pick at least one choice')
     expect(voteChoicesProblem(approval, [2, 2])).toBe('Each choice may be picked once')
+    expect(voteChoicesProblem(approval, [0])).toBe(
+      'Choice 0 does not exist: this proposal has choices 1 to 3',
+    )
+    expect(voteChoicesProblem(single, [1.5])).toBe(
+      'Choice 1.5 does not exist: this proposal has choices 1 to 3',
+    )
+    expect(voteChoicesProblem({ kind: 'basic', choices: [...BASIC_CHOICES] }, [1, 3])).toBe(
+      'This proposal takes exactly one choice',
+    )
+  })
+
+  test('property: null exactly when the choices are distinct whole numbers in range, one unless approval', () => {
+    const kinds = ['basic', 'single-choice', 'approval'] as const
+    const choiceArbitrary = fc.oneof(fc.integer({ min: -3, max: 25 }), fc.double({ noNaN: true }))
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...kinds),
+        fc.integer({ min: 2, max: GOVERNANCE_LIMITS.choicesMax }),
+        fc.array(choiceArbitrary, { maxLength: 6 }),
+        (kind, count, choices) => {
+          const proposal = {
+            kind,
+            choices: kind === 'basic' ? [...BASIC_CHOICES] : Array.from({ length: count }, (_, i) => `C${i}`),
+          }
+          const fits =
+            choices.length > 0 &&
+            new Set(choices).size === choices.length &&
+            choices.every((c) => Number.isInteger(c) && c >= 1 && c <= proposal.choices.length) &&
+            (kind === 'approval' || choices.length === 1)
+          expect(voteChoicesProblem(proposal, choices) === null).toBe(fits)
+        },
+      ),
+    )
   })
 })
 

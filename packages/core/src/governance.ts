@@ -94,12 +94,20 @@ export const TIMESTAMP_MAX_SKEW_SECONDS = 5 * 60
 
 const UINT256_MAX = 2n ** 256n - 1n
 
-/** Text as a person would type it: no NUL bytes (PostgreSQL refuses them, and they hide text). */
+/** A UTF-16 surrogate not paired with its other half: with the `u` flag a valid pair is one code point. */
+const LONE_SURROGATE = /\p{Cs}/u
+
+/**
+ * Text as a person would type it: no NUL bytes (PostgreSQL refuses them, and they hide text), and valid
+ * Unicode: EIP-712 hashes a string's UTF-8 bytes, where every lone surrogate becomes U+FFFD, so texts that
+ * differ only there would share one digest (one id), and PostgreSQL's jsonb refuses them.
+ */
 const text = (max: number, what: string) =>
   z
     .string()
     .max(max, `${what} must be at most ${max} characters`)
     .refine((value) => !value.includes('\u0000'), `${what} must not contain NUL characters`)
+    .refine((value) => !LONE_SURROGATE.test(value), `${what} must be valid Unicode text`)
 
 /** Unix seconds: a whole, non-negative number that fits uint64 and a JavaScript number. */
 const unixSeconds = z.number().int('must be whole seconds').min(0).max(Number.MAX_SAFE_INTEGER)

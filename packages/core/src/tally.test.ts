@@ -104,6 +104,56 @@ describe('tally: single choice and approval', () => {
     const result = tally(single, [v(0n, 1), v(0n, 2)])
     expect(result).toMatchObject({ voters: 2, leading: [], outcome: 'no-quorum' })
   })
+
+  test.each([
+    ['single choice', single],
+    ['approval', approval],
+  ])('boundary: %s with no votes → no quorum, nothing leads', (_name, rules) => {
+    expect(tally(rules, [])).toEqual({
+      version: TALLY_VERSION,
+      perChoice: [0n, 0n, 0n],
+      voters: 0,
+      votingPower: 0n,
+      quorumPower: 0n,
+      quorumReached: false,
+      outcome: 'no-quorum',
+      leading: [],
+    })
+  })
+
+  test.each([
+    ['single choice', single],
+    ['approval', approval],
+  ])('boundary: %s, the quorum exactly met counts; one unit short does not', (_name, rules) => {
+    expect(tally(rules, [v(6n, 1), v(4n, 2)])).toMatchObject({ quorumReached: true, outcome: 'passed' })
+    expect(tally({ ...rules, quorum: 11n }, [v(6n, 1), v(4n, 2)])).toMatchObject({
+      quorumPower: 10n,
+      quorumReached: false,
+      outcome: 'no-quorum',
+      leading: [1],
+    })
+  })
+
+  test('behavior: approval, a tie for the most approvals → rejected, every tied choice leading', () => {
+    const result = tally(approval, [v(5n, 1, 3), v(5n, 2, 3), v(5n, 1, 2)])
+    expect(result).toMatchObject({ perChoice: [10n, 10n, 10n], leading: [1, 2, 3], outcome: 'rejected' })
+  })
+
+  test('behavior: approval, everyone approving everything → a tie of all choices, rejected', () => {
+    expect(tally(approval, [v(20n, 1, 2, 3)])).toMatchObject({ leading: [1, 2, 3], outcome: 'rejected' })
+  })
+
+  test('behavior: the abstain rule is for basic proposals only; a third choice of another kind always counts', () => {
+    const rules = { ...single, abstainCountsToQuorum: false }
+    expect(tally(rules, [v(10n, 3)])).toMatchObject({ quorumPower: 10n, outcome: 'passed', leading: [3] })
+  })
+})
+
+describe('tally: a quorum of zero', () => {
+  test('boundary: with no votes the quorum is met, but nothing won → rejected', () => {
+    expect(tally(basic(0n), [])).toMatchObject({ quorumReached: true, outcome: 'rejected' })
+    expect(tally({ ...single, quorum: 0n }, [])).toMatchObject({ quorumReached: true, outcome: 'rejected' })
+  })
 })
 
 describe('tally properties', () => {
@@ -131,6 +181,29 @@ describe('tally properties', () => {
         (votes, key, replays) => {
           const arrived = [...votes, ...votes.slice(0, replays)].sort((a, b) => key(a) - key(b))
           expect(count(arrived)).toEqual(count(votes))
+        },
+      ),
+    )
+  })
+
+  test('property: a passed result always has its quorum, and outside basic exactly one leader', () => {
+    fc.assert(
+      fc.property(
+        fc.array(voteArbitrary, { maxLength: 25 }),
+        fc.bigInt({ min: 0n, max: 8n * 10n ** 18n }),
+        (votes, quorum) => {
+          const counted = [...countingVotes(votes).values()].map((vote) => ({
+            choices: vote.choices.slice(0, 1),
+            power: power(vote.voter),
+          }))
+          for (const rules of [basic(quorum, false), { ...single, quorum }, { ...approval, quorum }]) {
+            const result = tally(rules, counted)
+            expect(result.quorumReached).toBe(result.quorumPower >= quorum)
+            if (result.outcome === 'passed') {
+              expect(result.quorumReached).toBe(true)
+              if (rules.kind !== 'basic') expect(result.leading).toHaveLength(1)
+            }
+          }
         },
       ),
     )

@@ -82,7 +82,8 @@ export function tally(rules: TallyRules, votes: Iterable<CountedVote>): Tally {
     const onlyAbstains = rules.kind === 'basic' && vote.choices.every((choice) => choice === BASIC_ABSTAIN)
     if (!onlyAbstains || rules.abstainCountsToQuorum) quorumPower += vote.power
   }
-  const top = perChoice.reduce((max, power) => (power > max ? power : max), 0n)
+  let top = 0n
+  for (const power of perChoice) if (power > top) top = power
   const leading = top === 0n ? [] : perChoice.flatMap((power, index) => (power === top ? [index + 1] : []))
   const quorumReached = quorumPower >= rules.quorum
   const wins =
