@@ -179,6 +179,7 @@ export async function buildApp({
           token: publicConfig.token.address as Address,
           fromBlock: settings.tokenDeployBlock,
           confirmations: settings.tokenIndexConfirmations,
+          multicall3: daoChain.multicall3,
           logger: app.log,
         })
       : undefined

@@ -21,9 +21,18 @@ import {
   getAbiItem,
   getAddress,
   type Hash,
+  type Hex,
+  HttpRequestError,
+  hexToBigInt,
+  hexToNumber,
+  numberToHex,
   type PublicClient,
+  ResponseBodyTooLargeError,
   RpcError,
+  type RpcLog,
   RpcRequestError,
+  TimeoutError,
+  toEventSelector,
   UnknownRpcError,
   zeroAddress,
 } from 'viem'
@@ -51,9 +60,22 @@ export type SyncResult = {
 
 export type TokenIndexLogger = { warn(details: object, message: string): void }
 
+/** Why an account has no votes at a block (the vote panel's explainer; codes as in core's ZERO_POWER_CODES). */
+export type ZeroVotesReason =
+  | { code: 'no-tokens' }
+  /** No tokens at the block, some now (at the indexed block, or the chain's head while the index lags). */
+  | { code: 'tokens-after-snapshot'; balanceNow: bigint }
+  /** Tokens at the block, delegated to nobody: undelegated tokens count for no one. */
+  | { code: 'not-delegated'; balance: bigint }
+  /** Tokens at the block, delegated to `delegate`, who votes with them. */
+  | { code: 'delegated-to-other'; balance: bigint; delegate: Address }
+
+/** Votes of an account at a block and, when they are zero, why; `source` is 'chain' if any part came from it. */
+export type VotingPower = { votes: bigint; source: AnswerSource; zeroReason: ZeroVotesReason | null }
+
 export type TokenIndexOptions = {
   db: Db
-  /** The DAO chain. Batch its reads with `batch: { multicall: … }` so concurrent chain answers share a call. */
+  /** The DAO chain: logs and block hashes, and the answers above the indexed block. */
   client: PublicClient
   chainId: number
   token: Address
@@ -61,6 +83,8 @@ export type TokenIndexOptions = {
   fromBlock: number
   /** Blocks below the head that count as final; a reorg deeper than this is rewound when found. */
   confirmations: number
+  /** Multicall3 on the chain, for reading several answers in one eth_call; absent: deployless multicall. */
+  multicall3?: Address | null
   /** Most blocks per eth_getLogs request (halved while the node refuses a range, e.g. too many results). */
   maxRange?: number
   /** Pause between syncs once caught up (the loop of `start()`). */
@@ -113,6 +137,7 @@ export class TokenIndex {
   readonly #token: Address
   readonly #fromBlock: number
   readonly #confirmations: number
+  readonly #multicall3: Address | null
   readonly #maxRange: number
   readonly #pollIntervalMs: number
   readonly #logger: TokenIndexLogger | undefined
@@ -134,6 +159,7 @@ export class TokenIndex {
     this.#token = getAddress(options.token)
     this.#fromBlock = options.fromBlock
     this.#confirmations = options.confirmations
+    this.#multicall3 = options.multicall3 ? getAddress(options.multicall3) : null
     this.#maxRange = Math.max(1, options.maxRange ?? DEFAULT_MAX_RANGE)
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS
     this.#logger = options.logger
@@ -177,16 +203,7 @@ export class TokenIndex {
   async votesAt(account: Address, block: bigint | number): Promise<Answer<bigint>> {
     const n = blockNumber(block)
     const delegate = getAddress(account)
-    const t = tokenVoteCheckpoints
-    const indexed = await this.#fromIndex(
-      this.#db
-        .select({ votes: t.votes })
-        .from(t)
-        .where(and(eq(t.delegate, delegate), lte(t.block, Number(n))))
-        .orderBy(desc(t.block))
-        .limit(1),
-      n,
-    )
+    const indexed = await this.#fromIndex(this.#votesQuery(delegate, n), n)
     if (indexed) return { value: BigInt(indexed.value ?? 0), source: 'index' }
     const head = await this.#chainHead(n)
     const contract = { address: this.#token, abi: governanceTokenAbi } as const
@@ -207,16 +224,7 @@ export class TokenIndex {
   async balanceAt(account: Address, block: bigint | number): Promise<Answer<bigint>> {
     const n = blockNumber(block)
     const holder = getAddress(account)
-    const t = tokenBalanceCheckpoints
-    const indexed = await this.#fromIndex(
-      this.#db
-        .select({ balance: t.balance })
-        .from(t)
-        .where(and(eq(t.account, holder), lte(t.block, Number(n))))
-        .orderBy(desc(t.block))
-        .limit(1),
-      n,
-    )
+    const indexed = await this.#fromIndex(this.#balanceQuery(holder, n), n)
     if (indexed) return { value: BigInt(indexed.value ?? 0), source: 'index' }
     await this.#chainHead(n)
     const value = await this.#client.readContract({
@@ -233,16 +241,7 @@ export class TokenIndex {
   async delegateAt(account: Address, block: bigint | number): Promise<Answer<Address>> {
     const n = blockNumber(block)
     const delegator = getAddress(account)
-    const t = tokenDelegateChanges
-    const indexed = await this.#fromIndex(
-      this.#db
-        .select({ delegate: t.delegate })
-        .from(t)
-        .where(and(eq(t.delegator, delegator), lte(t.block, Number(n))))
-        .orderBy(desc(t.block))
-        .limit(1),
-      n,
-    )
+    const indexed = await this.#fromIndex(this.#delegateQuery(delegator, n), n)
     if (indexed) return { value: (indexed.value as Address | null) ?? zeroAddress, source: 'index' }
     await this.#chainHead(n)
     const value = await this.#client.readContract({
@@ -253,6 +252,96 @@ export class TokenIndex {
       blockNumber: n,
     })
     return { value, source: 'chain' }
+  }
+
+  /**
+   * Votes of `account` at block `block` and, when they are zero, why: no tokens then, tokens that arrived
+   * later, tokens not delegated, or delegated to someone else (who is named).
+   */
+  async votingPower(account: Address, block: bigint | number): Promise<VotingPower> {
+    const n = blockNumber(block)
+    const holder = getAddress(account)
+    const votes = await this.votesAt(holder, n)
+    if (votes.value > 0n) return { votes: votes.value, source: votes.source, zeroReason: null }
+    const held = await this.#balanceAndDelegateAt(holder, n)
+    let source: AnswerSource = votes.source === 'chain' || held.source === 'chain' ? 'chain' : 'index'
+    let zeroReason: ZeroVotesReason
+    if (held.balance === 0n) {
+      const now = await this.#balanceNow(holder, n)
+      if (now.source === 'chain') source = 'chain'
+      zeroReason =
+        now.value > 0n ? { code: 'tokens-after-snapshot', balanceNow: now.value } : { code: 'no-tokens' }
+    } else if (held.delegate === zeroAddress) {
+      zeroReason = { code: 'not-delegated', balance: held.balance }
+    } else {
+      zeroReason = { code: 'delegated-to-other', balance: held.balance, delegate: held.delegate }
+    }
+    return { votes: 0n, source, zeroReason }
+  }
+
+  /** Balance and delegate at `block`: both from the index, or both from the chain in one multicall. */
+  async #balanceAndDelegateAt(holder: Address, block: bigint) {
+    const [balance, delegate] = await Promise.all([
+      this.#fromIndex(this.#balanceQuery(holder, block), block),
+      this.#fromIndex(this.#delegateQuery(holder, block), block),
+    ])
+    if (balance && delegate)
+      return {
+        balance: BigInt(balance.value ?? 0),
+        delegate: (delegate.value as Address | null) ?? zeroAddress,
+        source: 'index' as const,
+      }
+    await this.#chainHead(block)
+    const contract = { address: this.#token, abi: governanceTokenAbi } as const
+    const [chainBalance, chainDelegate] = await this.#client.multicall({
+      contracts: [
+        { ...contract, functionName: 'balanceOf', args: [holder] },
+        { ...contract, functionName: 'delegates', args: [holder] },
+      ],
+      blockNumber: block,
+      allowFailure: false,
+      ...(this.#multicall3 ? { multicallAddress: this.#multicall3 } : { deployless: true }),
+    })
+    return { balance: chainBalance, delegate: chainDelegate, source: 'chain' as const }
+  }
+
+  /** The balance now: at the indexed block when that is after `block`, else at the chain's head. */
+  async #balanceNow(holder: Address, block: bigint): Promise<Answer<bigint>> {
+    const indexed = BigInt(await this.indexedBlock())
+    return this.balanceAt(
+      holder,
+      indexed > block ? indexed : await this.#client.getBlockNumber({ cacheTime: 0 }),
+    )
+  }
+
+  #votesQuery(delegate: Address, block: bigint) {
+    const t = tokenVoteCheckpoints
+    return this.#db
+      .select({ votes: t.votes })
+      .from(t)
+      .where(and(eq(t.delegate, delegate), lte(t.block, Number(block))))
+      .orderBy(desc(t.block))
+      .limit(1)
+  }
+
+  #balanceQuery(holder: Address, block: bigint) {
+    const t = tokenBalanceCheckpoints
+    return this.#db
+      .select({ balance: t.balance })
+      .from(t)
+      .where(and(eq(t.account, holder), lte(t.block, Number(block))))
+      .orderBy(desc(t.block))
+      .limit(1)
+  }
+
+  #delegateQuery(delegator: Address, block: bigint) {
+    const t = tokenDelegateChanges
+    return this.#db
+      .select({ delegate: t.delegate })
+      .from(t)
+      .where(and(eq(t.delegator, delegator), lte(t.block, Number(block))))
+      .orderBy(desc(t.block))
+      .limit(1)
   }
 
   /** How many addresses hold a non-zero balance at the indexed block; undefined before the first sync. */
@@ -396,8 +485,8 @@ export class TokenIndex {
     try {
       logs = await fetchTokenLogs(this.#client, this.#token, from, to)
     } catch (error) {
-      // The node answered with an error (too many results, range too wide): try half the range.
-      if (to > from && nodeRefused(error)) {
+      // The node refused the range (too many results, span too wide, answer too big): try half of it.
+      if (to > from && refusedAsTooLarge(error)) {
         this.#range = Math.max(1, Math.floor((to - from + 1) / 2))
         this.#rangeSuccesses = 0
         return cursor
@@ -413,16 +502,19 @@ export class TokenIndex {
       throw new ChainMovedError(`the chain changed while blocks ${from}–${to} were read`)
 
     const blockHashes = new Map<number, string>([[to, endAfter]])
-    for (const log of logs) blockHashes.set(Number(log.blockNumber), log.blockHash)
+    for (const log of logs) blockHashes.set(log.blockNumber, log.blockHash)
     if (blockHashes.get(to) !== endAfter)
       throw new ChainMovedError(`the logs of block ${to} are not from the chain's block ${to}`)
 
     const moved = await this.#db.transaction(async (tx) => {
       if (!(await lockCursorAt(tx, cursor))) return true
       await applyLogs(tx, logs)
-      const blockRows = [...blockHashes].map(([number, hash]) => ({ number, hash }))
-      for (const rows of chunks(blockRows)) await tx.insert(tokenIndexBlocks).values(rows)
       // Only the newest hashes can be needed for a fork point; older ones would only grow the table.
+      const blockRows = [...blockHashes]
+        .sort(([a], [b]) => b - a)
+        .slice(0, RETAINED_BLOCK_HASHES)
+        .map(([number, hash]) => ({ number, hash }))
+      await tx.insert(tokenIndexBlocks).values(blockRows)
       await tx
         .delete(tokenIndexBlocks)
         .where(
@@ -490,18 +582,29 @@ function blockNumber(block: bigint | number): bigint {
   return n
 }
 
-/** True when the node answered the request with a JSON-RPC error (rather than not answering at all). */
-function nodeRefused(error: unknown): boolean {
-  return (
-    error instanceof BaseError &&
-    Boolean(
-      error.walk(
-        (cause) =>
-          cause instanceof RpcRequestError ||
-          (cause instanceof RpcError && !(cause instanceof UnknownRpcError)),
-      ),
-    )
-  )
+/** JSON-RPC codes of rate limits (429 as some providers send it, QuickNode's -32007): a wait helps, not a smaller range. */
+const RATE_LIMIT_CODES = new Set([429, -32_007])
+
+/**
+ * True when a range was refused as too large: a JSON-RPC error (providers cap block spans or result counts,
+ * e.g. Infura -32005, Alchemy -32602), HTTP 400 or 413, an answer beyond the client's response size limit, or
+ * no answer in time. Rate limits and other HTTP failures are not: the sync fails and retries after a pause.
+ */
+function refusedAsTooLarge(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false
+  if (error.walk((cause) => cause instanceof ResponseBodyTooLargeError || cause instanceof TimeoutError))
+    return true
+  const http = error.walk((cause) => cause instanceof HttpRequestError || cause instanceof RpcRequestError) as
+    | HttpRequestError
+    | RpcRequestError
+    | null
+  if (http?.status === 400 || http?.status === 413) return true
+  if (http?.status !== undefined && (http.status < 200 || http.status > 299)) return false
+  const rpc = error.walk(
+    (cause) =>
+      cause instanceof RpcRequestError || (cause instanceof RpcError && !(cause instanceof UnknownRpcError)),
+  ) as RpcRequestError | RpcError | null
+  return rpc !== null && !RATE_LIMIT_CODES.has(rpc.code)
 }
 
 /** Locks the cursor row for this transaction; false when it is no longer at `expected` (another writer). */
@@ -524,18 +627,92 @@ async function deleteRowsAfter(tx: Tx, block: number | undefined): Promise<void>
     .where(block === undefined ? undefined : sql`${tokenIndexBlocks.number} > ${block}`)
 }
 
-/** The token's Transfer, DelegateChanged and DelegateVotesChanged logs of blocks from…to. */
-function fetchTokenLogs(client: PublicClient, token: Address, from: number, to: number) {
-  return client.getLogs({
-    address: token,
-    events: TOKEN_EVENTS,
-    fromBlock: BigInt(from),
-    toBlock: BigInt(to),
-    strict: true,
-  })
+/** topic0 of each of the three events. */
+const [TRANSFER, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED] = TOKEN_EVENTS.map((event) =>
+  toEventSelector(event),
+)
+
+/**
+ * The token's Transfer, DelegateChanged and DelegateVotesChanged logs of blocks from…to. Sent without the
+ * transport's retries: a refused range is halved at once instead of being asked for four times (a timeout
+ * or an oversized answer would cost four full waits or downloads), and any other failure ends the sync,
+ * whose loop retries after a pause.
+ */
+async function fetchTokenLogs(client: PublicClient, token: Address, from: number, to: number) {
+  const logs = await client.request(
+    {
+      method: 'eth_getLogs',
+      params: [
+        {
+          address: token,
+          topics: [[TRANSFER, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED] as Hex[]],
+          fromBlock: numberToHex(from),
+          toBlock: numberToHex(to),
+        },
+      ],
+    },
+    { retryCount: 0 },
+  )
+  return logs.map(decodeTokenLog)
 }
 
-type TokenLog = Awaited<ReturnType<typeof fetchTokenLogs>>[number]
+type TokenLog = { blockNumber: number; blockHash: Hash; logIndex: number; removed: boolean } & (
+  | { eventName: 'Transfer'; args: { from: Address; to: Address; value: bigint } }
+  | { eventName: 'DelegateChanged'; args: { delegator: Address; fromDelegate: Address; toDelegate: Address } }
+  | {
+      eventName: 'DelegateVotesChanged'
+      args: { delegate: Address; previousVotes: bigint; newVotes: bigint }
+    }
+)
+
+/**
+ * Decodes one of the three events. By hand rather than with viem's parseEventLogs, which hashes each event
+ * signature again for every log: 48 µs a log, about 40 % of the sync time on a busy history. A log
+ * whose layout is not the ERC20Votes one (another kind of contract at the address) stops the sync.
+ */
+function decodeTokenLog(log: RpcLog): TokenLog {
+  const { topics, data } = log
+  const base = {
+    blockNumber: hexToNumber(log.blockNumber as Hex),
+    blockHash: log.blockHash as Hash,
+    logIndex: hexToNumber(log.logIndex as Hex),
+    removed: log.removed,
+  }
+  const selector = topics[0]?.toLowerCase()
+  if (selector === TRANSFER && topics.length === 3 && data.length === 2 + 64)
+    return {
+      ...base,
+      eventName: 'Transfer',
+      args: { from: topicAddress(topics[1]), to: topicAddress(topics[2]), value: hexToBigInt(data) },
+    }
+  if (selector === DELEGATE_CHANGED && topics.length === 4 && data === '0x')
+    return {
+      ...base,
+      eventName: 'DelegateChanged',
+      args: {
+        delegator: topicAddress(topics[1]),
+        fromDelegate: topicAddress(topics[2]),
+        toDelegate: topicAddress(topics[3]),
+      },
+    }
+  if (selector === DELEGATE_VOTES_CHANGED && topics.length === 2 && data.length === 2 + 128)
+    return {
+      ...base,
+      eventName: 'DelegateVotesChanged',
+      args: {
+        delegate: topicAddress(topics[1]),
+        previousVotes: hexToBigInt(`0x${data.slice(2, 66)}`),
+        newVotes: hexToBigInt(`0x${data.slice(66)}`),
+      },
+    }
+  throw new Error(`token index: log ${base.logIndex} of block ${base.blockNumber} is not an ERC20Votes event`)
+}
+
+/** An address in an indexed topic: 12 zero bytes, then the address (checksummed, as viem decodes it). */
+function topicAddress(topic: Hex | undefined): Address {
+  if (topic?.length !== 66 || !/^0x0{24}/.test(topic)) throw new Error(`not an address topic: ${topic}`)
+  return getAddress(`0x${topic.slice(26)}`)
+}
 
 /** Writes the checkpoints of one range: per account and block, the state after the block's last event. */
 async function applyLogs(tx: Tx, logs: TokenLog[]): Promise<void> {
@@ -555,7 +732,7 @@ async function applyLogs(tx: Tx, logs: TokenLog[]): Promise<void> {
   const delegateRows = new Map<string, typeof tokenDelegateChanges.$inferInsert>()
   const voteRows = new Map<string, typeof tokenVoteCheckpoints.$inferInsert>()
   for (const log of ordered) {
-    const block = Number(log.blockNumber)
+    const block = log.blockNumber
     if (log.eventName === 'Transfer') {
       const { from, to, value } = log.args
       for (const [account, delta] of [

@@ -21,10 +21,10 @@ import {
 } from '@guildhall/core'
 import { ChainUnavailableError, verifyHashSignature } from '@guildhall/core/signature'
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
-import { type Address, type Hex, isAddressEqual, type PublicClient, zeroAddress } from 'viem'
+import type { Address, Hex, PublicClient } from 'viem'
 import type { Database, Tx } from '../db/client.ts'
 import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
-import type { AnswerSource, TokenIndex } from '../indexer/token-index.ts'
+import type { AnswerSource, TokenIndex, ZeroVotesReason } from '../indexer/token-index.ts'
 
 /** A snapshot block at most this far below the head when the proposal is created (≈ 1 day on Ethereum). */
 export const SNAPSHOT_MAX_AGE_BLOCKS = 7_200
@@ -62,45 +62,40 @@ export type ZeroPowerReason =
 
 export type VotingPower = { power: bigint; source: AnswerSource; reason: ZeroPowerReason | null }
 
-/** Voting power of `account` at `block`, and when it is zero, why. */
+/** Voting power of `account` at `block`, and when it is zero, why (the index decides; this words it). */
 export async function votingPowerAt(
   deps: GovernanceDeps,
   account: Address,
   block: number,
 ): Promise<VotingPower> {
-  const votes = await deps.tokenIndex.votesAt(account, block)
-  if (votes.value > 0n) return { power: votes.value, source: votes.source, reason: null }
-  const [balance, delegate] = await Promise.all([
-    deps.tokenIndex.balanceAt(account, block),
-    deps.tokenIndex.delegateAt(account, block),
-  ])
-  let reason: ZeroPowerReason
-  if (balance.value === 0n) {
-    const head = await deps.tokenIndex.indexedBlock()
-    const now = head > block ? await deps.tokenIndex.balanceAt(account, head) : balance
-    reason =
-      now.value > 0n
-        ? {
-            code: 'tokens-after-snapshot',
-            message: `Your tokens arrived after block ${block}, when this proposal took its snapshot. They will count for proposals created from now on.`,
-          }
-        : {
-            code: 'no-tokens',
-            message: `You held no tokens at block ${block}, when this proposal took its snapshot, and no one delegated votes to you.`,
-          }
-  } else if (isAddressEqual(delegate.value, zeroAddress)) {
-    reason = {
-      code: 'not-delegated',
-      message: `You held tokens at block ${block} but had not delegated them, so they did not vote. Delegate to yourself (Overview → Delegation) to vote on proposals created after that.`,
-    }
-  } else {
-    reason = {
-      code: 'delegated-to-other',
-      message: `At block ${block} you had delegated your votes to ${delegate.value}; they vote with your tokens. Delegate to yourself to vote on later proposals.`,
-      delegate: delegate.value,
-    }
+  const { votes, source, zeroReason } = await deps.tokenIndex.votingPower(account, block)
+  return { power: votes, source, reason: zeroReason && zeroPowerMessage(zeroReason, block) }
+}
+
+function zeroPowerMessage(reason: ZeroVotesReason, block: number): ZeroPowerReason {
+  switch (reason.code) {
+    case 'tokens-after-snapshot':
+      return {
+        code: reason.code,
+        message: `Your tokens arrived after block ${block}, when this proposal took its snapshot. They will count for proposals created from now on.`,
+      }
+    case 'no-tokens':
+      return {
+        code: reason.code,
+        message: `You held no tokens at block ${block}, when this proposal took its snapshot, and no one delegated votes to you.`,
+      }
+    case 'not-delegated':
+      return {
+        code: reason.code,
+        message: `You held tokens at block ${block} but had not delegated them, so they did not vote. Delegate to yourself (Overview → Delegation) to vote on proposals created after that.`,
+      }
+    case 'delegated-to-other':
+      return {
+        code: reason.code,
+        message: `At block ${block} you had delegated your votes to ${reason.delegate}; they vote with your tokens. Delegate to yourself to vote on later proposals.`,
+        delegate: reason.delegate,
+      }
   }
-  return { power: 0n, source: votes.source, reason }
 }
 
 async function checkSignature(deps: GovernanceDeps, address: Address, hash: Hex, signature: Hex) {
