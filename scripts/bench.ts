@@ -4,6 +4,7 @@
 //               page: bundle, load timings, connect modal, heap, long tasks, network; issue 4's budget.
 //   lighthouse  Lighthouse on the Overview and a proposal page, desktop and mobile presets.
 //   sign-in     verify latency, throughput and CPU per verification, PGlite and PostgreSQL.
+//   governance  vote ingest (PGlite, PostgreSQL), tally time, token index speed, voting-power lookups.
 // With no section named, every section runs. Builds go under bench-results/ (web-dist, reference/*), so a
 // rebuild of apps/web/dist meanwhile (e2e runs) cannot change the files under measurement; `--no-build`
 // reuses the previous bench builds. `--check` exits 1 when a budget line misses.

@@ -92,19 +92,31 @@ export const benchJsonSchema = z.object({
         z.union([
           z.object({
             database: z.string(),
+            voters: z.number().int(),
+            proposals: z.number().int(),
+            concurrency: z.number().int(),
             votes: z.number().int(),
             votesPerSecond: z.number(),
-            latencyMs: z.object({ p50: z.number(), p99: z.number(), max: z.number() }),
+            latencyMs: latency,
             errors: z.number().int(),
+            cpuMsPerVote: z.object({ apiServer: z.number(), databaseServer: z.number().nullable() }),
           }),
           z.object({ database: z.string(), skipped: z.string() }),
         ]),
       ),
       tally: z.array(z.object({ votes: z.number().int(), ms: z.number() })).min(1),
-      lookup: z.object({
-        lookups: z.number().int(),
-        latencyUs: z.object({ p50: z.number(), p99: z.number(), max: z.number() }),
+      index: z.object({
+        database: z.string(),
+        transfers: z.number().int(),
+        events: z.number().int(),
+        blocks: z.number().int(),
+        maxRange: z.number().int(),
+        seconds: z.number(),
+        eventsPerSecond: z.number(),
+        cpuSeconds: z.object({ indexer: z.number(), anvil: z.number().nullable() }),
+        checkedAccounts: z.number().int(),
       }),
+      lookup: z.object({ lookups: z.number().int(), accounts: z.number().int(), latencyUs: latency }),
     })
     .optional(),
   signIn: z

@@ -26,7 +26,10 @@ export async function lighthouseSection(ctx: BenchContext): Promise<SectionResul
   return { json: { lighthouse: result }, report: formatLighthouseReport(result), misses }
 }
 
-/** Issue 5: vote ingest (PGlite, PostgreSQL), tally time for 10k / 100k / 1M votes, voting-power lookups. */
+/**
+ * Issue 5: vote ingest (PGlite, PostgreSQL), tally time for 10k / 100k / 1M votes, index speed on 100k
+ * transfers, voting-power lookups.
+ */
 export async function governanceSection(ctx: BenchContext): Promise<SectionResult> {
   const result = await runGovernanceBench({ log: ctx.step })
   return { json: { governance: result }, report: formatGovernanceReport(result), misses: 0 }

@@ -97,9 +97,9 @@ export class SignInBenchError extends Error {
 // ---------------------------------------------------------------------------------------------------------
 // The API server in a child process
 
-type ServerProcess = { url: string; cpu: () => Promise<NodeJS.CpuUsage>; stop: () => Promise<void> }
+export type ServerProcess = { url: string; cpu: () => Promise<NodeJS.CpuUsage>; stop: () => Promise<void> }
 
-async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = fork(join(import.meta.dirname, 'sign-in-server.ts'), [JSON.stringify(env)], {
     cwd: root,
     execArgv: ['--import', 'tsx'],
@@ -160,7 +160,7 @@ async function startServerProcess(env: Record<string, string>): Promise<ServerPr
   }
 }
 
-const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000
+export const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000
 
 // ---------------------------------------------------------------------------------------------------------
 // PostgreSQL: scripts/with-postgres.sh holds a throwaway server for as long as our pipe to it stays open
@@ -247,6 +247,12 @@ function procStat(pid: number): { ppid: number; ticks: number } | undefined {
   }
 }
 
+/** CPU milliseconds used so far by one process (e.g. anvil), from /proc; null when unreadable. */
+export function processCpuMs(pid: number): number | null {
+  const stat = procStat(pid)
+  return stat ? (stat.ticks / clockTicksPerSecond) * 1000 : null
+}
+
 /**
  * CPU milliseconds used so far by a PostgreSQL server: the postmaster and its children (backends,
  * checkpointer, WAL writer…). A child that exits inside a window takes its time with it (pooled backends
@@ -266,9 +272,9 @@ function processTreeCpuMs(postmaster: number): number {
 // ---------------------------------------------------------------------------------------------------------
 // HTTP client
 
-type Reply = { status: number; body: string; setCookie: string[]; ms: number }
+export type Reply = { status: number; body: string; setCookie: string[]; ms: number }
 
-function post(
+export function post(
   agent: Agent,
   url: URL,
   path: string,
@@ -307,7 +313,7 @@ function post(
 }
 
 /** Runs work(0…count-1) with at most `concurrency` in flight. */
-async function pool(count: number, concurrency: number, work: (index: number) => Promise<void>) {
+export async function pool(count: number, concurrency: number, work: (index: number) => Promise<void>) {
   let next = 0
   const worker = async () => {
     for (let index = next++; index < count; index = next++) await work(index)
@@ -324,7 +330,7 @@ export function latency(samples: number[]): Latency {
   return { p50: median, p99: Math.round(p99), max }
 }
 
-const round1 = (n: number) => Math.round(n * 10) / 10
+export const round1 = (n: number) => Math.round(n * 10) / 10
 
 type Account = ReturnType<typeof privateKeyToAccount>
 
