@@ -101,6 +101,34 @@ test('connect button is labelled "Connect Wallet", absent until the app has moun
   expect(positions).toHaveLength(1)
 })
 
+test('a press on "Connect Wallet" under way while RainbowKit takes over still opens the connect modal', async ({
+  page,
+  app,
+}) => {
+  // The kit is held back until the button is pressed, then loads while it is held down (on a slow phone
+  // a tap can start just before the kit is ready). If the stand-in went away under the press, the
+  // release would land on its replacement, the click on their common ancestor, and nothing would open.
+  let release = () => {}
+  const pressed = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(/\/assets\/wallet-kit-[^/]*\.js$/, async (route) => {
+    await pressed
+    await route.continue()
+  })
+  await page.goto(app.url)
+  await connectButton(page).hover()
+  await page.mouse.down()
+  release()
+  await expect(page.getByTestId('rk-connect-button')).toBeAttached()
+  // RainbowKit shows its button two frames after mounting; give it many more.
+  await page.waitForTimeout(500)
+  await expect(page.locator('.connect-stand-in')).toBeVisible()
+  await page.mouse.up()
+  await expect(connectDialog(page)).toBeVisible()
+  await expect(page.locator('.connect-stand-in')).toHaveCount(0)
+})
+
 test('CONNECT view lists the Popular wallets available in Chromium, the EIP-6963 wallet and the Development wallet', async ({
   page,
   app,

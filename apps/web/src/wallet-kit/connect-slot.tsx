@@ -22,6 +22,8 @@ export const RememberedConnectorsContext = createContext<ReadonlySet<string>>(ne
 const KIT_IDLE_TIMEOUT_MS = 2_000
 /** Where there is no idle callback: this long after the page has loaded. */
 const KIT_IDLE_FALLBACK_MS = 500
+/** After a press on the stand-in ends without a click (released outside the window), the swap waits this long. */
+const PRESS_END_GRACE_MS = 500
 
 type KitModule = typeof import('./wallet-kit.tsx')
 let kitModule: Promise<KitModule> | undefined
@@ -75,14 +77,35 @@ export function ConnectSlot() {
   }, [wagmiConfig, config, remembered])
 
   const onKitShown = useCallback(() => {
-    const hadFocus = document.activeElement === standIn.current
-    setKitShown(true)
-    // Keyboard users keep their place: the focus moves to the real button.
-    if (hadFocus) {
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>('[data-testid="rk-connect-button"]')?.focus(),
-      )
+    const show = () => {
+      const hadFocus = document.activeElement === standIn.current
+      setKitShown(true)
+      // Keyboard users keep their place: the focus moves to the real button.
+      if (hadFocus) {
+        requestAnimationFrame(() =>
+          document.querySelector<HTMLElement>('[data-testid="rk-connect-button"]')?.focus(),
+        )
+      }
     }
+    // A press on the stand-in that is under way (pointer down, not yet up) would lose its click if the
+    // button went away beneath it: the click would land on their common ancestor and open nothing. The
+    // swap waits for the press to end; the click itself then asks for the connect modal.
+    if (!standIn.current?.matches(':active')) return show()
+    const events = ['click', 'pointercancel'] as const
+    let done = false
+    const afterPress = () => {
+      if (done) return
+      done = true
+      for (const type of events) window.removeEventListener(type, afterPress, true)
+      // After the click's own handlers.
+      setTimeout(show, 0)
+    }
+    for (const type of events) window.addEventListener(type, afterPress, true)
+    // A press released outside the window sends neither event.
+    window.addEventListener('pointerup', () => setTimeout(afterPress, PRESS_END_GRACE_MS), {
+      capture: true,
+      once: true,
+    })
   }, [])
 
   // A connected wallet (e.g. an EIP-6963 one wagmi restored itself) or a remembered one needs the real
