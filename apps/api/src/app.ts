@@ -69,11 +69,20 @@ export async function buildApp({
   const https = origin.startsWith('https://')
 
   // One error envelope; 4xx keep their status (413 body too large, 415 media type, 429 rate limit).
-  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+  app.setErrorHandler(async (error: { statusCode?: number; message: string }, request, reply) => {
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
+    // Any route: a failure while the database is gone is a 503 (retry later, nothing was written: every
+    // write is one transaction), not an internal error. A bug in our code stays a 500.
+    if (status === 500 && database && !(await database.ping())) {
+      request.log.warn({ err: error }, 'database unavailable')
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ error: 'database_unavailable', message: 'The database does not answer. Try again shortly.' })
+    }
     if (status === 500) request.log.error(error)
-    reply.status(status).send({
+    return reply.status(status).send({
       error: ERROR_CODES[status] ?? (status === 500 ? 'internal' : 'bad_request'),
       message: status === 500 ? 'Internal error' : error.message,
     })

@@ -116,6 +116,16 @@ test('behavior: the database gone → 503 with Retry-After and nothing stored; t
   expect(down.statusCode).toBe(503)
   expect(down.headers['retry-after']).toBe('5')
   expect(down.json()).toMatchObject({ error: 'database_unavailable' })
+  // Reads too: every route's database failure is a 503, not an internal error.
+  for (const path of ['/api/proposals', `/api/proposals/${proposal}`, `/api/proposals/${proposal}/bundle`]) {
+    const read = await before.inject({ method: 'GET', url: path })
+    expect({ path, status: read.statusCode, retryAfter: read.headers['retry-after'] }).toEqual({
+      path,
+      status: 503,
+      retryAfter: '5',
+    })
+    expect(read.json()).toMatchObject({ error: 'database_unavailable' })
+  }
   await before.close()
 
   const second = await openDatabase(target)

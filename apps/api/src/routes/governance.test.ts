@@ -10,14 +10,12 @@ import {
   type LogEntry,
   logChainProblem,
   type ProposalMessage,
-  proposalDetailSchema,
   proposalId,
   proposalListSchema,
   proposalTypedData,
   type VoteMessage,
   voteId,
   voteTypedData,
-  votingPowerSchema,
 } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { recount, resultBundleSchema } from '@guildhall/core/recount'
@@ -423,7 +421,7 @@ describe('votes (security.md, Votes)', () => {
     expect(power).toMatchObject({ power: '0', reason: { code } })
   })
 
-  test('behavior: NUL bytes, prototype-pollution keys and unknown fields → 400; an oversized body → 413', async () => {
+  test('behavior: NUL bytes, a lone UTF-16 surrogate, prototype-pollution keys and unknown fields → 400; an oversized body → 413', async () => {
     const signed = await signedVote(ben, proposal)
     for (const message of [
       { ...signed.message, reason: 'a\u0000b' },
@@ -436,6 +434,13 @@ describe('votes (security.md, Votes)', () => {
       ).toBe(400)
     }
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined()
+    // JSON may carry a lone surrogate as an escape; EIP-712's UTF-8 would turn it into U+FFFD.
+    const loneSurrogate = await postVote(`/api/proposals/${proposal}/votes`, {
+      message: { ...signed.message, reason: 'ok\ud83d' },
+      signature: signed.signature,
+    })
+    expect(loneSurrogate.statusCode).toBe(400)
+    expect(loneSurrogate.json().message).toContain('must be valid Unicode text')
     const huge = await postVote(`/api/proposals/${proposal}/votes`, {
       ...signed,
       message: { ...signed.message, reason: 'x'.repeat(20_000) },

@@ -145,32 +145,15 @@ async function appendLog(
   return logged
 }
 
-/** Database trouble is a 503 (retry with the same signed payload); a bug in our code stays a 500. */
-async function orUnavailable<T>(deps: GovernanceDeps, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    if (error instanceof GovernanceError) throw error
-    if (!(await deps.database.ping())) {
-      throw new GovernanceError(
-        503,
-        'database_unavailable',
-        'The database does not answer. Try again shortly.',
-        5,
-      )
-    }
-    throw error
-  }
-}
-
 export async function createProposal(
   deps: GovernanceDeps,
   { message, signature }: SignedProposal,
 ): Promise<{ id: Hex; created: boolean }> {
   const id = proposalId(deps.domain, message)
-  const existing = await orUnavailable(deps, () =>
-    deps.database.db.select({ id: proposals.id }).from(proposals).where(eq(proposals.id, id)),
-  )
+  const existing = await deps.database.db
+    .select({ id: proposals.id })
+    .from(proposals)
+    .where(eq(proposals.id, id))
   // An exact replay: the same signed message is already stored.
   if (existing.length > 0) return { id, created: false }
 
@@ -217,34 +200,30 @@ export async function createProposal(
   }
   await checkSignature(deps, message.author, id, signature)
 
-  return orUnavailable(deps, () =>
-    deps.database.db.transaction(async (tx) => {
-      const inserted = await tx
-        .insert(proposals)
-        .values({
-          id,
-          author: message.author,
-          start: message.start,
-          end: message.end,
-          snapshot: message.snapshot,
-          message,
-          signature,
-        })
-        .onConflictDoNothing()
-        .returning({ id: proposals.id })
-      if (inserted.length === 0) return { id, created: false }
-      await appendLog(tx, { kind: 'proposal', messageId: id, proposalId: id, signature })
-      return { id, created: true }
-    }),
-  )
+  return deps.database.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(proposals)
+      .values({
+        id,
+        author: message.author,
+        start: message.start,
+        end: message.end,
+        snapshot: message.snapshot,
+        message,
+        signature,
+      })
+      .onConflictDoNothing()
+      .returning({ id: proposals.id })
+    if (inserted.length === 0) return { id, created: false }
+    await appendLog(tx, { kind: 'proposal', messageId: id, proposalId: id, signature })
+    return { id, created: true }
+  })
 }
 
 export type StoredProposal = typeof proposals.$inferSelect
 
 export async function findProposal(deps: GovernanceDeps, id: string): Promise<StoredProposal | undefined> {
-  const [row] = await orUnavailable(deps, () =>
-    deps.database.db.select().from(proposals).where(eq(proposals.id, id)),
-  )
+  const [row] = await deps.database.db.select().from(proposals).where(eq(proposals.id, id))
   return row
 }
 
@@ -261,9 +240,7 @@ export async function castVote(
   if (!proposal) throw new GovernanceError(404, 'unknown_proposal', 'There is no proposal with this id.')
   const message: VoteMessage = { ...sent, proposal: proposal.id as Hex }
   const id = voteId(deps.domain, message)
-  const [replayed] = await orUnavailable(deps, () =>
-    deps.database.db.select({ id: votes.id }).from(votes).where(eq(votes.id, id)),
-  )
+  const [replayed] = await deps.database.db.select({ id: votes.id }).from(votes).where(eq(votes.id, id))
   if (replayed) return { id, created: false, counts: await countsNow(deps, proposal.id, message.voter, id) }
 
   const now = seconds(deps.now())
@@ -299,46 +276,44 @@ export async function castVote(
     )
   }
 
-  return orUnavailable(deps, () =>
-    deps.database.db.transaction(async (tx) => {
-      const inserted = await tx
-        .insert(votes)
-        .values({
-          id,
-          proposalId: proposal.id,
-          voter: message.voter,
-          timestamp: message.timestamp,
-          message,
-          signature,
-          power: power.power,
-          powerSource: power.source,
-        })
-        .onConflictDoNothing()
-        .returning({ id: votes.id })
-      // A replay that raced this one stored it first.
-      if (inserted.length === 0) return { id, created: false, counts: true }
-      // The ballot moves to this vote only if it supersedes the counting one (later, or same time and
-      // lower id), in one statement, so concurrent re-votes cannot both win.
-      const moved = await tx
-        .insert(ballots)
-        .values({ proposalId: proposal.id, voter: message.voter, voteId: id, timestamp: message.timestamp })
-        .onConflictDoUpdate({
-          target: [ballots.proposalId, ballots.voter],
-          set: { voteId: id, timestamp: message.timestamp },
-          setWhere: sql`excluded.timestamp > ${ballots.timestamp} or (excluded.timestamp = ${ballots.timestamp} and excluded.vote_id < ${ballots.voteId})`,
-        })
-        .returning({ voteId: ballots.voteId })
-      if (moved.length === 0) {
-        throw new GovernanceError(
-          409,
-          'superseded',
-          'You have already voted later on this proposal; this earlier vote does not replace it.',
-        )
-      }
-      await appendLog(tx, { kind: 'vote', messageId: id, proposalId: proposal.id as Hex, signature })
-      return { id, created: true, counts: true }
-    }),
-  )
+  return deps.database.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(votes)
+      .values({
+        id,
+        proposalId: proposal.id,
+        voter: message.voter,
+        timestamp: message.timestamp,
+        message,
+        signature,
+        power: power.power,
+        powerSource: power.source,
+      })
+      .onConflictDoNothing()
+      .returning({ id: votes.id })
+    // A replay that raced this one stored it first.
+    if (inserted.length === 0) return { id, created: false, counts: true }
+    // The ballot moves to this vote only if it supersedes the counting one (later, or same time and
+    // lower id), in one statement, so concurrent re-votes cannot both win.
+    const moved = await tx
+      .insert(ballots)
+      .values({ proposalId: proposal.id, voter: message.voter, voteId: id, timestamp: message.timestamp })
+      .onConflictDoUpdate({
+        target: [ballots.proposalId, ballots.voter],
+        set: { voteId: id, timestamp: message.timestamp },
+        setWhere: sql`excluded.timestamp > ${ballots.timestamp} or (excluded.timestamp = ${ballots.timestamp} and excluded.vote_id < ${ballots.voteId})`,
+      })
+      .returning({ voteId: ballots.voteId })
+    if (moved.length === 0) {
+      throw new GovernanceError(
+        409,
+        'superseded',
+        'You have already voted later on this proposal; this earlier vote does not replace it.',
+      )
+    }
+    await appendLog(tx, { kind: 'vote', messageId: id, proposalId: proposal.id as Hex, signature })
+    return { id, created: true, counts: true }
+  })
 }
 
 async function countsNow(deps: GovernanceDeps, proposal: string, voter: string, id: string) {
@@ -373,14 +348,12 @@ export async function proposalResult(
   deps: GovernanceDeps,
   proposal: StoredProposal,
 ): Promise<{ tally: Tally; votes: (typeof votes.$inferSelect)[] }> {
-  const rows = await orUnavailable(deps, () =>
-    deps.database.db
-      .select({ vote: votes })
-      .from(ballots)
-      .innerJoin(votes, eq(ballots.voteId, votes.id))
-      .where(eq(ballots.proposalId, proposal.id))
-      .orderBy(asc(votes.voter)),
-  )
+  const rows = await deps.database.db
+    .select({ vote: votes })
+    .from(ballots)
+    .innerJoin(votes, eq(ballots.voteId, votes.id))
+    .where(eq(ballots.proposalId, proposal.id))
+    .orderBy(asc(votes.voter))
   const counting = [...countingVotes(rows.map((row) => row.vote)).values()]
   const { message } = proposal
   return {
