@@ -22,7 +22,7 @@ export const RememberedConnectorsContext = createContext<ReadonlySet<string>>(ne
 const KIT_IDLE_TIMEOUT_MS = 2_000
 /** Where there is no idle callback: this long after the page has loaded. */
 const KIT_IDLE_FALLBACK_MS = 500
-/** After a press on the stand-in ends without a click (released outside the window), the swap waits this long. */
+/** How long after a press on the stand-in ends (pointer up or cancelled) its click may still come. */
 const PRESS_END_GRACE_MS = 500
 
 type KitModule = typeof import('./wallet-kit.tsx')
@@ -76,36 +76,38 @@ export function ConnectSlot() {
     )
   }, [wagmiConfig, config, remembered])
 
-  const onKitShown = useCallback(() => {
-    const show = () => {
-      const hadFocus = document.activeElement === standIn.current
-      setKitShown(true)
-      // Keyboard users keep their place: the focus moves to the real button.
-      if (hadFocus) {
-        requestAnimationFrame(() =>
-          document.querySelector<HTMLElement>('[data-testid="rk-connect-button"]')?.focus(),
-        )
-      }
+  // A press on the stand-in (pointer down, not yet up) keeps it in place even once RainbowKit's button is
+  // ready: if it went away beneath the press, the release would land on its replacement, the click on
+  // their common ancestor, and nothing would open. The click itself then asks for the connect modal.
+  const [pressing, setPressing] = useState(false)
+  const standInShown = !kitShown || pressing
+  useEffect(() => {
+    if (!pressing) return
+    // A press that ends off the button sends it no click; a touch's click follows its pointerup late.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const ended = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => setPressing(false), PRESS_END_GRACE_MS)
     }
-    // A press on the stand-in that is under way (pointer down, not yet up) would lose its click if the
-    // button went away beneath it: the click would land on their common ancestor and open nothing. The
-    // swap waits for the press to end; the click itself then asks for the connect modal.
-    if (!standIn.current?.matches(':active')) return show()
-    const events = ['click', 'pointercancel'] as const
-    let done = false
-    const afterPress = () => {
-      if (done) return
-      done = true
-      for (const type of events) window.removeEventListener(type, afterPress, true)
-      // After the click's own handlers.
-      setTimeout(show, 0)
+    window.addEventListener('pointerup', ended, true)
+    window.addEventListener('pointercancel', ended, true)
+    return () => {
+      window.removeEventListener('pointerup', ended, true)
+      window.removeEventListener('pointercancel', ended, true)
+      clearTimeout(timer)
     }
-    for (const type of events) window.addEventListener(type, afterPress, true)
-    // A press released outside the window sends neither event.
-    window.addEventListener('pointerup', () => setTimeout(afterPress, PRESS_END_GRACE_MS), {
-      capture: true,
-      once: true,
-    })
+  }, [pressing])
+
+  const onKitShown = useCallback(() => setKitShown(true), [])
+  // Keyboard users keep their place: when the focused stand-in goes, the focus moves to the real button.
+  // React detaches the ref before it removes the element, so the focus is still on it here.
+  const standInRef = useCallback((element: HTMLButtonElement | null) => {
+    if (!element && standIn.current && document.activeElement === standIn.current) {
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('[data-testid="rk-connect-button"]')?.focus(),
+      )
+    }
+    standIn.current = element
   }, [])
 
   // A connected wallet (e.g. an EIP-6963 one wagmi restored itself) or a remembered one needs the real
@@ -144,13 +146,13 @@ export function ConnectSlot() {
     <div className="connect-slot">
       {Kit && (
         // Out of the flow until RainbowKit shows its button: the stand-in keeps its place meanwhile.
-        <div className={kitShown ? undefined : 'connect-kit-pending'}>
+        <div className={standInShown ? 'connect-kit-pending' : undefined}>
           <Kit onShown={onKitShown} />
         </div>
       )}
-      {!kitShown && (
+      {standInShown && (
         <button
-          ref={standIn}
+          ref={standInRef}
           type="button"
           className="connect-stand-in"
           style={{ background: config.accentColor, opacity: hidden ? 0 : undefined }}
@@ -158,8 +160,10 @@ export function ConnectSlot() {
           onPointerEnter={load}
           onTouchStart={load}
           onFocus={load}
+          onPointerDown={() => setPressing(true)}
           onClick={() => {
             requestConnectModal()
+            setPressing(false)
             load()
           }}
         >
