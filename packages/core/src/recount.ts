@@ -15,6 +15,7 @@ import {
   proposalId,
   proposalMessageSchema,
   proposalTypedData,
+  voteChoicesProblem,
   voteId,
   voteMessageSchema,
   voteTypedData,
@@ -130,7 +131,12 @@ export async function recount(
       !(await verifies(client, voteTypedData(typedDomain, vote.message), vote.message.voter, vote.signature))
     )
       differences.push(`${label} has a signature that is not valid for its voter.`)
-    else valid.push(vote)
+    else {
+      // Signed, but not a vote this proposal allows (a server must have refused it): not counted.
+      const problem = voteChoicesProblem(proposal.message, vote.message.choices)
+      if (problem) differences.push(`${label} was counted though it is not allowed: ${problem}.`)
+      else valid.push(vote)
+    }
     onProgress({ step: 'signatures', done: index + 2, total })
   }
 

@@ -574,6 +574,19 @@ describe('recount', () => {
     expect(stdout).toContain('The result matches: 2 signatures checked, 2 votes counted.')
   }, 70_000)
 
+  test('behavior: a signed vote the proposal does not allow (choice 7 of 3), slipped into a bundle, is reported and not counted', async () => {
+    const bundle = await bundleOf()
+    const slipped = await signedVote(ben, proposal, { choices: [7] })
+    const report = await recount({ ...bundle, votes: [...bundle.votes, slipped] }, chain())
+    expect(report.matches).toBe(false)
+    expect(report.differences).toEqual(
+      expect.arrayContaining([
+        `Vote ${slipped.id.slice(0, 10)}… by ${ben.address} was counted though it is not allowed: Choice 7 does not exist: this proposal has choices 1 to 3.`,
+      ]),
+    )
+    expect(report.votesCounted).toBe(2)
+  })
+
   test('behavior: a vote altered in the database is reported, and the recounted tally differs from the published one', async () => {
     const [ballot] = await database.db.select().from(ballots).where(eq(ballots.proposalId, proposal))
     const [stored] = await database.db
