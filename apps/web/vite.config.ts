@@ -59,8 +59,27 @@ function inlineEntryCss(): Plugin {
   }
 }
 
+/**
+ * RainbowKit's transaction store asks wagmi for a "public client" only to hand it to viem's
+ * waitForTransactionReceipt function, which works on the bare client (viem's actions fall back to their
+ * functions). wagmi's getPublicClient attaches every public action of viem, and with them their signature
+ * and ABI code: ≈ 45 KiB gzip loaded with the wallet kit for nothing. Here it returns the bare client.
+ * Our code must not rely on it: biome.json forbids `usePublicClient` / `getPublicClient` in it (use
+ * `useClient` and viem's action functions, as the delegation panel does). ADR 012.
+ */
+function barePublicClient(): Plugin {
+  return {
+    name: 'guildhall:bare-public-client',
+    enforce: 'pre',
+    load(id) {
+      if (!id.endsWith('/@wagmi/core/dist/esm/actions/getPublicClient.js')) return
+      return "export { getClient as getPublicClient } from './getClient.js'\n"
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [react(), precompress(), inlineEntryCss()],
+  plugins: [barePublicClient(), react(), precompress(), inlineEntryCss()],
   build: { target: 'es2022', sourcemap: true },
   server: { host: '127.0.0.1' },
 })

@@ -1,10 +1,9 @@
 import './styles.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { RouterProvider } from 'react-router'
 import { createStorage } from 'wagmi'
 import { AppProviders } from './app/providers.tsx'
-import { createRouter } from './app/router.tsx'
+import { AppRouter } from './app/router.tsx'
 import { readPublicConfig } from './lib/public-config.ts'
 import { createQueryClient } from './lib/query-client.ts'
 import { forgetConnectionOnProviderDisconnect } from './lib/remembered-connection.ts'
@@ -26,7 +25,7 @@ try {
         queryClient={createQueryClient()}
         rememberedConnectors={rememberedConnectors}
       >
-        <RouterProvider router={createRouter()} />
+        <AppRouter />
       </AppProviders>
     </StrictMode>,
   )

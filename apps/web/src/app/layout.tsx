@@ -1,10 +1,12 @@
 import { MAIN_NAV } from '@guildhall/core'
-import { NavLink, Outlet } from 'react-router'
+import { Suspense } from 'react'
+import { NavLink, Outlet, useLocation } from 'react-router'
 import { Notices } from '../components/notices.tsx'
 import { SignedInAs } from '../features/auth/signed-in-as.tsx'
 import { DevAccountPicker } from '../features/dev-wallet/dev-account-picker.tsx'
 import { usePublicConfig } from '../lib/public-config-context.tsx'
 import { ConnectSlot } from '../wallet-kit/connect-slot.tsx'
+import { PageErrorBoundary } from './page-error-boundary.tsx'
 
 /**
  * The shell every page shares: header with navigation and the connect button. The server renders the same
@@ -13,6 +15,7 @@ import { ConnectSlot } from '../wallet-kit/connect-slot.tsx'
  */
 export function Layout() {
   const config = usePublicConfig()
+  const { pathname } = useLocation()
   return (
     <>
       <header className="header">
@@ -34,7 +37,12 @@ export function Layout() {
       <DevAccountPicker />
       <Notices />
       <main className="main">
-        <Outlet />
+        <PageErrorBoundary resetKey={pathname}>
+          {/* Empty while a page's code loads on the first visit, as the server-rendered shell is. */}
+          <Suspense fallback={null}>
+            <Outlet />
+          </Suspense>
+        </PageErrorBoundary>
       </main>
     </>
   )

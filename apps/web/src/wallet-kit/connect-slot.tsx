@@ -81,22 +81,22 @@ export function ConnectSlot() {
   // their common ancestor, and nothing would open. The click itself then asks for the connect modal.
   const [pressing, setPressing] = useState(false)
   const standInShown = !kitShown || pressing
-  useEffect(() => {
-    if (!pressing) return
-    // A press that ends off the button sends it no click; a touch's click follows its pointerup late.
-    let timer: ReturnType<typeof setTimeout> | undefined
+  const pressEndTimer = useRef<ReturnType<typeof setTimeout>>(undefined)
+  useEffect(() => () => clearTimeout(pressEndTimer.current), [])
+  const startPress = () => {
+    setPressing(true)
+    // Listening from the press itself, not from an effect after the next render: a quick press released
+    // off the button would otherwise end unseen and keep the stand-in until the next click. A press that
+    // ends off the button sends it no click; a touch's click follows its pointerup late.
     const ended = () => {
-      clearTimeout(timer)
-      timer = setTimeout(() => setPressing(false), PRESS_END_GRACE_MS)
+      window.removeEventListener('pointerup', ended, true)
+      window.removeEventListener('pointercancel', ended, true)
+      clearTimeout(pressEndTimer.current)
+      pressEndTimer.current = setTimeout(() => setPressing(false), PRESS_END_GRACE_MS)
     }
     window.addEventListener('pointerup', ended, true)
     window.addEventListener('pointercancel', ended, true)
-    return () => {
-      window.removeEventListener('pointerup', ended, true)
-      window.removeEventListener('pointercancel', ended, true)
-      clearTimeout(timer)
-    }
-  }, [pressing])
+  }
 
   const onKitShown = useCallback(() => setKitShown(true), [])
   // Keyboard users keep their place: when the focused stand-in goes, the focus moves to the real button.
@@ -160,7 +160,7 @@ export function ConnectSlot() {
           onPointerEnter={load}
           onTouchStart={load}
           onFocus={load}
-          onPointerDown={() => setPressing(true)}
+          onPointerDown={startPress}
           onClick={() => {
             requestConnectModal()
             setPressing(false)

@@ -1,22 +1,19 @@
 import {
   DEFAULT_CONFIRMATIONS,
-  RECEIPT_RETRY_COUNT,
-  receiptRetryDelay,
   shortenAddress,
   WALLET_ERROR_MESSAGES,
   walletErrorMessage,
 } from '@guildhall/core'
 import { useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { type Address, getAddress, type Hash, isAddress, zeroAddress } from 'viem'
-import { estimateContractGas, waitForTransactionReceipt } from 'viem/actions'
-import { useAccount, useClient, useSwitchChain, useWriteContract } from 'wagmi'
+import { useAccount, useClient, useConfig, useSwitchChain } from 'wagmi'
 import { Card } from '../../components/card.tsx'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import { useTokenAccount, useTokenContract } from '../../lib/token.ts'
 import { useAddRecentTransaction } from '../../wallet-kit/kit-bridge.ts'
 
-const GAS_HEADROOM_PERCENT = 150n
+const loadTransaction = () => import('./delegation-transaction.ts')
 
 /** Where the latest delegation stands. */
 type Progress =
@@ -46,12 +43,18 @@ export function DelegationPanel() {
   // The bare client with viem's tree-shakable actions: usePublicClient's would bring every public action
   // (≈ 37 KiB gzip, ENS and signature checks included) into the first page's JavaScript.
   const client = useClient({ chainId: token?.chainId })
-  const write = useWriteContract()
+  const wagmiConfig = useConfig()
   const [progress, setProgress] = useState<Progress>({ step: 'idle' })
   const [error, setError] = useState<string>()
   const [target, setTarget] = useState('')
   // Only the latest delegation may update the panel (an older wait can settle after a newer one started).
   const attempt = useRef(0)
+
+  const ready = Boolean(token && isConnected)
+  useEffect(() => {
+    // Fetched as soon as delegating is possible, so a press does not wait for it.
+    if (ready) void loadTransaction()
+  }, [ready])
 
   if (!token) return null
   if (!isConnected || !address) {
@@ -92,11 +95,10 @@ export function DelegationPanel() {
     setError(undefined)
     update({ step: 'wallet' })
     let hash: Hash
+    let transaction: Awaited<ReturnType<typeof loadTransaction>>
     try {
-      const call = { ...token, functionName: 'delegate', args: [delegatee] } as const
-      // Nodes estimate against the latest block; a vote checkpoint written in the next block costs more.
-      const estimate = await estimateContractGas(client, { ...call, account: address })
-      hash = await write.writeContractAsync({ ...call, gas: (estimate * GAS_HEADROOM_PERCENT) / 100n })
+      transaction = await loadTransaction()
+      hash = await transaction.sendDelegation(wagmiConfig, client, token, address, delegatee)
     } catch (e) {
       if (attempt.current !== self) return
       const message = walletErrorMessage(e)
@@ -111,16 +113,9 @@ export function DelegationPanel() {
     addRecentTransaction({ hash, description, confirmations: DEFAULT_CONFIRMATIONS })
     update({ step: 'pending', hash })
     try {
-      // viem's wait, not wagmi's: wagmi's throws "unknown reason" on a reverted receipt instead of returning it.
-      const receipt = await waitForTransactionReceipt(client, {
-        hash,
-        confirmations: DEFAULT_CONFIRMATIONS,
-        retryCount: RECEIPT_RETRY_COUNT,
-        retryDelay: receiptRetryDelay,
-        timeout: 0,
-      })
-      update({ step: receipt.status === 'success' ? 'confirmed' : 'reverted', hash })
-      if (receipt.status === 'success') await queryClient.invalidateQueries({ queryKey })
+      const confirmed = await transaction.delegationConfirmed(client, hash)
+      update({ step: confirmed ? 'confirmed' : 'reverted', hash })
+      if (confirmed) await queryClient.invalidateQueries({ queryKey })
     } catch (e) {
       if (attempt.current !== self) return
       setProgress({ step: 'idle' })

@@ -1,0 +1,39 @@
+// The delegation's transaction: estimate, send, wait. Loaded once a connected member's panel shows, not
+// with the first page: it brings viem's transaction code (≈ 8 KiB gzip) that a visitor never runs.
+import { DEFAULT_CONFIRMATIONS, RECEIPT_RETRY_COUNT, receiptRetryDelay } from '@guildhall/core'
+import type { Address, Client, Hash } from 'viem'
+import { estimateContractGas, waitForTransactionReceipt } from 'viem/actions'
+import type { Config } from 'wagmi'
+import { writeContract } from 'wagmi/actions'
+import type { useTokenContract } from '../../lib/token.ts'
+
+type Token = NonNullable<ReturnType<typeof useTokenContract>>
+
+const GAS_HEADROOM_PERCENT = 150n
+
+/** Asks the wallet to send `delegate(delegatee)`; resolves with the hash once it is sent. */
+export async function sendDelegation(
+  config: Config,
+  client: Client,
+  token: Token,
+  account: Address,
+  delegatee: Address,
+): Promise<Hash> {
+  const call = { ...token, functionName: 'delegate', args: [delegatee] } as const
+  // Nodes estimate against the latest block; a vote checkpoint written in the next block costs more.
+  const estimate = await estimateContractGas(client, { ...call, account })
+  return writeContract(config, { ...call, gas: (estimate * GAS_HEADROOM_PERCENT) / 100n })
+}
+
+/** Whether the delegation was confirmed (true) or reverted (false). */
+export async function delegationConfirmed(client: Client, hash: Hash): Promise<boolean> {
+  // viem's wait, not wagmi's: wagmi's throws "unknown reason" on a reverted receipt instead of returning it.
+  const receipt = await waitForTransactionReceipt(client, {
+    hash,
+    confirmations: DEFAULT_CONFIRMATIONS,
+    retryCount: RECEIPT_RETRY_COUNT,
+    retryDelay: receiptRetryDelay,
+    timeout: 0,
+  })
+  return receipt.status === 'success'
+}
