@@ -18,10 +18,6 @@ import './connect-slot.css'
 /** Connector ids of the last visit's connections: with any, the kit loads at once to restore them. */
 export const RememberedConnectorsContext = createContext<ReadonlySet<string>>(new Set())
 
-/** Longest wait for an idle moment after the page has loaded before the kit loads anyway. */
-const KIT_IDLE_TIMEOUT_MS = 2_000
-/** Where there is no idle callback: this long after the page has loaded. */
-const KIT_IDLE_FALLBACK_MS = 500
 /** How long after a press on the stand-in ends (pointer up or cancelled) its click may still come. */
 const PRESS_END_GRACE_MS = 500
 
@@ -53,8 +49,9 @@ function loadWalletKit(
 /**
  * The connect button's place in the header. Until the wallet kit (RainbowKit) is there, a stand-in
  * "Connect Wallet" button takes its place. The kit loads at once when a wallet is connected or remembered,
- * on the first sign of intent (pointer over, focus, touch), or else when the page is idle after loading;
- * a click on the stand-in opens the connect modal once it is there. ADR 008.
+ * and otherwise right after the first render (after the content's own requests), or again on intent
+ * (pointer over, focus, touch) if that load failed; a click on the stand-in opens the connect modal once
+ * it is there. ADRs 008 and 013.
  */
 export function ConnectSlot() {
   const config = usePublicConfig()
@@ -117,26 +114,13 @@ export function ConnectSlot() {
     if (needed) load()
   }, [needed, load])
 
-  // Otherwise it loads once the page has loaded and the browser is idle: the content never waits for it,
-  // and a tap on "Connect Wallet" a moment later does not either.
+  // Otherwise it loads right after the first render (ADR 013). The content has painted by then (the
+  // server's shell) and sent its own requests, which go first; a tap on "Connect Wallet" soon after does
+  // not wait for a download. Waiting for an idle moment instead left a phone tap 0.5–2 s after the content
+  // with a one-second wait for the modal.
   useEffect(() => {
-    let cancel = () => {}
-    const whenIdle = () => {
-      // Safari (and so every iOS wallet browser) has no requestIdleCallback.
-      if (typeof requestIdleCallback === 'function') {
-        const idle = requestIdleCallback(load, { timeout: KIT_IDLE_TIMEOUT_MS })
-        cancel = () => cancelIdleCallback(idle)
-      } else {
-        const timer = setTimeout(load, KIT_IDLE_FALLBACK_MS)
-        cancel = () => clearTimeout(timer)
-      }
-    }
-    if (document.readyState === 'complete') whenIdle()
-    else window.addEventListener('load', whenIdle, { once: true })
-    return () => {
-      window.removeEventListener('load', whenIdle)
-      cancel()
-    }
+    const timer = setTimeout(load, 0)
+    return () => clearTimeout(timer)
   }, [load])
 
   // Like RainbowKit's button: hidden (but kept in place) while the sign-in status is loading, and while
