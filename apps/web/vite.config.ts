@@ -80,6 +80,19 @@ function barePublicClient(): Plugin {
 
 export default defineConfig({
   plugins: [barePublicClient(), react(), precompress(), inlineEntryCss()],
-  build: { target: 'es2022', sourcemap: true },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'vendor', tags: ['$initial'], test: /[\\/]node_modules[\\/]/, priority: 2 },
+            { name: 'app', tags: ['$initial'], priority: 1 },
+          ],
+        },
+      },
+    },
+  },
   server: { host: '127.0.0.1' },
 })
