@@ -78,8 +78,25 @@ function barePublicClient(): Plugin {
   }
 }
 
+/**
+ * RainbowKit imports ua-parser-js (≈ 12 KiB gzip, a database of browsers, engines, devices and systems)
+ * only to read `os.name` once and pick a wallet's desktop download link for Windows, macOS or Linux.
+ * Inside RainbowKit, and nowhere else, it gets a stand-in that reads just that (ADR 014); a unit test
+ * holds the stand-in to ua-parser-js's answers.
+ */
+function rainbowKitUserAgentStandIn(): Plugin {
+  const standIn = join(import.meta.dirname, 'src/wallet-kit/ua-parser-for-rainbowkit.ts')
+  return {
+    name: 'guildhall:rainbowkit-ua-parser',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === 'ua-parser-js' && importer?.includes('/@rainbow-me/rainbowkit/dist/')) return standIn
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [barePublicClient(), react(), precompress(), inlineEntryCss()],
+  plugins: [barePublicClient(), rainbowKitUserAgentStandIn(), react(), precompress(), inlineEntryCss()],
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -61,6 +61,38 @@ test('a member creates a proposal, votes, changes the vote and sees the results;
   await expect(page.getByRole('link', { name: /Repair the roof/ })).toBeVisible()
 })
 
+test("a proposal's page fetches its detail once, preloaded beside the app's code, not after it", async ({
+  page,
+  app,
+  browser,
+}) => {
+  await connect(page, app, '/proposals')
+  await newProposal(page, 'Mend the gate')
+  const url = page.url()
+  const id = url.split('/').pop()
+  // A first visit by someone else: a fresh context, nothing cached.
+  const visitor = await browser.newContext({ locale: 'en-US' })
+  await visitor.route(
+    (u) => u.hostname !== '127.0.0.1',
+    (route) => route.abort('blockedbyclient'),
+  )
+  try {
+    const visit = await visitor.newPage()
+    const requested: string[] = []
+    visit.on('request', (request) => requested.push(new URL(request.url()).pathname))
+    await visit.goto(url)
+    await expect(visit.getByRole('heading', { level: 1, name: 'Mend the gate' })).toBeVisible()
+    await visit.waitForLoadState('networkidle')
+    const detail = requested.filter((path) => path === `/api/proposals/${id}`)
+    expect(detail).toHaveLength(1)
+    const pageCode = requested.findIndex((path) => /\/assets\/proposal-page-[\w-]+\.js$/.test(path))
+    expect(pageCode).toBeGreaterThan(-1)
+    expect(requested.indexOf(`/api/proposals/${id}`)).toBeLessThan(pageCode)
+  } finally {
+    await visitor.close()
+  }
+})
+
 test('a member with no voting power at the snapshot is told why, and the Vote button is disabled', async ({
   page,
   app,

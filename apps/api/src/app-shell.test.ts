@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { APP_SHELL_PLACEHOLDER, MAIN_NAV, PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
 import { describe, expect, test } from 'vitest'
-import { escapeHtml, renderAppShell } from './app-shell.ts'
+import { escapeHtml, renderAppShell, renderDataPreloads } from './app-shell.ts'
 
 const dao = { name: 'Guildhall Demo DAO', description: 'A demo community.' }
 
@@ -97,4 +97,31 @@ test('default: the web app’s index.html holds both placeholders, the shell ins
   const html = readFileSync(join(import.meta.dirname, '../../web/index.html'), 'utf8')
   expect(html).toContain(PUBLIC_CONFIG_PLACEHOLDER)
   expect(html).toContain(`<div id="root">${APP_SHELL_PLACEHOLDER}</div>`)
+})
+
+describe('renderDataPreloads', () => {
+  const id = `0x${'ab12'.repeat(16)}`
+
+  test("default: a proposal's page preloads its detail, as the page fetches it", () => {
+    for (const url of [`/proposals/${id}`, `/proposals/${id}/`, `/proposals/${id}?tab=votes#top`]) {
+      expect(renderDataPreloads(url), url).toBe(
+        `<link rel="preload" href="/api/proposals/${id}" as="fetch" crossorigin>`,
+      )
+    }
+  })
+
+  test('behavior: other pages, and ids the API would refuse, preload nothing', () => {
+    for (const url of [
+      '/',
+      '/proposals',
+      '/proposals/new',
+      `/proposals/${id.toUpperCase().replace('0X', '0x')}`,
+      `/proposals/${id}0`,
+      `/proposals/${id}/votes`,
+      `/proposals/${id.slice(0, -1)}"><script>`,
+      `/x/proposals/${id}`,
+    ]) {
+      expect(renderDataPreloads(url), url).toBe('')
+    }
+  })
 })

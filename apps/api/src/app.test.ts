@@ -134,6 +134,16 @@ describe('index.html', () => {
     expect(proposals).toContain('<main class="main"></main>')
   })
 
+  test("behavior: a proposal's page preloads its detail in the head; other pages preload nothing", async () => {
+    const id = `0x${'cd34'.repeat(16)}`
+    const page = (await app.inject({ method: 'GET', url: `/proposals/${id}` })).body
+    const head = /<head>(.*)<\/head>/s.exec(page)?.[1] ?? ''
+    expect(head).toContain(`<link rel="preload" href="/api/proposals/${id}" as="fetch" crossorigin>`)
+    for (const url of ['/', '/proposals']) {
+      expect((await app.inject({ method: 'GET', url })).body, url).not.toContain('rel="preload"')
+    }
+  })
+
   test('behavior: sent compressed to clients that accept it, and revalidated', async () => {
     const plain = await app.inject({ method: 'GET', url: '/' })
     const response = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, br' } })

@@ -16,7 +16,7 @@ import {
 import { signInStatement } from '@guildhall/core/siwe'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { type Address, createPublicClient, http, type PublicClient, withTimeout } from 'viem'
-import { renderAppShell } from './app-shell.ts'
+import { renderAppShell, renderDataPreloads } from './app-shell.ts'
 import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
 import { TokenIndex } from './indexer/token-index.ts'
@@ -254,16 +254,14 @@ export async function buildApp({
     const template = await readFile(join(settings.webDist, 'index.html'), 'utf8')
     if (!template.includes(PUBLIC_CONFIG_PLACEHOLDER))
       throw new Error(`index.html lacks ${PUBLIC_CONFIG_PLACEHOLDER}`)
-    // A function, not a string: replace() would read `$'` or `$&` in operator text as patterns.
-    const withConfig = template.replace(
-      PUBLIC_CONFIG_PLACEHOLDER,
-      () =>
-        `<script id="${PUBLIC_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(publicConfig)}</script>`,
-    )
-    // The shell differs by page (active link, the Overview's heading). A build without its placeholder
-    // still works, it just paints when the JavaScript has run.
+    const configScript = `<script id="${PUBLIC_CONFIG_ELEMENT_ID}" type="application/json">${scriptSafeJson(publicConfig)}</script>`
+    // The shell (active link, the Overview's heading) and the data preloads differ by page. A build
+    // without the shell's placeholder still works, it just paints when the JavaScript has run. Functions,
+    // not strings: replace() would read `$'` or `$&` in operator text as patterns.
     const indexHtml = (url: string) =>
-      withConfig.replace(APP_SHELL_PLACEHOLDER, () => renderAppShell(publicConfig, url))
+      template
+        .replace(PUBLIC_CONFIG_PLACEHOLDER, () => configScript + renderDataPreloads(url))
+        .replace(APP_SHELL_PLACEHOLDER, () => renderAppShell(publicConfig, url))
     await app.register(fastifyStatic, {
       root: settings.webDist,
       index: false,

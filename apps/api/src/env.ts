@@ -74,9 +74,12 @@ const envSchema = z.object({
     .refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address')
     .optional(),
   TOKEN_DEPLOY_BLOCK: z.coerce.number().int().min(0).default(0),
-  /** Governance rules in token base units (e.g. wei); frozen into each proposal when it is created. */
-  QUORUM: tokenUnitsSchema.default(DEFAULT_GOVERNANCE_RULES.quorum),
-  PROPOSAL_THRESHOLD: tokenUnitsSchema.default(DEFAULT_GOVERNANCE_RULES.threshold),
+  /**
+   * Governance rules in token base units (e.g. wei); frozen into each proposal when it is created. Core's
+   * schemas are zod/mini, without methods: wrapped with functions, which classic zod has too.
+   */
+  QUORUM: z._default(tokenUnitsSchema, DEFAULT_GOVERNANCE_RULES.quorum),
+  PROPOSAL_THRESHOLD: z._default(tokenUnitsSchema, DEFAULT_GOVERNANCE_RULES.threshold),
   ABSTAIN_COUNTS_TO_QUORUM: z.enum(['on', 'off']).default('on'),
   /** Blocks below the head the token index treats as final; default 0 on the local chain, else 12. */
   TOKEN_INDEX_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).optional(),
@@ -88,7 +91,7 @@ const envSchema = z.object({
   WALLETCONNECT_PROJECT_ID: z.string().min(1).optional(),
   LEARN_MORE_URL: z.url().optional(),
   DISCLAIMER: z.string().max(500).optional(),
-  ACCENT_COLOR: hexColorSchema.optional(),
+  ACCENT_COLOR: z.optional(hexColorSchema),
   /** anvil accounts offered as the development wallet, `address[:label],…` (set by the local demo only). */
   DEV_WALLET_ACCOUNTS: z.string().optional(),
   /** Sign-In with Ethereum after connecting; `off` is connect-only mode. */

@@ -3,8 +3,8 @@
  * and apps/web (validates responses). Errors use `apiErrorSchema` from `api-schemas.ts`.
  */
 import { type Address, checksumAddress } from 'viem'
-import { z } from 'zod'
 import { SIWE_MESSAGE_MAX_LENGTH } from './siwe.ts'
+import { z } from './zod.ts'
 
 /** Re-exported for the API's 400 messages (the same binding as in config.ts). */
 export { formatIssues } from './config.ts'
@@ -15,17 +15,19 @@ export const SIGNATURE_MAX_BYTES = 4096
 const isoDateTime = z.iso.datetime()
 
 /** An EIP-55 checksummed address. */
-export const checksummedAddressSchema = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits')
-  .refine((a) => checksumAddress(a as Address) === a, 'must be EIP-55 checksummed')
-  .transform((a) => a as Address)
+export const checksummedAddressSchema = z.pipe(
+  z.string().check(
+    z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits'),
+    z.refine((a) => checksumAddress(a as Address) === a, 'must be EIP-55 checksummed'),
+  ),
+  z.transform((a: string) => a as Address),
+)
 
-const chainIdSchema = z.number().int().positive()
+const chainIdSchema = z.int().check(z.positive())
 
 /** POST /api/auth/nonce → 200 */
 export const nonceResponseSchema = z.strictObject({
-  nonce: z.string().regex(/^[A-Za-z0-9]{8,128}$/, 'must be 8 to 128 ASCII letters or digits'),
+  nonce: z.string().check(z.regex(/^[A-Za-z0-9]{8,128}$/, 'must be 8 to 128 ASCII letters or digits')),
 })
 export type NonceResponse = z.infer<typeof nonceResponseSchema>
 
@@ -34,12 +36,16 @@ export type NonceResponse = z.infer<typeof nonceResponseSchema>
  * whole bytes of hex, possibly empty (`0x`: a Safe's on-chain approved message has no signature bytes).
  */
 export const verifyRequestSchema = z.strictObject({
-  message: z.string().min(1).max(SIWE_MESSAGE_MAX_LENGTH),
-  signature: z
-    .string()
-    .max(2 + 2 * SIGNATURE_MAX_BYTES)
-    .regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'must be 0x followed by whole bytes of hex')
-    .transform((s) => s as `0x${string}`),
+  message: z.string().check(z.minLength(1), z.maxLength(SIWE_MESSAGE_MAX_LENGTH)),
+  signature: z.pipe(
+    z
+      .string()
+      .check(
+        z.maxLength(2 + 2 * SIGNATURE_MAX_BYTES),
+        z.regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'must be 0x followed by whole bytes of hex'),
+      ),
+    z.transform((s: string) => s as `0x${string}`),
+  ),
 })
 export type VerifyRequest = z.infer<typeof verifyRequestSchema>
 
@@ -53,7 +59,7 @@ export const sessionSchema = z.strictObject({
 export type Session = z.infer<typeof sessionSchema>
 
 /** POST /api/auth/verify → 200 and GET /api/auth/session → 200 (`null` when signed out; never 401). */
-export const sessionResponseSchema = z.strictObject({ session: sessionSchema.nullable() })
+export const sessionResponseSchema = z.strictObject({ session: z.nullable(sessionSchema) })
 export type SessionResponse = z.infer<typeof sessionResponseSchema>
 
 /** GET /api/auth/sessions → 200: the signed-in address's sessions. */
@@ -67,7 +73,7 @@ export const sessionsResponseSchema = z.strictObject({
       expiresAt: isoDateTime,
       /** The session of this request. */
       current: z.boolean(),
-      userAgent: z.string().nullable(),
+      userAgent: z.nullable(z.string()),
     }),
   ),
 })

@@ -1,6 +1,6 @@
 import { isAddress } from 'viem'
-import { z } from 'zod'
 import { POPULAR_WALLET_IDS, WALLET_CONNECT_WALLET_IDS } from './constants.ts'
+import { z } from './zod.ts'
 
 /** RainbowKit's own wording (spec §5) for a WalletConnect wallet without a project id. */
 export const MISSING_PROJECT_ID_MESSAGE =
@@ -9,36 +9,41 @@ export const MISSING_PROJECT_ID_MESSAGE =
 /** Accent colours must be hex of 3 or 6 digits (spec §5). */
 export const hexColorSchema = z
   .string()
-  .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour of 3 or 6 digits, like #0e76fd')
+  .check(z.regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour of 3 or 6 digits, like #0e76fd'))
 
-export const addressSchema = z
-  .string()
-  .refine((value) => isAddress(value, { strict: false }), 'must be a 0x-prefixed 20-byte address')
-  .transform((value) => value as `0x${string}`)
+export const addressSchema = z.pipe(
+  z
+    .string()
+    .check(z.refine((value) => isAddress(value, { strict: false }), 'must be a 0x-prefixed 20-byte address')),
+  z.transform((value: string) => value as `0x${string}`),
+)
 
 export const publicChainSchema = z.strictObject({
-  id: z.number().int().positive(),
-  name: z.string().min(1).max(64),
+  id: z.int().check(z.positive()),
+  name: z.string().check(z.minLength(1), z.maxLength(64)),
   /** The URL the browser sends JSON-RPC to. */
   rpcUrl: z.url(),
-  nativeCurrency: z
-    .strictObject({
-      name: z.string().min(1).max(32),
-      symbol: z.string().min(1).max(12),
-      decimals: z.number().int().min(0).max(36),
-    })
-    .default({ name: 'Ether', symbol: 'ETH', decimals: 18 }),
-  blockExplorerUrl: z.url().nullable().default(null),
+  nativeCurrency: z._default(
+    z.strictObject({
+      name: z.string().check(z.minLength(1), z.maxLength(32)),
+      symbol: z.string().check(z.minLength(1), z.maxLength(12)),
+      decimals: z.int().check(z.gte(0), z.lte(36)),
+    }),
+    { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  ),
+  blockExplorerUrl: z._default(z.nullable(z.url()), null),
   /** Multicall3 on this chain, so reads are batched into one eth_call; null = one call per read. */
-  multicall3: addressSchema.nullable().default(null),
-  testnet: z.boolean().default(false),
+  multicall3: z._default(z.nullable(addressSchema), null),
+  testnet: z._default(z.boolean(), false),
 })
 export type PublicChain = z.infer<typeof publicChainSchema>
 
 /** An amount of the governance token in its base units (wei for 18 decimals), as a decimal string. */
 export const tokenUnitsSchema = z
   .string()
-  .regex(/^(0|[1-9]\d{0,76})$/, 'must be a whole number of token base units, like 1000000000000000000000')
+  .check(
+    z.regex(/^(0|[1-9]\d{0,76})$/, 'must be a whole number of token base units, like 1000000000000000000000'),
+  )
 
 /** Rules frozen into each proposal at creation (product.md §3). */
 export const governanceRulesSchema = z.strictObject({
@@ -61,47 +66,63 @@ export const DEFAULT_GOVERNANCE_RULES: GovernanceRules = {
 export const publicConfigSchema = z
   .strictObject({
     dao: z.strictObject({
-      name: z.string().min(1).max(64),
-      description: z.string().max(500).default(''),
+      name: z.string().check(z.minLength(1), z.maxLength(64)),
+      description: z._default(z.string().check(z.maxLength(500)), ''),
     }),
     appUrl: z.url(),
     /** The DAO's chain first; more chains make the chain selector appear. */
-    chains: z.array(publicChainSchema).min(1, 'No chains found on connector.'),
-    token: z
-      .strictObject({ address: addressSchema, chainId: z.number().int().positive() })
-      .nullable()
-      .default(null),
-    governance: governanceRulesSchema.default(DEFAULT_GOVERNANCE_RULES),
-    wallets: z
-      .array(z.enum(POPULAR_WALLET_IDS))
-      .min(1)
-      .refine((ids) => new Set(ids).size === ids.length, 'lists a wallet twice')
-      .default([...POPULAR_WALLET_IDS]),
-    walletConnectProjectId: z.string().min(1).nullable().default(null),
-    learnMoreUrl: z
-      .url()
-      .default('https://learn.rainbow.me/understanding-web3?utm_source=rainbowkit&utm_campaign=learnmore'),
-    disclaimer: z.string().max(500).nullable().default(null),
+    chains: z.array(publicChainSchema).check(z.minLength(1, 'No chains found on connector.')),
+    token: z._default(
+      z.nullable(z.strictObject({ address: addressSchema, chainId: z.int().check(z.positive()) })),
+      null,
+    ),
+    governance: z._default(governanceRulesSchema, DEFAULT_GOVERNANCE_RULES),
+    wallets: z._default(
+      z.array(z.enum(POPULAR_WALLET_IDS)).check(
+        z.minLength(1),
+        z.refine((ids) => new Set(ids).size === ids.length, 'lists a wallet twice'),
+      ),
+      [...POPULAR_WALLET_IDS],
+    ),
+    walletConnectProjectId: z._default(z.nullable(z.string().check(z.minLength(1))), null),
+    learnMoreUrl: z._default(
+      z.url(),
+      'https://learn.rainbow.me/understanding-web3?utm_source=rainbowkit&utm_campaign=learnmore',
+    ),
+    disclaimer: z._default(z.nullable(z.string().check(z.maxLength(500))), null),
     /** RainbowKit's blue (#0e76fd) darkened to 5.4:1 against white text and the white modal (WCAG AA). */
-    accentColor: hexColorSchema.default('#0a66d9'),
+    accentColor: z._default(hexColorSchema, '#0a66d9'),
     /** Sign-In with Ethereum after connecting; false (`SIGN_IN=off`) is connect-only (ADR 007). */
-    signIn: z.boolean().default(true),
+    signIn: z._default(z.boolean(), true),
     /** anvil's unlocked accounts, offered as a development wallet; only against the local demo chain. */
-    devWallet: z
-      .strictObject({
-        accounts: z
-          .array(z.strictObject({ address: addressSchema, label: z.string().max(32).nullable() }))
-          .min(1),
-      })
-      .nullable()
-      .default(null),
+    devWallet: z._default(
+      z.nullable(
+        z.strictObject({
+          accounts: z
+            .array(
+              z.strictObject({
+                address: addressSchema,
+                label: z.nullable(z.string().check(z.maxLength(32))),
+              }),
+            )
+            .check(z.minLength(1)),
+        }),
+      ),
+      null,
+    ),
   })
-  .superRefine((config, ctx) => {
-    const needsProjectId = config.wallets.some((id) => WALLET_CONNECT_WALLET_IDS.includes(id))
-    if (needsProjectId && !config.walletConnectProjectId) {
-      ctx.addIssue({ code: 'custom', path: ['walletConnectProjectId'], message: MISSING_PROJECT_ID_MESSAGE })
-    }
-  })
+  .check(
+    z.superRefine((config, ctx) => {
+      const needsProjectId = config.wallets.some((id) => WALLET_CONNECT_WALLET_IDS.includes(id))
+      if (needsProjectId && !config.walletConnectProjectId) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['walletConnectProjectId'],
+          message: MISSING_PROJECT_ID_MESSAGE,
+        })
+      }
+    }),
+  )
 export type PublicConfig = z.infer<typeof publicConfigSchema>
 export type PublicConfigInput = z.input<typeof publicConfigSchema>
 
@@ -116,7 +137,7 @@ export const PUBLIC_CONFIG_PLACEHOLDER = '<!--guildhall-config-->'
  */
 export const APP_SHELL_PLACEHOLDER = '<!--guildhall-shell-->'
 
-/** A readable one-line-per-problem summary of a zod error. */
-export function formatIssues(error: z.ZodError): string {
+/** A readable one-line-per-problem summary of a zod error (core's, or the API's own classic schemas'). */
+export function formatIssues(error: z.core.$ZodError): string {
   return error.issues.map((issue) => `- ${issue.path.join('.') || '(root)'}: ${issue.message}`).join('\n')
 }

@@ -250,6 +250,8 @@ describe('message schemas (security.md, Votes)', () => {
     ['an end before the start', { end: proposal.start - 1 }],
     ['a quorum as a number', { quorum: 1000 }],
     ['a negative quorum', { quorum: '-1' }],
+    ['a quorum in words', { quorum: 'a thousand' }],
+    ['a fractional threshold', { threshold: '1.5' }],
     ['a threshold over uint256', { threshold: (2n ** 256n).toString() }],
     ['an unknown kind', { kind: 'ranked' }],
   ])('parameters: a proposal with %s → refused with a message', (_name, overrides) => {

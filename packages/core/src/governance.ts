@@ -13,8 +13,8 @@ import {
   type TypedDataDomain,
   zeroHash,
 } from 'viem'
-import { z } from 'zod'
 import { checksummedAddressSchema, SIGNATURE_MAX_BYTES } from './auth.ts'
+import { z } from './zod.ts'
 
 export const GOVERNANCE_DOMAIN_NAME = 'Guildhall'
 export const GOVERNANCE_DOMAIN_VERSION = '1'
@@ -103,65 +103,80 @@ const LONE_SURROGATE = /\p{Cs}/u
  * differ only there would share one digest (one id), and PostgreSQL's jsonb refuses them.
  */
 const text = (max: number, what: string) =>
-  z
-    .string()
-    .max(max, `${what} must be at most ${max} characters`)
-    .refine((value) => !value.includes('\u0000'), `${what} must not contain NUL characters`)
-    .refine((value) => !LONE_SURROGATE.test(value), `${what} must be valid Unicode text`)
+  z.string().check(
+    z.maxLength(max, `${what} must be at most ${max} characters`),
+    z.refine((value) => !value.includes('\u0000'), `${what} must not contain NUL characters`),
+    z.refine((value) => !LONE_SURROGATE.test(value), `${what} must be valid Unicode text`),
+  )
 
-/** Unix seconds: a whole, non-negative number that fits uint64 and a JavaScript number. */
-const unixSeconds = z.number().int('must be whole seconds').min(0).max(Number.MAX_SAFE_INTEGER)
+/**
+ * Unix seconds: a whole, non-negative number that fits uint64 and a JavaScript number. `z.int` as a check
+ * of `z.number()`, so its message is for fractions only and a non-number still reads "expected number".
+ */
+const unixSeconds = z.number().check(z.int('must be whole seconds'), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))
 
 /** A token amount: a decimal string of a uint256 (JSON has no bigint). */
-const tokenAmount = z
-  .string()
-  .regex(/^(0|[1-9]\d{0,77})$/, 'must be a whole number of token units, as a decimal string')
-  .refine((value) => BigInt(value) <= UINT256_MAX, 'must fit in uint256')
+const tokenAmount = z.string().check(
+  // Aborts: the range check would throw on what BigInt cannot read ('1.5', 'x').
+  z.regex(/^(0|[1-9]\d{0,77})$/, {
+    message: 'must be a whole number of token units, as a decimal string',
+    abort: true,
+  }),
+  z.refine((value) => BigInt(value) <= UINT256_MAX, 'must fit in uint256'),
+)
 
 export const proposalMessageSchema = z
   .strictObject({
     author: checksummedAddressSchema,
-    title: text(GOVERNANCE_LIMITS.titleMax, 'The title').refine(
-      (value) => value.trim().length > 0,
-      'The title must not be empty',
+    title: text(GOVERNANCE_LIMITS.titleMax, 'The title').check(
+      z.refine((value) => value.trim().length > 0, 'The title must not be empty'),
     ),
     body: text(GOVERNANCE_LIMITS.bodyMax, 'The body'),
     kind: z.enum(PROPOSAL_KINDS, `The kind must be one of ${PROPOSAL_KINDS.join(', ')}`),
     choices: z
       .array(
-        text(GOVERNANCE_LIMITS.choiceMax, 'A choice').refine(
-          (value) => value.trim().length > 0,
-          'A choice must not be empty',
+        text(GOVERNANCE_LIMITS.choiceMax, 'A choice').check(
+          z.refine((value) => value.trim().length > 0, 'A choice must not be empty'),
         ),
       )
-      .min(GOVERNANCE_LIMITS.choicesMin, `A proposal needs at least ${GOVERNANCE_LIMITS.choicesMin} choices`)
-      .max(GOVERNANCE_LIMITS.choicesMax, `A proposal has at most ${GOVERNANCE_LIMITS.choicesMax} choices`)
-      .refine((choices) => new Set(choices).size === choices.length, 'Each choice must appear once'),
+      .check(
+        z.minLength(
+          GOVERNANCE_LIMITS.choicesMin,
+          `A proposal needs at least ${GOVERNANCE_LIMITS.choicesMin} choices`,
+        ),
+        z.maxLength(
+          GOVERNANCE_LIMITS.choicesMax,
+          `A proposal has at most ${GOVERNANCE_LIMITS.choicesMax} choices`,
+        ),
+        z.refine((choices) => new Set(choices).size === choices.length, 'Each choice must appear once'),
+      ),
     start: unixSeconds,
     end: unixSeconds,
-    snapshot: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    snapshot: z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)),
     quorum: tokenAmount,
     threshold: tokenAmount,
     abstainCountsToQuorum: z.boolean(),
     timestamp: unixSeconds,
   })
-  .superRefine((message, context) => {
-    if (message.kind === 'basic' && message.choices.join('\n') !== BASIC_CHOICES.join('\n')) {
-      context.addIssue({
-        code: 'custom',
-        path: ['choices'],
-        message: `A basic proposal's choices are exactly ${BASIC_CHOICES.join(', ')}`,
-      })
-    }
-    const period = message.end - message.start
-    if (period < GOVERNANCE_LIMITS.periodMinSeconds || period > GOVERNANCE_LIMITS.periodMaxSeconds) {
-      context.addIssue({
-        code: 'custom',
-        path: ['end'],
-        message: 'The voting period must last from 1 hour to 90 days',
-      })
-    }
-  })
+  .check(
+    z.superRefine((message, context) => {
+      if (message.kind === 'basic' && message.choices.join('\n') !== BASIC_CHOICES.join('\n')) {
+        context.addIssue({
+          code: 'custom',
+          path: ['choices'],
+          message: `A basic proposal's choices are exactly ${BASIC_CHOICES.join(', ')}`,
+        })
+      }
+      const period = message.end - message.start
+      if (period < GOVERNANCE_LIMITS.periodMinSeconds || period > GOVERNANCE_LIMITS.periodMaxSeconds) {
+        context.addIssue({
+          code: 'custom',
+          path: ['end'],
+          message: 'The voting period must last from 1 hour to 90 days',
+        })
+      }
+    }),
+  )
 export type ProposalMessage = z.infer<typeof proposalMessageSchema>
 
 /**
@@ -172,18 +187,28 @@ export const voteChoicesSchema = z
   .array(
     z
       .number('Each choice must be a number')
-      .int('Each choice must be a whole number')
-      .min(1, 'Choices are numbered from 1')
-      .max(GOVERNANCE_LIMITS.choicesMax, `No proposal has more than ${GOVERNANCE_LIMITS.choicesMax} choices`),
+      .check(
+        z.int('Each choice must be a whole number'),
+        z.gte(1, 'Choices are numbered from 1'),
+        z.lte(
+          GOVERNANCE_LIMITS.choicesMax,
+          `No proposal has more than ${GOVERNANCE_LIMITS.choicesMax} choices`,
+        ),
+      ),
   )
-  .min(1, 'Pick at least one choice')
-  .max(GOVERNANCE_LIMITS.choicesMax, `No proposal has more than ${GOVERNANCE_LIMITS.choicesMax} choices`)
-  .refine((choices) => new Set(choices).size === choices.length, 'Each choice may be picked once')
+  .check(
+    z.minLength(1, 'Pick at least one choice'),
+    z.maxLength(
+      GOVERNANCE_LIMITS.choicesMax,
+      `No proposal has more than ${GOVERNANCE_LIMITS.choicesMax} choices`,
+    ),
+    z.refine((choices) => new Set(choices).size === choices.length, 'Each choice may be picked once'),
+  )
 
-export const bytes32Schema = z
-  .string()
-  .regex(/^0x[0-9a-f]{64}$/, 'must be 0x followed by 64 lower-case hex digits')
-  .transform((value) => value as Hex)
+export const bytes32Schema = z.pipe(
+  z.string().check(z.regex(/^0x[0-9a-f]{64}$/, 'must be 0x followed by 64 lower-case hex digits')),
+  z.transform((value: string) => value as Hex),
+)
 
 export const voteMessageSchema = z.strictObject({
   voter: checksummedAddressSchema,
@@ -195,11 +220,15 @@ export const voteMessageSchema = z.strictObject({
 })
 export type VoteMessage = z.infer<typeof voteMessageSchema>
 
-const signatureSchema = z
-  .string()
-  .max(2 + 2 * SIGNATURE_MAX_BYTES, `must be at most ${SIGNATURE_MAX_BYTES} bytes`)
-  .regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'must be 0x followed by whole bytes of hex')
-  .transform((value) => value as Hex)
+const signatureSchema = z.pipe(
+  z
+    .string()
+    .check(
+      z.maxLength(2 + 2 * SIGNATURE_MAX_BYTES, `must be at most ${SIGNATURE_MAX_BYTES} bytes`),
+      z.regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'must be 0x followed by whole bytes of hex'),
+    ),
+  z.transform((value: string) => value as Hex),
+)
 
 /** POST /api/proposals body. An empty signature (`0x`) is a Safe's on-chain approved hash. */
 export const signedProposalSchema = z.strictObject({
@@ -344,7 +373,7 @@ export function logChainProblem(
 
 // The HTTP answers of the governance API (apps/api/src/routes/governance.ts), validated by the web app.
 // Token amounts are decimal strings (JSON has no bigint).
-const amount = z.string().regex(/^\d+$/)
+const amount = z.string().check(z.regex(/^\d+$/))
 export const PROPOSAL_STATES = ['pending', 'active', 'closed', 'final'] as const
 
 export const proposalSummarySchema = z.strictObject({
@@ -352,9 +381,9 @@ export const proposalSummarySchema = z.strictObject({
   author: checksummedAddressSchema,
   title: z.string(),
   kind: z.enum(PROPOSAL_KINDS),
-  start: z.number().int(),
-  end: z.number().int(),
-  snapshot: z.number().int(),
+  start: z.int(),
+  end: z.int(),
+  snapshot: z.int(),
   state: z.enum(PROPOSAL_STATES),
 })
 export type ProposalSummary = z.infer<typeof proposalSummarySchema>
@@ -363,23 +392,23 @@ export type ProposalSummary = z.infer<typeof proposalSummarySchema>
 export const proposalListSchema = z.strictObject({
   proposals: z.array(proposalSummarySchema),
   /** The server's clock (unix seconds), so pages show times relative to it. */
-  now: z.number().int(),
+  now: z.int(),
 })
 
 export const tallyJsonSchema = z.strictObject({
-  version: z.number().int(),
+  version: z.int(),
   perChoice: z.array(amount),
-  voters: z.number().int(),
+  voters: z.int(),
   votingPower: amount,
   quorumPower: amount,
   quorumReached: z.boolean(),
   outcome: z.enum(['passed', 'rejected', 'no-quorum']),
-  leading: z.array(z.number().int()),
+  leading: z.array(z.int()),
 })
 export type TallyJson = z.infer<typeof tallyJsonSchema>
 
 /** GET /api/proposals/:id */
-export const proposalDetailSchema = proposalSummarySchema.extend({
+export const proposalDetailSchema = z.extend(proposalSummarySchema, {
   message: proposalMessageSchema,
   signature: z.string(),
   tally: tallyJsonSchema,
@@ -387,13 +416,13 @@ export const proposalDetailSchema = proposalSummarySchema.extend({
     z.strictObject({
       id: bytes32Schema,
       voter: checksummedAddressSchema,
-      choices: z.array(z.number().int()),
+      choices: z.array(z.int()),
       reason: z.string(),
-      timestamp: z.number().int(),
+      timestamp: z.int(),
       power: amount,
     }),
   ),
-  now: z.number().int(),
+  now: z.int(),
 })
 export type ProposalDetail = z.infer<typeof proposalDetailSchema>
 
@@ -405,16 +434,16 @@ export const ZERO_POWER_CODES = [
 ] as const
 /** GET /api/proposals/:id/power/:address */
 export const votingPowerSchema = z.strictObject({
-  snapshot: z.number().int(),
+  snapshot: z.int(),
   power: amount,
   source: z.enum(['index', 'chain']),
-  reason: z
-    .strictObject({
+  reason: z.nullable(
+    z.strictObject({
       code: z.enum(ZERO_POWER_CODES),
       message: z.string(),
-      delegate: checksummedAddressSchema.optional(),
-    })
-    .nullable(),
+      delegate: z.optional(checksummedAddressSchema),
+    }),
+  ),
 })
 export type VotingPowerAnswer = z.infer<typeof votingPowerSchema>
 

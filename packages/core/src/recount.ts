@@ -6,7 +6,6 @@
  */
 import { getAddress, type Hex, hashTypedData, type PublicClient, parseAbi } from 'viem'
 import { getCode, multicall, readContract } from 'viem/actions'
-import { z } from 'zod'
 import { MULTICALL3_ADDRESS } from './constants.ts'
 import {
   countingVotes,
@@ -22,36 +21,37 @@ import {
 } from './governance.ts'
 import { verifyHashSignature } from './signature.ts'
 import { TALLY_VERSION, type Tally, tally } from './tally.ts'
+import { z } from './zod.ts'
 
-const hex = z.string().regex(/^0x[0-9a-fA-F]*$/) as unknown as z.ZodType<Hex>
-const bigintString = z.string().regex(/^\d+$/)
+const hex = z.string().check(z.regex(/^0x[0-9a-fA-F]*$/)) as unknown as z.ZodMiniType<Hex>
+const bigintString = z.string().check(z.regex(/^\d+$/))
 
 /** What GET /api/proposals/:id/bundle answers (format guildhall-result-bundle/1). */
 export const resultBundleSchema = z.object({
   format: z.literal('guildhall-result-bundle/1'),
-  tallyVersion: z.number().int(),
+  tallyVersion: z.int(),
   domain: z.object({
     name: z.literal('Guildhall'),
     version: z.literal('1'),
-    chainId: z.number().int().positive(),
+    chainId: z.int().check(z.positive()),
     verifyingContract: hex,
   }),
   proposal: z.object({ id: hex, message: proposalMessageSchema, signature: hex }),
-  snapshot: z.number().int().min(0),
+  snapshot: z.int().check(z.gte(0)),
   votes: z.array(z.object({ id: hex, message: voteMessageSchema, signature: hex })),
   tally: z.object({
-    version: z.number().int(),
+    version: z.int(),
     perChoice: z.array(bigintString),
-    voters: z.number().int(),
+    voters: z.int(),
     votingPower: bigintString,
     quorumPower: bigintString,
     quorumReached: z.boolean(),
     outcome: z.enum(['passed', 'rejected', 'no-quorum']),
-    leading: z.array(z.number().int()),
+    leading: z.array(z.int()),
   }),
   log: z.array(
     z.object({
-      seq: z.number().int().positive(),
+      seq: z.int().check(z.positive()),
       kind: z.enum(['proposal', 'vote']),
       messageId: hex,
       signature: hex,

@@ -202,6 +202,15 @@ describe('proposals', () => {
     expect(future.response.json().error).toBe('bad_snapshot')
   })
 
+  test('behavior: rules that are not whole numbers of token units → 400 with the field, never a 500', async () => {
+    for (const overrides of [{ quorum: 'a thousand' }, { threshold: '1.5' }, { quorum: '' }]) {
+      const message = { ...proposalMessage(ada), ...overrides }
+      const response = await post('/api/proposals', { message, signature: `0x${'11'.repeat(65)}` })
+      expect(response.statusCode, JSON.stringify(overrides)).toBe(400)
+      expect(response.json().message).toMatch(/(quorum|threshold): must be a whole number of token units/)
+    }
+  })
+
   test('behavior: signed by another key → 401, nothing stored', async () => {
     const message = proposalMessage(ada, { title: 'Forged' })
     const signature = await stranger.signTypedData(proposalTypedData(domain, message))

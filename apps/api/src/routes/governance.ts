@@ -50,7 +50,8 @@ export async function governanceRoutes(app: FastifyInstance, { deps }: { deps: G
     if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds))
     return reply.status(error.status).send({ error: error.code, message: error.message })
   }
-  const badRequest = (reply: FastifyReply, what: string, error: z.ZodError) =>
+  // Core's schemas are zod/mini, these routes' own are classic: both fail with a core $ZodError.
+  const badRequest = (reply: FastifyReply, what: string, error: z.core.$ZodError) =>
     reply.status(400).send({ error: 'bad_request', message: `Invalid ${what}:\n${formatIssues(error)}` })
   const summary = (proposal: StoredProposal) => ({
     id: proposal.id,

@@ -1,5 +1,5 @@
 import { lazy } from 'react'
-import { BrowserRouter, Route, Routes } from 'react-router'
+import { BrowserRouter, matchPath, Route, Routes } from 'react-router'
 import { Layout } from './layout.tsx'
 import { PlaceholderPage } from './placeholder-page.tsx'
 import { OverviewPage } from './routes/overview-page.tsx'
@@ -7,18 +7,33 @@ import { OverviewPage } from './routes/overview-page.tsx'
 // Declarative routes (ADR 012): the data router's loaders and actions are unused here, and it costs
 // ≈ 16 KiB gzip more on the first page. Navigations run in a transition, so the current page stays until
 // the next one's chunk has loaded.
-const ProposalsPage = lazy(() =>
-  import('../features/proposals/proposals-page.tsx').then((m) => ({ default: m.ProposalsPage })),
-)
-const NewProposalPage = lazy(() =>
-  import('../features/proposals/new-proposal-page.tsx').then((m) => ({ default: m.NewProposalPage })),
-)
-const ProposalPage = lazy(() =>
-  import('../features/proposals/proposal-page.tsx').then((m) => ({ default: m.ProposalPage })),
-)
-const SessionsPage = lazy(() =>
-  import('../features/auth/sessions-page.tsx').then((m) => ({ default: m.SessionsPage })),
-)
+const pageCode = {
+  proposals: () => import('../features/proposals/proposals-page.tsx'),
+  newProposal: () => import('../features/proposals/new-proposal-page.tsx'),
+  proposal: () => import('../features/proposals/proposal-page.tsx'),
+  sessions: () => import('../features/auth/sessions-page.tsx'),
+}
+const ProposalsPage = lazy(() => pageCode.proposals().then((m) => ({ default: m.ProposalsPage })))
+const NewProposalPage = lazy(() => pageCode.newProposal().then((m) => ({ default: m.NewProposalPage })))
+const ProposalPage = lazy(() => pageCode.proposal().then((m) => ({ default: m.ProposalPage })))
+const SessionsPage = lazy(() => pageCode.sessions().then((m) => ({ default: m.SessionsPage })))
+
+const LAZY_PAGES: Array<[path: string, load: () => Promise<unknown>]> = [
+  ['/proposals', pageCode.proposals],
+  ['/proposals/new', pageCode.newProposal],
+  ['/proposals/:id', pageCode.proposal],
+  ['/account/sessions', pageCode.sessions],
+]
+
+/**
+ * Starts fetching the code of the page the visitor opened, if it is one that loads with its route, so it
+ * downloads beside the app's own code instead of after React's first render has reached the route.
+ */
+export function startPageCode(pathname: string): void {
+  // Static paths first, as the router ranks them ("/proposals/new" is not a proposal id).
+  const page = LAZY_PAGES.find(([path]) => matchPath(path, pathname))
+  page?.[1]().catch(() => {}) // a failed load is retried, and reported, when the route renders
+}
 
 /**
  * Routes; pages later issues fill are placeholders that say so. The Overview (the landing page) is in the

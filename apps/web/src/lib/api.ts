@@ -1,5 +1,5 @@
 import { apiErrorSchema } from '@guildhall/core'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 
 export class ApiRequestError extends Error {
   override name = 'ApiRequestError'
@@ -26,7 +26,7 @@ export async function errorFromResponse(response: Response): Promise<ApiRequestE
 }
 
 /** GETs an API path and validates the answer; errors carry the server's message. */
-export async function apiGet<T extends z.ZodType>(path: string, schema: T): Promise<z.infer<T>> {
+export async function apiGet<T extends z.ZodMiniType>(path: string, schema: T): Promise<z.infer<T>> {
   let response: Response
   try {
     response = await fetch(path, { headers: { accept: 'application/json' } })

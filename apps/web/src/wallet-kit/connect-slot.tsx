@@ -2,6 +2,7 @@ import type { PublicConfig } from '@guildhall/core'
 import {
   type ComponentType,
   createContext,
+  startTransition,
   useCallback,
   useContext,
   useEffect,
@@ -68,7 +69,10 @@ export function ConnectSlot() {
   const load = useCallback(() => {
     setFailed(false)
     loadWalletKit(wagmiConfig, config, remembered).then(
-      (module) => setKit(() => module.WalletKit),
+      // RainbowKit's first render (provider, button, modals) is the biggest of the page: as a transition,
+      // React renders it in slices and stays responsive to taps and typing meanwhile. The stand-in keeps
+      // its place until the kit shows its button, and a press on it opens the modal once the kit is there.
+      (module) => startTransition(() => setKit(() => module.WalletKit)),
       () => setFailed(true),
     )
   }, [wagmiConfig, config, remembered])

@@ -5,7 +5,7 @@ import {
   walletErrorMessage,
 } from '@guildhall/core'
 import { useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useRef, useState } from 'react'
 import { type Address, getAddress, type Hash, isAddress, zeroAddress } from 'viem'
 import { useAccount, useClient, useConfig, useSwitchChain } from 'wagmi'
 import { Card } from '../../components/card.tsx'
@@ -14,6 +14,18 @@ import { useTokenAccount, useTokenContract } from '../../lib/token.ts'
 import { useAddRecentTransaction } from '../../wallet-kit/kit-bridge.ts'
 
 const loadTransaction = () => import('./delegation-transaction.ts')
+
+/**
+ * Fetches the transaction code on the first sign that a delegation is coming (pointer over, focus, touch
+ * on the panel's controls), so a press does not wait for it and a member who only reads the Overview
+ * never loads it (ADR 014). A failed fetch is retried by the press itself.
+ */
+const prefetchTransaction = () => void loadTransaction().catch(() => {})
+const onIntent = {
+  onPointerEnter: prefetchTransaction,
+  onFocus: prefetchTransaction,
+  onTouchStart: prefetchTransaction,
+}
 
 /** Where the latest delegation stands. */
 type Progress =
@@ -49,12 +61,6 @@ export function DelegationPanel() {
   const [target, setTarget] = useState('')
   // Only the latest delegation may update the panel (an older wait can settle after a newer one started).
   const attempt = useRef(0)
-
-  const ready = Boolean(token && isConnected)
-  useEffect(() => {
-    // Fetched as soon as delegating is possible, so a press does not wait for it.
-    if (ready) void loadTransaction()
-  }, [ready])
 
   if (!token) return null
   if (!isConnected || !address) {
@@ -153,6 +159,7 @@ export function DelegationPanel() {
             type="button"
             className="button primary"
             disabled={busy}
+            {...onIntent}
             onClick={() => delegate(address, 'Delegate to myself')}
           >
             Delegate to myself
@@ -179,9 +186,10 @@ export function DelegationPanel() {
             autoComplete="off"
             spellCheck={false}
             value={target}
+            {...onIntent}
             onChange={(event) => setTarget(event.target.value)}
           />
-          <button type="submit" className="button" disabled={busy}>
+          <button type="submit" className="button" disabled={busy} {...onIntent}>
             Delegate
           </button>
         </div>

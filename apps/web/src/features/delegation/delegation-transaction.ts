@@ -1,5 +1,6 @@
-// The delegation's transaction: estimate, send, wait. Loaded once a connected member's panel shows, not
-// with the first page: it brings viem's transaction code (≈ 8 KiB gzip) that a visitor never runs.
+// The delegation's transaction: estimate, send, wait. Loaded when a member reaches for the delegation
+// panel's controls, not with the first page: it brings viem's transaction code (≈ 12 KiB gzip) that a
+// visitor, or a member who only reads, never runs.
 import { DEFAULT_CONFIRMATIONS, RECEIPT_RETRY_COUNT, receiptRetryDelay } from '@guildhall/core'
 import type { Address, Client, Hash } from 'viem'
 import { estimateContractGas, waitForTransactionReceipt } from 'viem/actions'

@@ -10,7 +10,7 @@ import {
 } from '@guildhall/core'
 import { queryOptions } from '@tanstack/react-query'
 import type { Address } from 'viem'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import { ApiRequestError, apiGet, errorFromResponse, NETWORK_DOWN_MESSAGE } from '../../lib/api.ts'
 
 export const proposalsQuery = (state?: ProposalState) =>
@@ -33,7 +33,7 @@ export const votingPowerQuery = (id: string, address: Address | undefined) =>
   })
 
 /** POSTs a signed message; errors carry the server's sentence. */
-async function apiPost<T extends z.ZodType>(path: string, body: unknown, schema: T): Promise<z.infer<T>> {
+async function apiPost<T extends z.ZodMiniType>(path: string, body: unknown, schema: T): Promise<z.infer<T>> {
   let response: Response
   try {
     response = await fetch(path, {
