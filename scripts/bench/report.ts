@@ -260,6 +260,8 @@ export function formatWebReport(r: WebResult, meta: { date: string; chromium: st
     '  The three pages are measured by the same code, their loads interleaved (G, RK, floor, G, …) so',
     '  machine noise falls on all three. Cold load = fresh context (empty cache), no wallet; all served',
     '  from 127.0.0.1 by @fastify/static with the same pre-compressed brotli files and cache headers.',
+    "  Guildhall and bare RainbowKit list the same 7 wallets: Guildhall's development wallet (offered",
+    '  only against the local demo chain, never on a real network) is off in this section.',
     '  JS: "at load" = JS the browser fetched until the page was ready and the network quiet for 1.5 s',
     '  (dynamic imports made during start-up included); sizes of the files on disk, gzip -9 per file.',
     '  FCP and "ready" in ms since navigation start (ready = the button shown: not aria-hidden, opacity 1).',

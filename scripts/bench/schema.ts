@@ -46,6 +46,7 @@ const lighthouseRun = z.object({
   page: z.string(),
   preset: z.enum(['desktop', 'mobile']),
   scores: z.record(z.string(), z.number().nullable()),
+  performanceScores: z.array(z.number().nullable()).min(1),
   metrics: z.object({
     fcp: z.number().nullable(),
     lcp: z.number().nullable(),

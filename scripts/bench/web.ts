@@ -124,7 +124,9 @@ export async function webSection(ctx: BenchContext): Promise<SectionResult> {
       }
     })(),
   ])
-  const { anvil, appUrl, publicConfig } = await ctx.startStack(guildhallDist)
+  // The same wallet list as the bare RainbowKit page: without the demo's development wallet, which the
+  // app offers only against the local chain (never to a real network's users).
+  const { anvil, appUrl, publicConfig } = await ctx.startStack(guildhallDist, { DEV_WALLET_ACCOUNTS: '' })
   const target = (name: PageName, url: string, selectors: Selectors, dist: string) => ({
     name,
     url,

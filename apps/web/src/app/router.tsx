@@ -18,10 +18,12 @@ const NewProposalPage = lazy(() => pageCode.newProposal().then((m) => ({ default
 const ProposalPage = lazy(() => pageCode.proposal().then((m) => ({ default: m.ProposalPage })))
 const SessionsPage = lazy(() => pageCode.sessions().then((m) => ({ default: m.SessionsPage })))
 
+// The proposal page requests its markdown renderer itself when its code runs; opened directly, both start
+// at once.
 const LAZY_PAGES: Array<[path: string, load: () => Promise<unknown>]> = [
   ['/proposals', pageCode.proposals],
   ['/proposals/new', pageCode.newProposal],
-  ['/proposals/:id', pageCode.proposal],
+  ['/proposals/:id', () => Promise.all([pageCode.proposal(), import('../features/proposals/markdown.tsx')])],
   ['/account/sessions', pageCode.sessions],
 ]
 

@@ -12,7 +12,7 @@ import {
 } from '@guildhall/core'
 import type { RecountProgress, RecountReport } from '@guildhall/core/recount'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { type FormEvent, lazy, useDeferredValue, useEffect, useRef, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import type { Hex } from 'viem'
 import { useSignTypedData } from 'wagmi'
@@ -20,10 +20,15 @@ import { Card } from '../../components/card.tsx'
 import { useTokenMetadata } from '../../lib/token.ts'
 import { proposalQuery, submitVote, votingPowerQuery } from './api.ts'
 import { exactTime, STATE_LABELS, timeLine } from './format.ts'
-import { Markdown } from './markdown.tsx'
 import type { RecountMessage, RecountRequest } from './recount.worker.ts'
 import { useDaoChain } from './use-dao-chain.ts'
 import './proposals.css'
+
+// The markdown renderer and its sanitiser (≈ 26 KiB gzip) are their own chunk: requested here, as the page's
+// code runs, so they download beside the proposal's data, and evaluated in a task of their own. While the
+// page renders deferred (below), waiting for them keeps "Loading the proposal…" on screen, not a blank.
+const markdownModule = import('./markdown.tsx')
+const Markdown = lazy(() => markdownModule.then((m) => ({ default: m.Markdown })))
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 const OUTCOME_LABELS = { passed: 'Passed', rejected: 'Rejected', 'no-quorum': 'No quorum' } as const
@@ -37,9 +42,13 @@ function useAmount() {
 /** A proposal: its text, where it stands, the results, your vote, and the recount. */
 export function ProposalPage() {
   const { id = '' } = useParams()
-  const { data: proposal, error, isPending } = useQuery({ ...proposalQuery(id), refetchInterval: 10_000 })
+  const { data, error } = useQuery({ ...proposalQuery(id), refetchInterval: 10_000 })
+  // The query's answer reaches React as an urgent update, and the whole page under it (text, results,
+  // vote panel) is the biggest render here: deferred, React renders it in slices (ADR 014).
+  const proposal = useDeferredValue(data)
   if (error) return <p role="alert">This proposal could not be loaded: {error.message}</p>
-  if (isPending || !proposal) return <p className="muted">Loading the proposal…</p>
+  // A deferred value can still be the previous proposal's for a moment after a navigation.
+  if (proposal?.id !== id) return <p className="muted">Loading the proposal…</p>
   return (
     <article className="page">
       <p>
