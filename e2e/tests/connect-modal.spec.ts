@@ -60,8 +60,11 @@ test('connect button is labelled "Connect Wallet", absent until the app has moun
     }
     requestAnimationFrame(everyFrame)
   })
-  // Hold the app's own chunk (the entry; vite.config.ts groups the first page's code into vendor and app):
-  // until it runs there is no usable button.
+  // Hold the app's own chunk, the entry module index.html names (vite.config.ts groups the first page's
+  // code into vendor and the app's own): until it runs there is no usable button.
+  const indexHtml = await (await fetch(app.url)).text()
+  const entry = /<script type="module"[^>]*\bsrc="([^"]+)"/.exec(indexHtml)?.[1]
+  expect(entry).toMatch(/^\/assets\/[\w-]+\.js$/)
   let releaseBundle = () => {}
   const bundleHeld = new Promise<void>((resolve) => {
     releaseBundle = resolve
@@ -70,7 +73,7 @@ test('connect button is labelled "Connect Wallet", absent until the app has moun
   const requested = new Promise<void>((resolve) => {
     bundleRequested = resolve
   })
-  await page.route(/\/assets\/app-[^/]+\.js$/, async (route) => {
+  await page.route(new URL(entry ?? '', app.url).href, async (route) => {
     bundleRequested()
     await bundleHeld
     await route.continue()

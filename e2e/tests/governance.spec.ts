@@ -61,35 +61,75 @@ test('a member creates a proposal, votes, changes the vote and sees the results;
   await expect(page.getByRole('link', { name: /Repair the roof/ })).toBeVisible()
 })
 
-test("a proposal's page fetches its detail once, preloaded beside the app's code, not after it", async ({
+/** Where the heading's parts are: what must not move when the app replaces the server's shell. */
+const headingBoxes = (page: Page) =>
+  page.locator('.page-header > *').evaluateAll((elements) =>
+    elements.map((element) => {
+      const { x, y, width, height } = element.getBoundingClientRect()
+      return `${element.tagName} ${[x, y, width, height].map((n) => n.toFixed(1)).join(' ')}`
+    }),
+  )
+
+test("a proposal's page: its heading comes with the page and stays in place, and its detail is fetched once, beside the app's code", async ({
   page,
   app,
   browser,
 }) => {
   await connect(page, app, '/proposals')
-  await newProposal(page, 'Mend the gate')
+  await newProposal(page, 'Mend the <gate> & the "fence"')
   const url = page.url()
   const id = url.split('/').pop()
-  // A first visit by someone else: a fresh context, nothing cached.
-  const visitor = await browser.newContext({ locale: 'en-US' })
-  await visitor.route(
-    (u) => u.hostname !== '127.0.0.1',
-    (route) => route.abort('blockedbyclient'),
-  )
-  try {
-    const visit = await visitor.newPage()
-    const requested: string[] = []
-    visit.on('request', (request) => requested.push(new URL(request.url()).pathname))
-    await visit.goto(url)
-    await expect(visit.getByRole('heading', { level: 1, name: 'Mend the gate' })).toBeVisible()
-    await visit.waitForLoadState('networkidle')
-    const detail = requested.filter((path) => path === `/api/proposals/${id}`)
-    expect(detail).toHaveLength(1)
-    const pageCode = requested.findIndex((path) => /\/assets\/proposal-page-[\w-]+\.js$/.test(path))
-    expect(pageCode).toBeGreaterThan(-1)
-    expect(requested.indexOf(`/api/proposals/${id}`)).toBeLessThan(pageCode)
-  } finally {
-    await visitor.close()
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 800 },
+  ]) {
+    // The page as the server sends it, before any script runs: the heading is there.
+    const withoutScript = await browser.newContext({ javaScriptEnabled: false, viewport, locale: 'en-US' })
+    const shell = await withoutScript.newPage()
+    await shell.goto(url)
+    const heading = shell.locator('.page-header')
+    await expect(heading.getByRole('heading', { level: 1 })).toHaveText('Mend the <gate> & the "fence"')
+    await expect(heading.locator('.state')).toHaveText('Active')
+    await expect(heading.locator('p.muted')).toHaveText(
+      /^By 0x\w{2}…\w{4} · Voting ends in \d+ (hours|days) · snapshot block \d+$/,
+    )
+    const shellLayout = await headingBoxes(shell)
+    await withoutScript.close()
+
+    // A first visit by someone else: a fresh context, nothing cached.
+    const visitor = await browser.newContext({ viewport, locale: 'en-US' })
+    await visitor.route(
+      (u) => u.hostname !== '127.0.0.1',
+      (route) => route.abort('blockedbyclient'),
+    )
+    try {
+      const visit = await visitor.newPage()
+      // Counts every moment the title is not on the page, from the first parse on.
+      await visit.addInitScript(() => {
+        const w = window as typeof window & { headingGone?: number }
+        w.headingGone = 0
+        let seen = false
+        new MutationObserver(() => {
+          const there = document.querySelector('.page-header h1') !== null
+          if (there) seen = true
+          else if (seen) w.headingGone = (w.headingGone ?? 0) + 1
+        }).observe(document, { subtree: true, childList: true })
+      })
+      const requested: string[] = []
+      visit.on('request', (request) => requested.push(new URL(request.url()).pathname))
+      await visit.goto(url)
+      await expect(visit.getByTestId('results')).toBeVisible()
+      await visit.waitForLoadState('networkidle')
+      expect(await headingBoxes(visit)).toEqual(shellLayout)
+      expect(await visit.evaluate(() => (window as { headingGone?: number }).headingGone)).toBe(0)
+      // The detail once, requested from the page's head before the page's code.
+      expect(requested.filter((path) => path === `/api/proposals/${id}`)).toHaveLength(1)
+      const pageCode = requested.findIndex((path) => /\/assets\/proposal-page-[\w-]+\.js$/.test(path))
+      expect(pageCode).toBeGreaterThan(-1)
+      expect(requested.indexOf(`/api/proposals/${id}`)).toBeLessThan(pageCode)
+    } finally {
+      await visitor.close()
+    }
   }
 })
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { APP_SHELL_PLACEHOLDER, MAIN_NAV, PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
 import { describe, expect, test } from 'vitest'
-import { escapeHtml, renderAppShell, renderDataPreloads } from './app-shell.ts'
+import { escapeHtml, renderAppShell, renderDataPreloads, renderProposalHeader } from './app-shell.ts'
 
 const dao = { name: 'Guildhall Demo DAO', description: 'A demo community.' }
 
@@ -123,5 +123,33 @@ describe('renderDataPreloads', () => {
     ]) {
       expect(renderDataPreloads(url), url).toBe('')
     }
+  })
+})
+
+describe('renderProposalHeader', () => {
+  const proposal = {
+    state: 'active' as const,
+    title: 'Fix the <roof> & "gutters"',
+    author: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    start: 1_800_000_000,
+    end: 1_800_000_000 + 3 * 86_400,
+    snapshot: 120,
+    now: 1_800_000_000 + 3600,
+  }
+
+  test('default: the state, the title (escaped) and the byline, as the proposal page draws them', () => {
+    expect(renderProposalHeader(proposal)).toBe(
+      '<article class="page"><p><a href="/proposals" data-discover="true">← Proposals</a></p>' +
+        '<header class="page-header"><span class="state state-active">Active</span>' +
+        '<h1>Fix the &lt;roof&gt; &amp; &quot;gutters&quot;</h1>' +
+        '<p class="muted">By 0xf3…2266 · <span>Voting ends in 3 days</span> · snapshot block 120</p>' +
+        '</header></article>',
+    )
+  })
+
+  test("behavior: a proposal's page shell holds the heading in main, with Proposals current", () => {
+    const html = renderAppShell({ dao }, `/proposals/0x${'ab'.repeat(32)}`, renderProposalHeader(proposal))
+    expect(html).toContain(`<main class="main">${renderProposalHeader(proposal)}</main>`)
+    expect(links(html).find((link) => link.current)?.text).toBe('Proposals')
   })
 })

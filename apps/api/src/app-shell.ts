@@ -1,4 +1,11 @@
-import { MAIN_NAV, type PublicConfig } from '@guildhall/core'
+import {
+  MAIN_NAV,
+  type ProposalState,
+  type PublicConfig,
+  STATE_LABELS,
+  shortenAddress,
+  timeLine,
+} from '@guildhall/core'
 
 /**
  * The static app shell the server writes into index.html's #root, so a phone paints the header (and on
@@ -9,7 +16,7 @@ import { MAIN_NAV, type PublicConfig } from '@guildhall/core'
  * stand-in button (same size, whatever the fonts), which can be neither seen, focused nor clicked before
  * the app can handle the click.
  */
-export function renderAppShell(config: Pick<PublicConfig, 'dao'>, url: string): string {
+export function renderAppShell(config: Pick<PublicConfig, 'dao'>, url: string, page = ''): string {
   const pathname = (url.split(/[?#]/)[0] ?? '/').toLowerCase()
   const link = (to: string, end: boolean, className: string, label: string) => {
     // React Router's NavLink: active on `to` itself, and unless `end`, on the paths beneath it.
@@ -32,12 +39,43 @@ export function renderAppShell(config: Pick<PublicConfig, 'dao'>, url: string): 
         `<h1>${escapeHtml(name)}</h1>` +
         (description ? `<p class="lead">${escapeHtml(description)}</p>` : '') +
         '</header></article>'
-      : ''
+      : page
   return `${header}<main class="main">${content}</main>`
 }
 
 // A proposal's page: /proposals/<EIP-712 digest, lower-case hex>, the only form the API answers.
 const PROPOSAL_PAGE = /^\/proposals\/(0x[0-9a-f]{64})\/?$/
+
+/** The proposal id of a proposal's page, or undefined for any other page. */
+export function proposalPageId(url: string): string | undefined {
+  return PROPOSAL_PAGE.exec(url.split(/[?#]/)[0] ?? '')?.[1]
+}
+
+/**
+ * A proposal page's heading (its state, title and byline), as features/proposals/proposal-page.tsx draws
+ * it: the page's largest text paints with the shell, and the app, which waits for the page's code and
+ * data before its first render on such a page (main.tsx), puts the same heading in the same place. The
+ * byline's relative time is told from the server's clock, as the page tells it from the API's `now`.
+ */
+export function renderProposalHeader(proposal: {
+  state: ProposalState
+  title: string
+  author: string
+  start: number
+  end: number
+  snapshot: number
+  now: number
+}): string {
+  return (
+    '<article class="page"><p><a href="/proposals" data-discover="true">← Proposals</a></p>' +
+    '<header class="page-header">' +
+    `<span class="state state-${proposal.state}">${STATE_LABELS[proposal.state]}</span>` +
+    `<h1>${escapeHtml(proposal.title)}</h1>` +
+    `<p class="muted">By ${escapeHtml(shortenAddress(proposal.author))} · ` +
+    `<span>${escapeHtml(timeLine(proposal, proposal.now))}</span> · snapshot block ${proposal.snapshot}</p>` +
+    '</header></article>'
+  )
+}
 
 /**
  * `<link rel="preload">` for the data the page at `url` starts with, so the browser fetches it while the
@@ -45,7 +83,7 @@ const PROPOSAL_PAGE = /^\/proposals\/(0x[0-9a-f]{64})\/?$/
  * page's own fetch() then takes the preloaded answer: same URL, CORS mode, same-origin credentials.
  */
 export function renderDataPreloads(url: string): string {
-  const id = PROPOSAL_PAGE.exec(url.split(/[?#]/)[0] ?? '')?.[1]
+  const id = proposalPageId(url)
   return id ? `<link rel="preload" href="/api/proposals/${id}" as="fetch" crossorigin>` : ''
 }
 

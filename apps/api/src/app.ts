@@ -12,16 +12,18 @@ import {
   HTTP_TIMEOUT_MS,
   PUBLIC_CONFIG_ELEMENT_ID,
   PUBLIC_CONFIG_PLACEHOLDER,
+  proposalState,
 } from '@guildhall/core'
 import { signInStatement } from '@guildhall/core/siwe'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { type Address, createPublicClient, http, type PublicClient, withTimeout } from 'viem'
-import { renderAppShell, renderDataPreloads } from './app-shell.ts'
+import { proposalPageId, renderAppShell, renderDataPreloads, renderProposalHeader } from './app-shell.ts'
 import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
 import { TokenIndex } from './indexer/token-index.ts'
 import { authRoutes } from './routes/auth.ts'
 import { governanceRoutes } from './routes/governance.ts'
+import { findProposal, type GovernanceDeps } from './services/governance.ts'
 
 export interface AppDeps {
   settings: Settings
@@ -192,19 +194,19 @@ export async function buildApp({
           logger: app.log,
         })
       : undefined
+  let governance: GovernanceDeps | undefined
   if (tokenIndex && daoClient && database && publicConfig.token) {
     app.addHook('onReady', async () => tokenIndex.start())
     app.addHook('onClose', async () => tokenIndex.stop())
-    await app.register(governanceRoutes, {
-      deps: {
-        database,
-        client: daoClient,
-        tokenIndex,
-        domain: governanceDomain({ chainId: publicConfig.token.chainId, token: publicConfig.token.address }),
-        rules: publicConfig.governance,
-        now,
-      },
-    })
+    governance = {
+      database,
+      client: daoClient,
+      tokenIndex,
+      domain: governanceDomain({ chainId: publicConfig.token.chainId, token: publicConfig.token.address }),
+      rules: publicConfig.governance,
+      now,
+    }
+    await app.register(governanceRoutes, { deps: governance })
   }
 
   app.get('/api/token/holders', async (_request, reply) => {
@@ -258,10 +260,33 @@ export async function buildApp({
     // The shell (active link, the Overview's heading) and the data preloads differ by page. A build
     // without the shell's placeholder still works, it just paints when the JavaScript has run. Functions,
     // not strings: replace() would read `$'` or `$&` in operator text as patterns.
-    const indexHtml = (url: string) =>
+    const indexHtml = (url: string, page: string) =>
       template
         .replace(PUBLIC_CONFIG_PLACEHOLDER, () => configScript + renderDataPreloads(url))
-        .replace(APP_SHELL_PLACEHOLDER, () => renderAppShell(publicConfig, url))
+        .replace(APP_SHELL_PLACEHOLDER, () => renderAppShell(publicConfig, url, page))
+    // A proposal's page carries its heading; a proposal that cannot be read (unknown, database down)
+    // leaves it out, and the page says why once its code runs.
+    const pageContent = async (url: string): Promise<string> => {
+      const id = proposalPageId(url)
+      if (!id || !governance) return ''
+      try {
+        const proposal = await findProposal(governance, id)
+        if (!proposal) return ''
+        const nowSeconds = Math.floor(now().getTime() / 1000)
+        return renderProposalHeader({
+          state: proposalState(proposal, nowSeconds),
+          title: proposal.message.title,
+          author: proposal.author,
+          start: proposal.start,
+          end: proposal.end,
+          snapshot: proposal.snapshot,
+          now: nowSeconds,
+        })
+      } catch (error) {
+        app.log.warn({ err: error }, 'the page shell goes without the proposal heading')
+        return ''
+      }
+    }
     await app.register(fastifyStatic, {
       root: settings.webDist,
       index: false,
@@ -287,7 +312,9 @@ export async function buildApp({
     // compression hook covers it.
     app.get('/*', (request, reply) => {
       if (request.url.startsWith('/api/') || request.url.startsWith('/rpc/')) return notFound(request, reply)
-      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml(request.url))
+      return pageContent(request.url).then((page) =>
+        reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml(request.url, page)),
+      )
     })
     app.setNotFoundHandler(notFound)
   }

@@ -4,22 +4,33 @@ import {
   formatTokenAmount,
   GOVERNANCE_LIMITS,
   type ProposalDetail,
+  STATE_LABELS,
   shortenAddress,
+  timeLine,
   type VoteMessage,
   voteTypedData,
   WALLET_ERROR_MESSAGES,
   walletErrorMessage,
 } from '@guildhall/core'
 import type { RecountProgress, RecountReport } from '@guildhall/core/recount'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, lazy, useDeferredValue, useEffect, useRef, useState } from 'react'
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  type ComponentType,
+  createElement,
+  type FormEvent,
+  lazy,
+  useDeferredValue,
+  useEffect,
+  useRef,
+  useState,
+} from 'react'
 import { Link, useParams } from 'react-router'
 import type { Hex } from 'viem'
 import { useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
 import { useTokenMetadata } from '../../lib/token.ts'
 import { proposalQuery, submitVote, votingPowerQuery } from './api.ts'
-import { exactTime, STATE_LABELS, timeLine } from './format.ts'
+import { exactTime } from './format.ts'
 import type { RecountMessage, RecountRequest } from './recount.worker.ts'
 import { useDaoChain } from './use-dao-chain.ts'
 import './proposals.css'
@@ -28,7 +39,16 @@ import './proposals.css'
 // code runs, so they download beside the proposal's data, and evaluated in a task of their own. While the
 // page renders deferred (below), waiting for them keeps "Loading the proposal…" on screen, not a blank.
 const markdownModule = import('./markdown.tsx')
-const Markdown = lazy(() => markdownModule.then((m) => ({ default: m.Markdown })))
+const LazyMarkdown = lazy(() => markdownModule.then((m) => ({ default: m.Markdown })))
+let LoadedMarkdown: ComponentType<{ text: string }> | undefined
+markdownModule.then(
+  (m) => {
+    LoadedMarkdown = m.Markdown
+  },
+  () => {}, // LazyMarkdown reports it
+)
+/** Once its code is in, rendered at once: React.lazy would suspend on its first render regardless. */
+const Markdown = (props: { text: string }) => createElement(LoadedMarkdown ?? LazyMarkdown, props)
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 const OUTCOME_LABELS = { passed: 'Passed', rejected: 'Rejected', 'no-quorum': 'No quorum' } as const
@@ -39,21 +59,30 @@ function useAmount() {
     metadata ? `${formatTokenAmount(BigInt(value), metadata.decimals)} ${metadata.symbol}` : String(value)
 }
 
+/** Puts the proposal in the cache before the page first renders, when the page is opened directly. */
+export function prefetchProposal(queryClient: QueryClient, id: string): Promise<void> {
+  return queryClient.prefetchQuery(proposalQuery(id))
+}
+
 /** A proposal: its text, where it stands, the results, your vote, and the recount. */
 export function ProposalPage() {
   const { id = '' } = useParams()
-  const { data, error } = useQuery({ ...proposalQuery(id), refetchInterval: 10_000 })
-  // The query's answer reaches React as an urgent update, and the whole page under it (text, results,
-  // vote panel) is the biggest render here: deferred, React renders it in slices (ADR 014).
-  const proposal = useDeferredValue(data)
+  const { data: proposal, error } = useQuery({ ...proposalQuery(id), refetchInterval: 10_000 })
+  // The heading renders with the answer (the server's shell of this page shows it already); the rest
+  // (text, results, vote panel) is the biggest render here, so it follows deferred: React renders it in
+  // slices once the heading is in place (ADR 014). A deferred value can still be the previous
+  // proposal's for a moment after a navigation.
+  const deferred = useDeferredValue(proposal, undefined)
+  const details = deferred?.id === id ? deferred : undefined
   if (error) return <p role="alert">This proposal could not be loaded: {error.message}</p>
-  // A deferred value can still be the previous proposal's for a moment after a navigation.
-  if (proposal?.id !== id) return <p className="muted">Loading the proposal…</p>
+  if (!proposal) return <p className="muted">Loading the proposal…</p>
   return (
     <article className="page">
       <p>
         <Link to="/proposals">← Proposals</Link>
       </p>
+      {/* The server writes this heading into the page's shell too (renderProposalHeader, apps/api/src/
+          app-shell.ts): a change here must be made there (e2e: governance.spec checks nothing moves). */}
       <header className="page-header">
         <span className={`state state-${proposal.state}`}>{STATE_LABELS[proposal.state]}</span>
         <h1>{proposal.message.title}</h1>
@@ -65,20 +94,22 @@ export function ProposalPage() {
           · snapshot block {proposal.snapshot}
         </p>
       </header>
-      <div className="grid">
-        <Card title="Proposal" testId="proposal-body">
-          {proposal.message.body ? (
-            <Markdown text={proposal.message.body} />
-          ) : (
-            <p className="muted">No description.</p>
-          )}
-        </Card>
-        <div>
-          <Results proposal={proposal} />
-          <VotePanel proposal={proposal} />
-          <Verify proposal={proposal} />
+      {details ? (
+        <div className="grid">
+          <Card title="Proposal" testId="proposal-body">
+            {details.message.body ? (
+              <Markdown text={details.message.body} />
+            ) : (
+              <p className="muted">No description.</p>
+            )}
+          </Card>
+          <div>
+            <Results proposal={details} />
+            <VotePanel proposal={details} />
+            <Verify proposal={details} />
+          </div>
         </div>
-      </div>
+      ) : null}
     </article>
   )
 }

@@ -1,9 +1,9 @@
-import type { ProposalState } from '@guildhall/core'
+import { type ProposalState, STATE_LABELS, timeLine } from '@guildhall/core'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { proposalsQuery } from './api.ts'
-import { exactTime, STATE_LABELS, timeLine } from './format.ts'
+import { exactTime } from './format.ts'
 import './proposals.css'
 
 const FILTERS: { id: 'all' | ProposalState; label: string; states: ProposalState[] }[] = [
