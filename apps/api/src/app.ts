@@ -12,7 +12,6 @@ import {
   HTTP_TIMEOUT_MS,
   PUBLIC_CONFIG_ELEMENT_ID,
   PUBLIC_CONFIG_PLACEHOLDER,
-  proposalState,
 } from '@guildhall/core'
 import { signInStatement } from '@guildhall/core/siwe'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
@@ -23,7 +22,7 @@ import type { Settings } from './env.ts'
 import { TokenIndex } from './indexer/token-index.ts'
 import { authRoutes } from './routes/auth.ts'
 import { governanceRoutes } from './routes/governance.ts'
-import { findProposal, type GovernanceDeps } from './services/governance.ts'
+import { findProposal, type GovernanceDeps, proposalSummary, seconds } from './services/governance.ts'
 
 export interface AppDeps {
   settings: Settings
@@ -272,16 +271,8 @@ export async function buildApp({
       try {
         const proposal = await findProposal(governance, id)
         if (!proposal) return ''
-        const nowSeconds = Math.floor(now().getTime() / 1000)
-        return renderProposalHeader({
-          state: proposalState(proposal, nowSeconds),
-          title: proposal.message.title,
-          author: proposal.author,
-          start: proposal.start,
-          end: proposal.end,
-          snapshot: proposal.snapshot,
-          now: nowSeconds,
-        })
+        const nowSeconds = seconds(governance.now())
+        return renderProposalHeader({ ...proposalSummary(proposal, nowSeconds), now: nowSeconds })
       } catch (error) {
         app.log.warn({ err: error }, 'the page shell goes without the proposal heading')
         return ''

@@ -2,7 +2,6 @@
 import {
   formatIssues,
   type LogEntry,
-  proposalState,
   signedProposalSchema,
   signedVoteSchema,
   TALLY_VERSION,
@@ -20,7 +19,9 @@ import {
   type GovernanceDeps,
   GovernanceError,
   proposalResult,
+  proposalSummary,
   type StoredProposal,
+  seconds,
   votingPowerAt,
 } from '../services/governance.ts'
 
@@ -44,7 +45,7 @@ const tallyJson = (result: Tally) => ({
 })
 
 export async function governanceRoutes(app: FastifyInstance, { deps }: { deps: GovernanceDeps }) {
-  const nowSeconds = () => Math.floor(deps.now().getTime() / 1000)
+  const nowSeconds = () => seconds(deps.now())
   const fail = (reply: FastifyReply, error: unknown) => {
     if (!(error instanceof GovernanceError)) throw error
     if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds))
@@ -53,16 +54,7 @@ export async function governanceRoutes(app: FastifyInstance, { deps }: { deps: G
   // Core's schemas are zod/mini, these routes' own are classic: both fail with a core $ZodError.
   const badRequest = (reply: FastifyReply, what: string, error: z.core.$ZodError) =>
     reply.status(400).send({ error: 'bad_request', message: `Invalid ${what}:\n${formatIssues(error)}` })
-  const summary = (proposal: StoredProposal) => ({
-    id: proposal.id,
-    author: proposal.author,
-    title: proposal.message.title,
-    kind: proposal.message.kind,
-    start: proposal.start,
-    end: proposal.end,
-    snapshot: proposal.snapshot,
-    state: proposalState(proposal, nowSeconds()),
-  })
+  const summary = (proposal: StoredProposal) => proposalSummary(proposal, nowSeconds())
 
   app.post('/api/proposals', { bodyLimit: PROPOSAL_BODY_LIMIT }, async (request, reply) => {
     const body = signedProposalSchema.safeParse(request.body)

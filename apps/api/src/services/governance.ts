@@ -51,7 +51,8 @@ export class GovernanceError extends Error {
   }
 }
 
-const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
+/** Unix seconds of a date (the governance clock's unit). */
+export const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
 
 /** Why an address has no voting power at a block, and what to do about it (the vote panel's explainer). */
 export type ZeroPowerReason =
@@ -221,6 +222,20 @@ export async function createProposal(
 }
 
 export type StoredProposal = typeof proposals.$inferSelect
+
+/** What the proposal list shows of a proposal, and the heading of its page: its state as of `nowSeconds`. */
+export function proposalSummary(proposal: StoredProposal, nowSeconds: number) {
+  return {
+    id: proposal.id,
+    author: proposal.author,
+    title: proposal.message.title,
+    kind: proposal.message.kind,
+    start: proposal.start,
+    end: proposal.end,
+    snapshot: proposal.snapshot,
+    state: proposalState(proposal, nowSeconds),
+  }
+}
 
 export async function findProposal(deps: GovernanceDeps, id: string): Promise<StoredProposal | undefined> {
   const [row] = await deps.database.db.select().from(proposals).where(eq(proposals.id, id))
