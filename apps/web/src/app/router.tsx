@@ -1,57 +1,26 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { type ComponentType, createElement, lazy } from 'react'
 import { BrowserRouter, matchPath, Route, Routes } from 'react-router'
+import { Preloaded, preloadable } from '../lib/preloadable.ts'
 import { Layout } from './layout.tsx'
 import { PlaceholderPage } from './placeholder-page.tsx'
 import { OverviewPage } from './routes/overview-page.tsx'
 
-/** A page whose code loads with its route (see routePage). */
-type RouteCode = {
-  /** The page's component once its code is in. */
-  loaded: ComponentType | undefined
-  Lazy: ComponentType
-  loadCode: () => Promise<unknown>
-}
-
-function routePage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  const loadCode = () =>
-    load().then((module) => {
-      page.loaded = pick(module)
-      return module
-    })
-  const page: Omit<RouteCode, 'loadCode'> & { loadCode: () => Promise<M> } = {
-    loaded: undefined,
-    Lazy: lazy(() => loadCode().then((module) => ({ default: pick(module) }))),
-    loadCode,
-  }
-  return page
-}
-
-/**
- * Once the page's code is in (say, fetched before the first render by startPageCode), the page renders at
- * once rather than through React.lazy, which suspends on its first render whatever the state of the
- * import: a first render could otherwise show the empty fallback for a moment over the server's shell.
- */
-function RoutePage({ page }: { page: RouteCode }) {
-  return createElement(page.loaded ?? page.Lazy)
-}
-
 // Declarative routes (ADR 012): the data router's loaders and actions are unused here, and it costs
 // ≈ 16 KiB gzip more on the first page. Navigations run in a transition, so the current page stays until
 // the next one's chunk has loaded.
-const proposals = routePage(
+const proposals = preloadable(
   () => import('../features/proposals/proposals-page.tsx'),
   (m) => m.ProposalsPage,
 )
-const newProposal = routePage(
+const newProposal = preloadable(
   () => import('../features/proposals/new-proposal-page.tsx'),
   (m) => m.NewProposalPage,
 )
-const proposal = routePage(
+const proposal = preloadable(
   () => import('../features/proposals/proposal-page.tsx'),
   (m) => m.ProposalPage,
 )
-const sessions = routePage(
+const sessions = preloadable(
   () => import('../features/auth/sessions-page.tsx'),
   (m) => m.SessionsPage,
 )
@@ -61,17 +30,17 @@ type PageStart = (params: Record<string, string | undefined>, queryClient: Query
 // A proposal's page, opened directly, fetches its code, its markdown renderer (which the page would
 // otherwise request only once its code runs) and the proposal itself (preloaded by the page's head) at once.
 const LAZY_PAGES: Array<[path: string, start: PageStart]> = [
-  ['/proposals', proposals.loadCode],
-  ['/proposals/new', newProposal.loadCode],
+  ['/proposals', proposals.load],
+  ['/proposals/new', newProposal.load],
   [
     '/proposals/:id',
     ({ id = '' }, queryClient) =>
       Promise.all([
-        proposal.loadCode().then((page) => page.prefetchProposal(queryClient, id)),
+        proposal.load().then((page) => page.prepareProposalPage(queryClient, id)),
         import('../features/proposals/markdown.tsx'),
       ]),
   ],
-  ['/account/sessions', sessions.loadCode],
+  ['/account/sessions', sessions.load],
 ]
 
 /**
@@ -102,9 +71,9 @@ export function AppRouter() {
       <Routes>
         <Route element={<Layout />}>
           <Route index element={<OverviewPage />} />
-          <Route path="proposals" element={<RoutePage page={proposals} />} />
-          <Route path="proposals/new" element={<RoutePage page={newProposal} />} />
-          <Route path="proposals/:id" element={<RoutePage page={proposal} />} />
+          <Route path="proposals" element={<Preloaded code={proposals} props={{}} />} />
+          <Route path="proposals/new" element={<Preloaded code={newProposal} props={{}} />} />
+          <Route path="proposals/:id" element={<Preloaded code={proposal} props={{}} />} />
           <Route
             path="members"
             element={
@@ -115,7 +84,7 @@ export function AppRouter() {
             path="treasury"
             element={<PlaceholderPage title="Treasury" text="Treasury balances arrive in a later release." />}
           />
-          <Route path="account/sessions" element={<RoutePage page={sessions} />} />
+          <Route path="account/sessions" element={<Preloaded code={sessions} props={{}} />} />
           <Route
             path="*"
             element={<PlaceholderPage title="Page not found" text="There is no page at this address." />}

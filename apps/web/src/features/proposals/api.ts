@@ -24,7 +24,7 @@ export const proposalQuery = (id: string) =>
     queryKey: ['api', 'proposals', 'detail', id],
     queryFn: () => apiGet(`/api/proposals/${id}`, proposalDetailSchema),
     // As fresh as the page's own refetch interval: the answer fetched before the page's first render
-    // (prefetchProposal) is not fetched again as the page mounts.
+    // (prepareProposalPage) is not fetched again as the page mounts.
     staleTime: 10_000,
   })
 

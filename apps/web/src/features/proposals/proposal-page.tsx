@@ -14,20 +14,12 @@ import {
 } from '@guildhall/core'
 import type { RecountProgress, RecountReport } from '@guildhall/core/recount'
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query'
-import {
-  type ComponentType,
-  createElement,
-  type FormEvent,
-  lazy,
-  useDeferredValue,
-  useEffect,
-  useRef,
-  useState,
-} from 'react'
+import { type FormEvent, useDeferredValue, useEffect, useRef, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import type { Hex } from 'viem'
 import { useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
+import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { useTokenMetadata } from '../../lib/token.ts'
 import { proposalQuery, submitVote, votingPowerQuery } from './api.ts'
 import { exactTime } from './format.ts'
@@ -36,19 +28,12 @@ import { useDaoChain } from './use-dao-chain.ts'
 import './proposals.css'
 
 // The markdown renderer and its sanitiser (≈ 26 KiB gzip) are their own chunk: requested here, as the page's
-// code runs, so they download beside the proposal's data, and evaluated in a task of their own. While the
-// page renders deferred (below), waiting for them keeps "Loading the proposal…" on screen, not a blank.
-const markdownModule = import('./markdown.tsx')
-const LazyMarkdown = lazy(() => markdownModule.then((m) => ({ default: m.Markdown })))
-let LoadedMarkdown: ComponentType<{ text: string }> | undefined
-markdownModule.then(
-  (m) => {
-    LoadedMarkdown = m.Markdown
-  },
-  () => {}, // LazyMarkdown reports it
+// code runs, so they download beside the proposal's data, and evaluated in a task of their own.
+const markdown = preloadable(
+  () => import('./markdown.tsx'),
+  (m) => m.Markdown,
 )
-/** Once its code is in, rendered at once: React.lazy would suspend on its first render regardless. */
-const Markdown = (props: { text: string }) => createElement(LoadedMarkdown ?? LazyMarkdown, props)
+void markdown.load().catch(() => {}) // Preloaded's lazy path tries again, and reports
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 const OUTCOME_LABELS = { passed: 'Passed', rejected: 'Rejected', 'no-quorum': 'No quorum' } as const
@@ -59,9 +44,12 @@ function useAmount() {
     metadata ? `${formatTokenAmount(BigInt(value), metadata.decimals)} ${metadata.symbol}` : String(value)
 }
 
-/** Puts the proposal in the cache before the page first renders, when the page is opened directly. */
-export function prefetchProposal(queryClient: QueryClient, id: string): Promise<void> {
-  return queryClient.prefetchQuery(proposalQuery(id))
+/**
+ * Puts the proposal in the cache and the markdown renderer in place before the page first renders, when
+ * the page is opened directly.
+ */
+export async function prepareProposalPage(queryClient: QueryClient, id: string): Promise<void> {
+  await Promise.all([queryClient.prefetchQuery(proposalQuery(id)), markdown.load()])
 }
 
 /** A proposal: its text, where it stands, the results, your vote, and the recount. */
@@ -98,7 +86,7 @@ export function ProposalPage() {
         <div className="grid">
           <Card title="Proposal" testId="proposal-body">
             {details.message.body ? (
-              <Markdown text={details.message.body} />
+              <Preloaded code={markdown} props={{ text: details.message.body }} />
             ) : (
               <p className="muted">No description.</p>
             )}
