@@ -21,6 +21,7 @@ import { useAccount, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { useTokenMetadata } from '../../lib/token.ts'
+import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { proposalQuery, submitVote, votingPowerQuery } from './api.ts'
 import { exactTime } from './format.ts'
 import type { RecountMessage, RecountRequest } from './recount.worker.ts'
@@ -138,9 +139,10 @@ function Results({ proposal }: { proposal: ProposalDetail }) {
   )
 }
 
-/** "Your vote": asks for a wallet, then offers the account's vote. */
+/** "Your vote": asks for a wallet, then (with sign-in on) a session, then offers the account's vote. */
 function VotePanel({ proposal }: { proposal: ProposalDetail }) {
   const { address, isConnected } = useAccount()
+  const gate = useSessionGate()
   if (!isConnected || !address) {
     return (
       <Card title="Your vote" testId="vote-panel">
@@ -148,8 +150,15 @@ function VotePanel({ proposal }: { proposal: ProposalDetail }) {
       </Card>
     )
   }
-  // Choices, reason and messages belong to one account: another account starts afresh. A change of chain
-  // keeps them: the member is led through the switch mid-vote.
+  if (gate !== 'open') {
+    return (
+      <Card title="Your vote" testId="vote-panel">
+        <SessionGateNotice gate={gate} purpose="vote" />
+      </Card>
+    )
+  }
+  // Choices, reason and messages belong to one account: another account (or the same one after signing
+  // in again) starts afresh. A change of chain keeps them: the member is led through the switch mid-vote.
   return <AccountVotePanel key={address.toLowerCase()} proposal={proposal} />
 }
 
