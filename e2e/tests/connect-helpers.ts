@@ -1,6 +1,6 @@
 // Shared by the connect-*.spec.ts files: locating RainbowKit's connect modal and reading its wallet list.
 import { TEST_WALLET_RDNS } from '@guildhall/devchain/wallet/inject'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { connectButton, expect } from '../support/fixtures.ts'
 
 /** The injected test wallet, as RainbowKit lists it (EIP-6963: its rdns is the connector id). */
@@ -9,6 +9,29 @@ export const TEST_WALLET_ID = TEST_WALLET_RDNS
 export const connectDialog = (page: Page) => page.getByRole('dialog')
 
 export const walletOption = (page: Page, id: string) => page.getByTestId(`rk-wallet-option-${id}`)
+
+/**
+ * The dialog's back arrow. Its name must be the button's own (aria-label), not borrowed from the title of
+ * the SVG inside it, which assistive technologies do not all read.
+ */
+export function backArrow(dialog: Locator): Locator {
+  const back = dialog.getByRole('button', { name: 'Back', exact: true })
+  return back.and(dialog.locator('button[aria-label="Back"]'))
+}
+
+/** The GET view's closing text, as the spec words it on every layout. */
+export async function expectNotWhatYoureLookingFor(dialog: Locator): Promise<void> {
+  await expect(dialog.getByText("Not what you're looking for?", { exact: true })).toBeVisible()
+  await expect(
+    dialog.getByText('Select a wallet on the main screen to get started with a different wallet provider.', {
+      exact: true,
+    }),
+  ).toBeVisible()
+  await expect(dialog.getByText(/on the left/)).toHaveCount(0)
+  // One back arrow, with its own name.
+  await expect(backArrow(dialog)).toHaveCount(1)
+  await expect(backArrow(dialog)).toHaveAccessibleName('Back')
+}
 
 export interface WalletGroup {
   group: string

@@ -3,7 +3,7 @@
 // dropped, the browser stays the system Chromium.
 import { devices } from '@playwright/test'
 import { connectButton, expect, test } from '../support/fixtures.ts'
-import { connectDialog } from './connect-helpers.ts'
+import { backArrow, connectDialog, expectNotWhatYoureLookingFor } from './connect-helpers.ts'
 
 const phone = (name: 'iPhone 13' | 'Pixel 7') => {
   const { defaultBrowserType: _, ...options } = devices[name]
@@ -83,15 +83,9 @@ for (const { device, store, links } of [
         })),
       )
       expect(rows).toEqual(Object.entries(links).map(([wallet, href]) => ({ wallet, href })))
-      await expect(dialog.getByText("Not what you're looking for?", { exact: true })).toBeVisible()
-      await expect(
-        dialog.getByText(
-          'Select a wallet on the main screen to get started with a different wallet provider.',
-          { exact: true },
-        ),
-      ).toBeVisible()
+      await expectNotWhatYoureLookingFor(dialog)
 
-      await dialog.getByRole('button', { name: 'Back' }).click()
+      await backArrow(dialog).click()
       await expect(dialog.getByRole('heading', { name: 'Connect a Wallet' })).toBeVisible()
       await expect(get).toHaveCount(0)
     })

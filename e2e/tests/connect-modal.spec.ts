@@ -1,11 +1,16 @@
 // The connect flow on a desktop browser: the connect button, the "Connect a Wallet" modal (CONNECT and
 // GET views), recent wallets, connect errors and rejections, modals closing on connect and disconnect,
 // and the compact layout below 768 px. Phones: connect-mobile.spec.ts; no wallet: connect-no-wallet.spec.ts.
-// Strings, test ids and sizes are RainbowKit 2.2.11's (node_modules/@rainbow-me/rainbowkit/dist/index.js).
+// Strings, test ids and sizes are RainbowKit 2.2.11's (node_modules/@rainbow-me/rainbowkit/dist/index.js), as
+// patched in patches/ (ADR 018).
+import type { TestWallet } from '@guildhall/devchain/wallet/playwright'
+import type { Page } from '@playwright/test'
 import { connect, connectButton, expect, test } from '../support/fixtures.ts'
 import {
+  backArrow,
   connectDialog,
   disconnectFromAccountModal,
+  expectNotWhatYoureLookingFor,
   modalLayout,
   TEST_WALLET_ID,
   walletGroups,
@@ -192,7 +197,7 @@ test('CONNECT view explains wallets and offers "Get a Wallet", "Learn More" (con
   await expect(dialog.getByText(DISCLAIMER, { exact: true })).toBeVisible()
 })
 
-test('GET view lists wallets with GET buttons and the "Not what you\'re looking for?" text; the back arrow returns to CONNECT', async ({
+test('GET view lists wallets with GET buttons and the "Not what you\'re looking for?" text; the back arrow (named "Back") returns to CONNECT', async ({
   page,
   app,
 }) => {
@@ -208,16 +213,9 @@ test('GET view lists wallets with GET buttons and the "Not what you\'re looking 
     await expect(dialog.getByText(name, { exact: true }).last()).toBeVisible()
   }
   await expect(dialog.getByText('Mobile Wallet and Extension', { exact: true })).toHaveCount(3)
-  await expect(dialog.getByText("Not what you're looking for?", { exact: true })).toBeVisible()
-  // The wide desktop layout keeps the wallet list on the left, so RainbowKit says "on the left" here;
-  // the spec's "on the main screen" wording is the compact and mobile one (tests below).
-  await expect(
-    dialog.getByText('Select a wallet on the left to get started with a different wallet provider.', {
-      exact: true,
-    }),
-  ).toBeVisible()
+  await expectNotWhatYoureLookingFor(dialog)
 
-  await dialog.getByRole('button', { name: 'Back' }).click()
+  await backArrow(dialog).click()
   await expect(dialog.getByText("Not what you're looking for?", { exact: true })).toHaveCount(0)
   await expect(dialog.getByRole('button', { name: 'GET', exact: true })).toHaveCount(0)
   await expect(dialog.getByText('What is a Wallet?', { exact: true })).toBeVisible()
@@ -249,49 +247,93 @@ test('a connect error other than a rejection (-32603) shows RETRY, and RETRY the
   expect((await wallet.state()).connected).toBe(true)
 })
 
-// ADR (lead): RainbowKit 2 answers an injected wallet's 4001 / -32002 with RETRY; we keep that. The
-// user sees RETRY and nothing else, stays disconnected, and can retry or close.
-for (const { code, what } of [
-  { code: 4001, what: 'a user rejection (4001)' },
-  { code: -32002, what: 'a request already pending (-32002)' },
+/**
+ * Waits until the wallet has answered the connect request and RainbowKit has dealt with the answer: the
+ * "Opening …" view either goes (silent) or gets its RETRY button.
+ */
+async function clickWalletAndWaitForAnswer(page: Page, wallet: TestWallet) {
+  await walletOption(page, TEST_WALLET_ID).click()
+  await wallet.waitForRequest('wallet_requestPermissions')
+  // The test wallet answers after its error delay; RainbowKit reacts in the same task.
+  await page.waitForTimeout(500)
+}
+
+// A user who says no in the wallet meant it: RainbowKit's dialog goes back to where it was before the
+// wallet was picked, with nothing to acknowledge (RainbowKit 2 itself answers an injected wallet's
+// rejection with RETRY; the patch in patches/ makes it silent, ADR 018).
+for (const { reason, fail } of [
+  { reason: 'a user rejection (4001)', fail: (wallet: TestWallet) => wallet.rejectNext('connect', 4001) },
+  {
+    reason: 'WalletConnect\'s "Connection request reset. Please try again."',
+    fail: async (wallet: TestWallet) => {
+      const error = { code: -32603, message: 'Connection request reset. Please try again.' }
+      // wagmi falls back from wallet_requestPermissions to eth_requestAccounts on any other code.
+      await wallet.failNext('wallet_requestPermissions', error)
+      await wallet.failNext('eth_requestAccounts', error)
+    },
+  },
 ]) {
-  test(`${what} on connect shows RETRY and nothing else: no alert, still disconnected, closing returns to "Connect Wallet"`, async ({
+  test(`${reason} on connect is ignored silently: back to the wallet list, no RETRY, no alert, still disconnected; the wallet can be picked again`, async ({
     page,
     app,
     wallet,
   }) => {
     await page.goto(app.url)
     await connectButton(page).click()
-    await wallet.rejectNext('connect', code)
-    await walletOption(page, TEST_WALLET_ID).click()
+    await fail(wallet)
+    await clickWalletAndWaitForAnswer(page, wallet)
     const dialog = connectDialog(page)
-    await expect(dialog.getByRole('button', { name: 'RETRY' })).toBeVisible()
-    await expect(dialog.getByText('Opening Test Wallet...', { exact: true })).toBeVisible()
-    await expect(dialog.getByText('Confirm connection in the extension', { exact: true })).toBeVisible()
+    await expect(dialog.getByText('Opening Test Wallet...', { exact: true })).toHaveCount(0)
+    await expect(dialog.getByRole('button', { name: 'RETRY' })).toHaveCount(0)
+    await expect(dialog.getByRole('heading', { name: 'Connect a Wallet' })).toBeVisible()
+    await expect(dialog.getByText('What is a Wallet?', { exact: true })).toBeVisible()
     await expect(page.getByRole('alert')).toHaveCount(0)
     expect((await wallet.state()).connected).toBe(false)
 
-    await dialog.getByRole('button', { name: 'Close' }).click()
-    await expect(dialog).toHaveCount(0)
-    await expect(connectButton(page)).toBeVisible()
-    await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
-    await expect(page.getByRole('alert')).toHaveCount(0)
-    expect((await wallet.state()).connected).toBe(false)
-  })
-
-  test(`after ${what} on connect, RETRY connects`, async ({ page, app, wallet }) => {
-    await page.goto(app.url)
-    await connectButton(page).click()
-    await wallet.rejectNext('connect', code)
     await walletOption(page, TEST_WALLET_ID).click()
-    const dialog = connectDialog(page)
-    await dialog.getByRole('button', { name: 'RETRY' }).click()
     await expect(page.getByTestId('rk-account-button')).toBeVisible()
     await expect(dialog).toHaveCount(0)
-    await expect(page.getByRole('alert')).toHaveCount(0)
     expect((await wallet.state()).connected).toBe(true)
   })
 }
+
+// Any other connect error keeps RainbowKit's RETRY (the -32603 case is above).
+test('a request already pending (-32002) on connect shows RETRY and nothing else: no alert, still disconnected, closing returns to "Connect Wallet"', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await page.goto(app.url)
+  await connectButton(page).click()
+  await wallet.rejectNext('connect', -32002)
+  await walletOption(page, TEST_WALLET_ID).click()
+  const dialog = connectDialog(page)
+  await expect(dialog.getByRole('button', { name: 'RETRY' })).toBeVisible()
+  await expect(dialog.getByText('Opening Test Wallet...', { exact: true })).toBeVisible()
+  await expect(dialog.getByText('Confirm connection in the extension', { exact: true })).toBeVisible()
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  expect((await wallet.state()).connected).toBe(false)
+
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(connectButton(page)).toBeVisible()
+  await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  expect((await wallet.state()).connected).toBe(false)
+})
+
+test('after a request already pending (-32002) on connect, RETRY connects', async ({ page, app, wallet }) => {
+  await page.goto(app.url)
+  await connectButton(page).click()
+  await wallet.rejectNext('connect', -32002)
+  await walletOption(page, TEST_WALLET_ID).click()
+  const dialog = connectDialog(page)
+  await dialog.getByRole('button', { name: 'RETRY' }).click()
+  await expect(page.getByTestId('rk-account-button')).toBeVisible()
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  expect((await wallet.state()).connected).toBe(true)
+})
 
 test('the connect modal closes once a wallet has connected', async ({ page, app }) => {
   await page.goto(app.url)
@@ -333,13 +375,41 @@ test.describe('at 767 px wide', () => {
     await dialog.getByRole('button', { name: 'Info' }).click()
     await expect(dialog.getByText('What is a Wallet?', { exact: true })).toBeVisible()
     await dialog.getByRole('button', { name: 'Get a Wallet' }).click()
-    await expect(dialog.getByText("Not what you're looking for?", { exact: true })).toBeVisible()
-    await expect(
-      dialog.getByText(
-        'Select a wallet on the main screen to get started with a different wallet provider.',
-        { exact: true },
-      ),
-    ).toBeVisible()
+    await expectNotWhatYoureLookingFor(dialog)
+  })
+
+  test('a user rejection (4001) on connect goes silently back to the compact wallet list', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    await page.goto(app.url)
+    await connectButton(page).click()
+    await expect.poll(() => modalLayout(page)).toEqual({ width: 368, maxHeight: '468px' })
+    await wallet.rejectNext('connect', 4001)
+    await clickWalletAndWaitForAnswer(page, wallet)
+    const dialog = connectDialog(page)
+    await expect(dialog.getByText('Opening Test Wallet...', { exact: true })).toHaveCount(0)
+    await expect(dialog.getByRole('button', { name: 'RETRY' })).toHaveCount(0)
+    await expect(walletOption(page, TEST_WALLET_ID)).toBeVisible()
+    await expect(page.getByRole('alert')).toHaveCount(0)
+    expect((await wallet.state()).connected).toBe(false)
+  })
+})
+
+test.describe('at 390 px wide (a desktop browser)', () => {
+  test.use({ viewport: { width: 390, height: 800 } })
+
+  test('the GET view says "on the main screen" and its back arrow is named "Back"', async ({ page, app }) => {
+    await page.goto(app.url)
+    await connectButton(page).click()
+    await expect.poll(() => modalLayout(page)).toEqual({ width: 368, maxHeight: '468px' })
+    const dialog = connectDialog(page)
+    await dialog.getByRole('button', { name: 'Info' }).click()
+    await dialog.getByRole('button', { name: 'Get a Wallet' }).click()
+    await expectNotWhatYoureLookingFor(dialog)
+    await backArrow(dialog).click()
+    await expect(dialog.getByText('What is a Wallet?', { exact: true })).toBeVisible()
   })
 })
 

@@ -7,7 +7,9 @@ import { sql } from 'drizzle-orm'
 import { connect, expect, member, SECOND_CHAIN_ID, test } from '../support/fixtures.ts'
 
 const ADA = member(1)
+const BEN = member(2)
 const FINN = member(6)
+const IRIS = member(9)
 
 async function newProposal(page: Page, title: string) {
   await page.getByRole('link', { name: 'New proposal' }).click()
@@ -144,6 +146,46 @@ test('a member with no voting power at the snapshot is told why, and the Vote bu
   await expect(votePanel(page).getByTestId('zero-power-reason')).toContainText('had not delegated them')
   await expect(votePanel(page).getByRole('button', { name: 'Vote' })).toBeDisabled()
   await expect(votePanel(page)).toContainText('You have no voting power on this proposal.')
+})
+
+test("the vote panel starts afresh for another account: none of Ada's choices, vote or status carry over", async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await connect(page, app, '/proposals')
+  await newProposal(page, 'Fix the gate')
+  await votePanel(page).getByLabel('For').check()
+  await votePanel(page).getByRole('button', { name: 'Vote' }).click()
+  await expect(votePanel(page).getByRole('status')).toHaveText(
+    'Your vote is recorded. You can change it until voting ends.',
+  )
+  await expect(votePanel(page).getByLabel('For')).toBeChecked()
+
+  // Ben (850 GHD at the snapshot) has not voted: his panel has nothing of Ada's.
+  await wallet.setAccounts([BEN])
+  await expect(votePanel(page).getByTestId('voting-power')).toContainText('850 GHD')
+  await expect(votePanel(page).getByRole('radio')).toHaveCount(3)
+  await expect(votePanel(page).getByRole('radio', { checked: true })).toHaveCount(0)
+  await expect(votePanel(page).getByRole('status')).toHaveCount(0)
+  await expect(votePanel(page).getByTestId('my-vote')).toHaveCount(0)
+  await expect(votePanel(page).getByRole('button', { name: 'Vote', exact: true })).toBeDisabled()
+
+  // Ben picks Against but does not vote; Iris (no tokens) sees only why she cannot vote.
+  await votePanel(page).getByLabel('Against').check()
+  await wallet.setAccounts([IRIS])
+  await expect(votePanel(page).getByTestId('zero-power-reason')).toBeVisible()
+  await expect(votePanel(page)).toContainText('You have no voting power on this proposal.')
+  await expect(votePanel(page).getByRole('status')).toHaveCount(0)
+  await expect(votePanel(page).getByTestId('my-vote')).toHaveCount(0)
+  await expect(votePanel(page).getByRole('radio', { checked: true })).toHaveCount(0)
+  await expect(votePanel(page).getByRole('checkbox', { checked: true })).toHaveCount(0)
+
+  // Back to Ada: her recorded vote is read from the server, her old status and picks are gone.
+  await wallet.setAccounts([ADA])
+  await expect(votePanel(page).getByTestId('my-vote')).toContainText('You voted For')
+  await expect(votePanel(page).getByRole('status')).toHaveCount(0)
+  await expect(votePanel(page).getByRole('radio', { checked: true })).toHaveCount(0)
 })
 
 test('a member on another chain is led through the switch before signing', async ({ page, app, wallet }) => {

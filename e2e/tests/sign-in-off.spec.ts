@@ -48,3 +48,18 @@ test('connecting closes the modal and shows the account, with no sign-in step an
   expect(await wallet.requests('personal_sign')).toEqual([])
   expect(authRequests).toEqual([])
 })
+
+test('connect-only: no "Sign in" anywhere; a connected wallet can write a proposal at once', async ({
+  page,
+  app,
+}) => {
+  await page.goto(`${app.url}/proposals/new`)
+  await expect(page.getByText('Connect a wallet to write a proposal.')).toBeVisible()
+  await connectButton(page).click()
+  await walletOption(page, TEST_WALLET_ID).click()
+  await expect(page.getByTestId('rk-account-button')).toBeVisible()
+  await expect(page.getByLabel('Title')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Sign in' })).toHaveCount(0)
+  await expect(page.getByTestId('header-sign-in')).toHaveCount(0)
+  await expect(page.getByText('Not signed in')).toHaveCount(0)
+})

@@ -23,6 +23,9 @@ const signButton = (page: Page) => page.getByTestId('rk-auth-message-button')
  */
 const SIGN_READY = 'Sign message'
 const signedInAs = (page: Page) => page.getByTestId('signed-in-as')
+/** The header's "Not signed in · Sign in", shown while a connected wallet has no session. */
+const headerSignIn = (page: Page) => page.getByRole('banner').getByTestId('header-sign-in')
+const votePanel = (page: Page) => page.getByTestId('vote-panel')
 /** wagmi 2's remembered-connection flag for the test wallet (set on disconnect, read on reconnect). */
 const DISCONNECTED_FLAG = `wagmi.${TEST_WALLET_ID}.disconnected`
 
@@ -252,4 +255,94 @@ test('"Your sessions" lists this device and the others; ending another session s
   expect(await theirs.json()).toEqual({ session: null })
   // This browser is still signed in.
   expect((await serverSession(page)).session?.address).toBe(member(1))
+})
+
+/** Signs in through the modal, then writes a proposal and lands on its page. */
+async function signInAndPropose(page: Page, app: App, title: string) {
+  await connectToVerify(page, app)
+  await signButton(page).click()
+  await expect(signedInAs(page)).toBeVisible()
+  await page.getByRole('link', { name: 'Proposals', exact: true }).click()
+  await page.getByRole('link', { name: 'New proposal' }).click()
+  await page.getByLabel('Title').fill(title)
+  await page.getByRole('button', { name: 'Sign and submit' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  await expect(votePanel(page).getByRole('button', { name: 'Vote', exact: true })).toBeVisible()
+}
+
+/** The signed-out state of a connected wallet: the header and the vote panel both offer "Sign in". */
+async function expectSignedOutWithWallet(page: Page) {
+  await expect(signedInAs(page)).toHaveCount(0)
+  await expect(headerSignIn(page)).toContainText('Not signed in')
+  await expect(headerSignIn(page).getByRole('button', { name: 'Sign in' })).toBeVisible()
+  // RainbowKit's button shows "Connect Wallet" until the account is verified; it opens the sign-in step.
+  await expect(connectButton(page)).toBeVisible()
+  await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
+  await expect(votePanel(page)).toContainText('Sign in to vote.')
+  await expect(votePanel(page).getByRole('button', { name: 'Sign in' })).toBeVisible()
+  await expect(votePanel(page).getByRole('radio')).toHaveCount(0)
+  await expect(votePanel(page).getByRole('button', { name: /Vote/ })).toHaveCount(0)
+}
+
+test('after an account switch the header and the vote panel show the signed-out state; "Sign in" in the panel signs the new account in', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await signInAndPropose(page, app, 'Mend the fence')
+  await wallet.setAccounts([member(2), member(1)])
+  await expectSignedOutWithWallet(page)
+
+  await votePanel(page).getByRole('button', { name: 'Sign in' }).click()
+  await expect(verifyDialog(page)).toBeVisible()
+  await expect(signButton(page)).toHaveText(SIGN_READY)
+  await signButton(page).click()
+  await expect(signedInAs(page)).toContainText('Signed in as 0x3C…93BC')
+  await expect(headerSignIn(page)).toHaveCount(0)
+  await expect(page.getByTestId('rk-account-button')).toBeVisible()
+  await expect(votePanel(page).getByRole('button', { name: 'Vote', exact: true })).toBeVisible()
+  expect((await serverSession(page)).session?.address).toBe(member(2))
+})
+
+test('signing out with the wallet still connected shows the signed-out state; the header\'s "Sign in" signs in again', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await signInAndPropose(page, app, 'Sweep the yard')
+  await signedInAs(page).getByRole('button', { name: 'Sign out' }).click()
+  await expectSignedOutWithWallet(page)
+  expect((await wallet.state()).connected).toBe(true)
+
+  await headerSignIn(page).getByRole('button', { name: 'Sign in' }).click()
+  await signButton(page).click()
+  await expect(signedInAs(page)).toContainText('Signed in as 0x70…79C8')
+  await expect(votePanel(page).getByRole('button', { name: 'Vote', exact: true })).toBeVisible()
+})
+
+test('"New proposal" and "Your sessions" ask a connected, signed-out member to sign in before anything else, and signing in there opens them', async ({
+  page,
+  app,
+}) => {
+  await connectToVerify(page, app)
+  await signButton(page).click()
+  await signedInAs(page).getByRole('button', { name: 'Sign out' }).click()
+  await expect(headerSignIn(page).getByRole('button', { name: 'Sign in' })).toBeVisible()
+
+  await page.goto(`${app.url}/proposals/new`)
+  const form = page.getByRole('main')
+  await expect(form).toContainText('Sign in to write a proposal.')
+  await expect(page.getByLabel('Title')).toHaveCount(0)
+  await form.getByRole('button', { name: 'Sign in' }).click()
+  await signButton(page).click()
+  await expect(signedInAs(page)).toBeVisible()
+  await expect(page.getByLabel('Title')).toBeVisible()
+
+  await signedInAs(page).getByRole('button', { name: 'Sign out' }).click()
+  await expect(headerSignIn(page)).toBeVisible()
+  await page.goto(`${app.url}/account/sessions`)
+  await expect(page.getByRole('main')).toContainText('You are not signed in.')
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click()
+  await signButton(page).click()
+  await expect(page.getByTestId('session-item').filter({ hasText: 'This device' })).toHaveCount(1)
 })

@@ -1,9 +1,11 @@
 import { shortenAddress } from '@guildhall/core'
 import { useState } from 'react'
+import { useAccount } from 'wagmi'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import './auth.css'
 import { useSignIn } from './auth-provider.tsx'
 import { describeError } from './http.ts'
+import { SignInButton } from './session-gate.tsx'
 import { type SessionRow, useRevokeSessions, useSessions } from './sessions.ts'
 import { describeUserAgent } from './user-agent.ts'
 
@@ -16,6 +18,7 @@ const formatDate = (iso: string) => {
 /** /account/sessions: where this address is signed in, with a way to end any or all of it. */
 export function SessionsPage() {
   const signIn = useSignIn()
+  const { isConnected } = useAccount()
   const signedIn = signIn?.status === 'authenticated'
   return (
     <article className="page sessions-page">
@@ -26,6 +29,11 @@ export function SessionsPage() {
         <p className="muted" role="status">
           Checking your session…
         </p>
+      ) : (!signedIn || !signIn.session) && isConnected ? (
+        <div className="sign-in-prompt">
+          <p className="muted">You are not signed in. Sign in to see where you are signed in.</p>
+          <SignInButton />
+        </div>
       ) : !signedIn || !signIn.session ? (
         <p className="muted">
           You are not signed in. Connect your wallet and sign the message to see where you are signed in.

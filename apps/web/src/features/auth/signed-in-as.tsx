@@ -1,13 +1,29 @@
 import { shortenAddress } from '@guildhall/core'
 import { useState } from 'react'
 import { Link } from 'react-router'
+import { useAccount } from 'wagmi'
 import './auth.css'
 import { useSignIn } from './auth-provider.tsx'
+import { SignInButton } from './session-gate.tsx'
 
-/** "Signed in as 0x12…abcd · Sign out · Your sessions", shown only while signed in. */
+/**
+ * The header's session line: "Signed in as 0x12…abcd · Sign out · Your sessions" while signed in, and
+ * "Not signed in · Sign in" while a wallet is connected without a session (after an account switch or a
+ * sign-out, RainbowKit's button reads "Connect Wallet" again though the wallet is connected). Nothing
+ * without sign-in, or without a wallet.
+ */
 export function SignedInAs() {
   const signIn = useSignIn()
+  const { isConnected } = useAccount()
   const [busy, setBusy] = useState(false)
+  if (signIn?.available && signIn.status === 'unauthenticated' && isConnected) {
+    return (
+      <div className="signed-in" data-testid="header-sign-in">
+        <span>Not signed in</span>
+        <SignInButton />
+      </div>
+    )
+  }
   if (signIn?.status !== 'authenticated' || !signIn.session) return null
   const { address } = signIn.session
   const signOut = () => {

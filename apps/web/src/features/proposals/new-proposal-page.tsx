@@ -16,6 +16,7 @@ import { Link, useNavigate } from 'react-router'
 import { getBlockNumber } from 'viem/actions'
 import { useClient, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
+import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { submitProposal } from './api.ts'
 import { useDaoChain } from './use-dao-chain.ts'
 import './proposals.css'
@@ -41,6 +42,8 @@ export function NewProposalPage() {
   const [days, setDays] = useState('3')
   const [error, setError] = useState<string>()
   const [step, setStep] = useState<'idle' | 'signing' | 'sending'>('idle')
+  // With sign-in on, writing needs a session: the page asks for it before the form, not once it is filled in.
+  const gate = useSessionGate()
 
   if (!dao.token || !dao.domain) return <p className="muted">This DAO has no governance token configured.</p>
 
@@ -106,6 +109,8 @@ export function NewProposalPage() {
       <Card title="Proposal">
         {!dao.isConnected ? (
           <p className="muted">Connect a wallet to write a proposal.</p>
+        ) : gate !== 'open' ? (
+          <SessionGateNotice gate={gate} purpose="write a proposal" />
         ) : (
           <form className="form" onSubmit={onSubmit}>
             <label>

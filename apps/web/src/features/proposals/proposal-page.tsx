@@ -17,10 +17,11 @@ import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-quer
 import { type FormEvent, useDeferredValue, useEffect, useRef, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import type { Hex } from 'viem'
-import { useSignTypedData } from 'wagmi'
+import { useAccount, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { useTokenMetadata } from '../../lib/token.ts'
+import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { proposalQuery, submitVote, votingPowerQuery } from './api.ts'
 import { exactTime } from './format.ts'
 import type { RecountMessage, RecountRequest } from './recount.worker.ts'
@@ -138,7 +139,30 @@ function Results({ proposal }: { proposal: ProposalDetail }) {
   )
 }
 
+/** "Your vote": asks for a wallet, then (with sign-in on) a session, then offers the account's vote. */
 function VotePanel({ proposal }: { proposal: ProposalDetail }) {
+  const { address, isConnected } = useAccount()
+  const gate = useSessionGate()
+  if (!isConnected || !address) {
+    return (
+      <Card title="Your vote" testId="vote-panel">
+        <p className="muted">Connect a wallet to vote.</p>
+      </Card>
+    )
+  }
+  if (gate !== 'open') {
+    return (
+      <Card title="Your vote" testId="vote-panel">
+        <SessionGateNotice gate={gate} purpose="vote" />
+      </Card>
+    )
+  }
+  // Choices, reason and messages belong to one account: another account (or the same one after signing
+  // in again) starts afresh. A change of chain keeps them: the member is led through the switch mid-vote.
+  return <AccountVotePanel key={address.toLowerCase()} proposal={proposal} />
+}
+
+function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
   const dao = useDaoChain()
   const amount = useAmount()
   const queryClient = useQueryClient()
@@ -151,13 +175,7 @@ function VotePanel({ proposal }: { proposal: ProposalDetail }) {
   const { message } = proposal
   const mine = proposal.votes.find((vote) => vote.voter === dao.address)
 
-  if (!dao.isConnected || !dao.address) {
-    return (
-      <Card title="Your vote" testId="vote-panel">
-        <p className="muted">Connect a wallet to vote.</p>
-      </Card>
-    )
-  }
+  if (!dao.isConnected || !dao.address) return null
   const closedText =
     proposal.state === 'pending'
       ? 'Voting has not started yet.'
