@@ -15,6 +15,7 @@ import {
   type Tally,
   tally,
   timestampProblem,
+  timestampProblemMessage,
   type VoteMessage,
   voteChoicesProblem,
   voteId,
@@ -172,15 +173,7 @@ export async function createProposal(
     )
   }
   const clock = timestampProblem(message.timestamp, now)
-  if (clock) {
-    throw new GovernanceError(
-      422,
-      'bad_timestamp',
-      clock === 'too-old'
-        ? 'This proposal was signed more than 6 days ago. Sign it again.'
-        : 'This proposal is dated in the future. Check your device clock.',
-    )
-  }
+  if (clock) throw new GovernanceError(422, 'bad_timestamp', timestampProblemMessage('proposal', clock))
   if (message.end <= now)
     throw new GovernanceError(422, 'ended', 'This proposal would end before it is created.')
   const head = Number(await chainHead(deps))
@@ -269,16 +262,8 @@ export async function castVote(
         : 'Voting on this proposal has ended.',
     )
   }
-  const clock = timestampProblem(message.timestamp, now)
-  if (clock || message.timestamp < proposal.start - 300) {
-    throw new GovernanceError(
-      422,
-      'bad_timestamp',
-      clock === 'in-the-future'
-        ? 'This vote is dated in the future. Check your device clock.'
-        : 'This vote was signed before the voting period or too long ago. Sign it again.',
-    )
-  }
+  const clock = timestampProblem(message.timestamp, now, proposal.start)
+  if (clock) throw new GovernanceError(422, 'bad_timestamp', timestampProblemMessage('vote', clock))
   const choicesProblem = voteChoicesProblem(proposal.message, message.choices)
   if (choicesProblem) throw new GovernanceError(422, 'bad_choices', choicesProblem)
   await checkSignature(deps, message.voter, id, signature)
