@@ -203,6 +203,7 @@ export async function buildApp({
       tokenIndex,
       domain: governanceDomain({ chainId: publicConfig.token.chainId, token: publicConfig.token.address }),
       rules: publicConfig.governance,
+      snapshotMaxAgeBlocks: settings.snapshotMaxAgeBlocks,
       now,
     }
     await app.register(governanceRoutes, { deps: governance })

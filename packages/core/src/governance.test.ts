@@ -9,6 +9,7 @@ import { SIGNATURE_MAX_BYTES } from './auth.ts'
 import {
   BASIC_CHOICES,
   countingVotes,
+  DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   durationInWords,
   GOVERNANCE_LIMITS,
   governanceDomain,
@@ -18,6 +19,7 @@ import {
   proposalTypedData,
   signedProposalSchema,
   signedVoteSchema,
+  snapshotProblem,
   supersedes,
   TIMESTAMP_MAX_AGE_SECONDS,
   TIMESTAMP_MAX_SKEW_SECONDS,
@@ -349,6 +351,22 @@ describe('timestampProblem', () => {
     expect(timestampProblemMessage('vote', 'in-the-future')).toBe(
       "This vote is dated more than 5 minutes ahead of the server's clock. Check your device clock.",
     )
+  })
+})
+
+describe('snapshotProblem', () => {
+  test('boundary: one of the last maxAgeBlocks blocks before the head, no older, and not the head itself', () => {
+    const head = 1_000
+    const bound = DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS
+    expect(snapshotProblem(head - 1, head, bound)).toBeNull()
+    expect(snapshotProblem(head - bound, head, bound)).toBeNull()
+    expect(snapshotProblem(head - bound - 1, head, bound)).toBe(
+      `The snapshot block ${head - bound - 1} is ${bound + 1} blocks old; it must be one of the last ${bound} blocks before the chain's current block (1000). Sign the proposal again to take a recent snapshot.`,
+    )
+    expect(snapshotProblem(head, head, bound)).toBe(
+      "The snapshot block 1000 is not yet final: it must be before the chain's current block (1000).",
+    )
+    expect(snapshotProblem(head + 5, head, bound)).toMatch(/not yet final/)
   })
 })
 

@@ -92,6 +92,28 @@ export const GOVERNANCE_LIMITS = {
 export const TIMESTAMP_MAX_AGE_SECONDS = 6 * 24 * 60 * 60
 export const TIMESTAMP_MAX_SKEW_SECONDS = 5 * 60
 
+/**
+ * How far below the chain's head a new proposal's snapshot may lie, by default (ADR 015). The author
+ * signs the snapshot, so the server cannot pick it afterwards; it bounds the pick instead, to the chain as
+ * it stood minutes before creation, so no one can reach back past delegations made since. 25 blocks are
+ * 5 minutes of Ethereum's 12-second blocks; chains with faster blocks set SNAPSHOT_MAX_AGE_BLOCKS.
+ */
+export const DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS = 25
+
+/**
+ * Why a new proposal's snapshot is refused when the chain's head is `head`, or null: it must be one of the
+ * `maxAgeBlocks` blocks before the head (a block's voting power is final once the next one exists).
+ */
+export function snapshotProblem(snapshot: number, head: number, maxAgeBlocks: number): string | null {
+  if (snapshot >= head) {
+    return `The snapshot block ${snapshot} is not yet final: it must be before the chain's current block (${head}).`
+  }
+  if (snapshot < head - maxAgeBlocks) {
+    return `The snapshot block ${snapshot} is ${head - snapshot} blocks old; it must be one of the last ${maxAgeBlocks} blocks before the chain's current block (${head}). Sign the proposal again to take a recent snapshot.`
+  }
+  return null
+}
+
 const UNITS = [
   ['day', 24 * 60 * 60],
   ['hour', 60 * 60],

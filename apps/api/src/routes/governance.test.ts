@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import {
   BASIC_CHOICES,
   castVoteSchema,
+  DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   governanceDomain,
   LOCAL_CHAIN_ID,
   type LogEntry,
@@ -200,6 +201,33 @@ describe('proposals', () => {
     const future = await createProposal(ada, { snapshot: snapshot + 100 })
     expect(future.response.statusCode).toBe(422)
     expect(future.response.json().error).toBe('bad_snapshot')
+  })
+
+  test('boundary: the snapshot is one of the last DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS (25) blocks before the head: 26 blocks old → 422 naming the bound, 25 → 201, the head itself → 422', async () => {
+    const bound = DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS
+    await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: bound + 2 })
+    const head = Number(
+      await createPublicClient({ transport: http(anvil.url) }).getBlockNumber({ cacheTime: 0 }),
+    )
+    const stale = await createProposal(ada, { title: 'Stale snapshot', snapshot: head - bound - 1 })
+    expect(stale.response.statusCode).toBe(422)
+    expect(stale.response.json()).toEqual({
+      error: 'bad_snapshot',
+      message: `The snapshot block ${head - bound - 1} is ${bound + 1} blocks old; it must be one of the last ${bound} blocks before the chain's current block (${head}). Sign the proposal again to take a recent snapshot.`,
+    })
+    expect(await database.db.select().from(proposals).where(eq(proposals.id, stale.id))).toEqual([])
+    const current = await createProposal(ada, { title: 'Current block', snapshot: head })
+    expect(current.response.statusCode).toBe(422)
+    expect(current.response.json()).toEqual({
+      error: 'bad_snapshot',
+      message: `The snapshot block ${head} is not yet final: it must be before the chain's current block (${head}).`,
+    })
+    const oldest = await createProposal(ada, { title: 'Oldest allowed snapshot', snapshot: head - bound })
+    expect(oldest.response.statusCode).toBe(201)
+    const [stored] = await database.db.select().from(proposals).where(eq(proposals.id, oldest.id))
+    expect(stored?.snapshot).toBe(head - bound)
+    // The tests after this one sign with the block before the head, as the new-proposal page does.
+    snapshot = head - 1
   })
 
   test('behavior: rules that are not whole numbers of token units → 400 with the field, never a 500', async () => {

@@ -12,6 +12,7 @@ import {
   proposalState,
   type SignedProposal,
   type SignedVote,
+  snapshotProblem,
   type Tally,
   tally,
   timestampProblem,
@@ -27,8 +28,6 @@ import type { Database, Tx } from '../db/client.ts'
 import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
 import type { AnswerSource, TokenIndex, ZeroVotesReason } from '../indexer/token-index.ts'
 
-/** A snapshot block at most this far below the head when the proposal is created (≈ 1 day on Ethereum). */
-export const SNAPSHOT_MAX_AGE_BLOCKS = 7_200
 /** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
 const LOG_LOCK_KEY = 0x6775696c64 // "guild"
 
@@ -38,6 +37,8 @@ export interface GovernanceDeps {
   tokenIndex: TokenIndex
   domain: GovernanceDomain
   rules: GovernanceRules
+  /** A new proposal's snapshot must be one of this many blocks before the head (ADR 015). */
+  snapshotMaxAgeBlocks: number
   now: () => Date
 }
 
@@ -177,13 +178,8 @@ export async function createProposal(
   if (message.end <= now)
     throw new GovernanceError(422, 'ended', 'This proposal would end before it is created.')
   const head = Number(await chainHead(deps))
-  if (message.snapshot >= head || message.snapshot < head - SNAPSHOT_MAX_AGE_BLOCKS) {
-    throw new GovernanceError(
-      422,
-      'bad_snapshot',
-      `The snapshot block must be one of the last ${SNAPSHOT_MAX_AGE_BLOCKS} blocks before the current one (${head}).`,
-    )
-  }
+  const snapshot = snapshotProblem(message.snapshot, head, deps.snapshotMaxAgeBlocks)
+  if (snapshot) throw new GovernanceError(422, 'bad_snapshot', snapshot)
   const power = await chainRead(() => votingPowerAt(deps, message.author, message.snapshot))
   if (power.power < BigInt(message.threshold)) {
     throw new GovernanceError(
