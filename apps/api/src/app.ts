@@ -206,7 +206,11 @@ export async function buildApp({
       snapshotMaxAgeBlocks: settings.snapshotMaxAgeBlocks,
       now,
     }
-    await app.register(governanceRoutes, { deps: governance })
+    await app.register(governanceRoutes, {
+      deps: governance,
+      writeRateLimitPerMinute: settings.governanceRateLimitPerMinute,
+      exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
+    })
   }
 
   app.get('/api/token/holders', async (_request, reply) => {

@@ -101,6 +101,10 @@ const envSchema = z.object({
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).optional(),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Proposals, and votes, one client (IP) may submit per minute; each costs a signature check. */
+  GOVERNANCE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Result bundles, and log pages, one client (IP) may fetch per minute. */
+  EXPORT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** A new proposal's snapshot must be one of this many blocks before the chain's head (ADR 015). */
   SNAPSHOT_MAX_AGE_BLOCKS: z.coerce
     .number()
@@ -126,6 +130,8 @@ export interface Settings {
   publicConfig: PublicConfig
   database: { url: string | undefined; dataDir: string | undefined }
   authRateLimitPerMinute: number
+  governanceRateLimitPerMinute: number
+  exportRateLimitPerMinute: number
   snapshotMaxAgeBlocks: number
 }
 
@@ -248,6 +254,8 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     publicConfig: publicConfig.data,
     database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR },
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    governanceRateLimitPerMinute: e.GOVERNANCE_RATE_LIMIT_PER_MINUTE,
+    exportRateLimitPerMinute: e.EXPORT_RATE_LIMIT_PER_MINUTE,
     snapshotMaxAgeBlocks: e.SNAPSHOT_MAX_AGE_BLOCKS,
   }
 }
