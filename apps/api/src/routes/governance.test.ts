@@ -24,7 +24,7 @@ import { SIGNATURE_CHECK_GAS } from '@guildhall/core/signature'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
-import { type RpcProxy, startRpcProxy } from '@guildhall/devchain/rpc-proxy'
+import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
 import {
   approveHashOnChain,
   deploySafes,
@@ -781,7 +781,7 @@ describe('abuse bounds: rate limits, cheap checks first, bounded chain work', ()
   // The token index follows the chain in the background through the same node; its reads are these.
   const INDEX_METHODS = new Set(['eth_blockNumber', 'eth_getLogs', 'eth_getBlockByNumber'])
   const DAY_MS = 24 * 3600 * 1000
-  let proxy: RpcProxy
+  let proxy: RecordingProxy
   const requestCalls = (from: number) =>
     proxy.calls
       .slice(from)
@@ -793,7 +793,7 @@ describe('abuse bounds: rate limits, cheap checks first, bounded chain work', ()
   })
 
   beforeAll(async () => {
-    proxy = await startRpcProxy(anvil.url)
+    proxy = await startRecordingProxy(anvil.url)
   })
   afterAll(() => proxy?.close())
 

@@ -8,7 +8,7 @@ import {
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
-import { type RpcProxy, startRpcProxy } from '@guildhall/devchain/rpc-proxy'
+import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
 import {
   approveHashOnChain,
   deploySafes,
@@ -220,14 +220,14 @@ describe('bounds of the on-chain check (gas and time)', () => {
   const loopingFactory: Address = '0x0000000000000000000000000000000000006492'
   const loopingWallet: Address = '0x0000000000000000000000000000000000001271'
   const hash: Hex = `0x${'42'.repeat(32)}`
-  let proxy: RpcProxy
+  let proxy: RecordingProxy
   let proxied: PublicClient
 
   beforeAll(async () => {
     const chain = createTestClient({ mode: 'anvil', transport: http(anvil.url) })
     await chain.setCode({ address: loopingFactory, bytecode: LOOP_CODE })
     await chain.setCode({ address: loopingWallet, bytecode: LOOP_CODE })
-    proxy = await startRpcProxy(anvil.url)
+    proxy = await startRecordingProxy(anvil.url)
     proxied = createPublicClient({
       chain: foundry,
       transport: http(proxy.url, { retryCount: 0 }),

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 
 export type RecordedRpcCall = { method: string; params: unknown[] }
 
-export type RpcProxy = {
+export type RecordingProxy = {
   url: string
   /** Every call received, in order, batched ones one by one; recorded even while `down`. */
   calls: RecordedRpcCall[]
@@ -26,8 +26,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** Starts a proxy to `upstream` on a free 127.0.0.1 port. */
-export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
-  const proxy: RpcProxy = {
+export async function startRecordingProxy(upstream: string): Promise<RecordingProxy> {
+  const proxy: RecordingProxy = {
     url: '',
     calls: [],
     delayMs: new Map(),
