@@ -203,9 +203,14 @@ export async function buildApp({
       tokenIndex,
       domain: governanceDomain({ chainId: publicConfig.token.chainId, token: publicConfig.token.address }),
       rules: publicConfig.governance,
+      snapshotMaxAgeBlocks: settings.snapshotMaxAgeBlocks,
       now,
     }
-    await app.register(governanceRoutes, { deps: governance })
+    await app.register(governanceRoutes, {
+      deps: governance,
+      writeRateLimitPerMinute: settings.governanceRateLimitPerMinute,
+      exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
+    })
   }
 
   app.get('/api/token/holders', async (_request, reply) => {

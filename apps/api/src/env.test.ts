@@ -1,4 +1,4 @@
-import { MISSING_PROJECT_ID_MESSAGE } from '@guildhall/core'
+import { DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS, MISSING_PROJECT_ID_MESSAGE } from '@guildhall/core'
 import { mainnet, sepolia } from 'viem/chains'
 import { describe, expect, test } from 'vitest'
 import { EnvError, parseEnv } from './env.ts'
@@ -248,5 +248,32 @@ describe('parseEnv: Multicall3', () => {
         MULTICALL3_ADDRESS_31337: '0x12',
       }),
     ).toThrow('- MULTICALL3_ADDRESS_31337: must be a 0x-prefixed 20-byte address')
+  })
+})
+
+describe('parseEnv: governance', () => {
+  const local = { CHAIN_IDS: '31337', RPC_URL_31337: 'http://127.0.0.1:8545', WALLETS: 'injected' }
+
+  test('GOVERNANCE_RATE_LIMIT_PER_MINUTE and EXPORT_RATE_LIMIT_PER_MINUTE default to 30, take a whole number ≥ 1', () => {
+    expect(parseEnv(local)).toMatchObject({ governanceRateLimitPerMinute: 30, exportRateLimitPerMinute: 30 })
+    expect(
+      parseEnv({ ...local, GOVERNANCE_RATE_LIMIT_PER_MINUTE: '5', EXPORT_RATE_LIMIT_PER_MINUTE: '7' }),
+    ).toMatchObject({ governanceRateLimitPerMinute: 5, exportRateLimitPerMinute: 7 })
+    for (const name of ['GOVERNANCE_RATE_LIMIT_PER_MINUTE', 'EXPORT_RATE_LIMIT_PER_MINUTE']) {
+      for (const value of ['0', '1.5', 'lots']) {
+        expect(() => parseEnv({ ...local, [name]: value }), `${name}=${value}`).toThrow(new RegExp(name))
+      }
+    }
+  })
+
+  test('SNAPSHOT_MAX_AGE_BLOCKS defaults to DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS (25), takes a whole number from 1 to 10000', () => {
+    expect(parseEnv(local).snapshotMaxAgeBlocks).toBe(DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS)
+    expect(DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS).toBe(25)
+    expect(parseEnv({ ...local, SNAPSHOT_MAX_AGE_BLOCKS: '300' }).snapshotMaxAgeBlocks).toBe(300)
+    for (const value of ['0', '10001', '2.5', 'many']) {
+      expect(() => parseEnv({ ...local, SNAPSHOT_MAX_AGE_BLOCKS: value }), value).toThrow(
+        /SNAPSHOT_MAX_AGE_BLOCKS/,
+      )
+    }
   })
 })

@@ -1,5 +1,6 @@
 import {
   DEFAULT_GOVERNANCE_RULES,
+  DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   formatIssues,
   hexColorSchema,
   LOCAL_CHAIN_ID,
@@ -100,6 +101,17 @@ const envSchema = z.object({
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).optional(),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Proposals, and votes, one client (IP) may submit per minute; each costs a signature check. */
+  GOVERNANCE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Result bundles, and log pages, one client (IP) may fetch per minute. */
+  EXPORT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** A new proposal's snapshot must be one of this many blocks before the chain's head (ADR 015). */
+  SNAPSHOT_MAX_AGE_BLOCKS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS),
 })
 
 export type ChainSettings = PublicChain & { upstreamRpcUrl: string; proxied: boolean }
@@ -118,6 +130,9 @@ export interface Settings {
   publicConfig: PublicConfig
   database: { url: string | undefined; dataDir: string | undefined }
   authRateLimitPerMinute: number
+  governanceRateLimitPerMinute: number
+  exportRateLimitPerMinute: number
+  snapshotMaxAgeBlocks: number
 }
 
 export class EnvError extends Error {
@@ -239,5 +254,8 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     publicConfig: publicConfig.data,
     database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR },
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    governanceRateLimitPerMinute: e.GOVERNANCE_RATE_LIMIT_PER_MINUTE,
+    exportRateLimitPerMinute: e.EXPORT_RATE_LIMIT_PER_MINUTE,
+    snapshotMaxAgeBlocks: e.SNAPSHOT_MAX_AGE_BLOCKS,
   }
 }

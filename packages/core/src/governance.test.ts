@@ -5,18 +5,26 @@ import fc from 'fast-check'
 import { type Hex, hashStruct, hashTypedData, keccak256, verifyTypedData } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
+import { SIGNATURE_MAX_BYTES } from './auth.ts'
 import {
   BASIC_CHOICES,
   countingVotes,
+  DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
+  durationInWords,
   GOVERNANCE_LIMITS,
   governanceDomain,
   type ProposalMessage,
   proposalId,
   proposalMessageSchema,
   proposalTypedData,
+  signedProposalSchema,
   signedVoteSchema,
+  snapshotProblem,
   supersedes,
+  TIMESTAMP_MAX_AGE_SECONDS,
+  TIMESTAMP_MAX_SKEW_SECONDS,
   timestampProblem,
+  timestampProblemMessage,
   type VoteMessage,
   voteChoicesProblem,
   voteId,
@@ -327,6 +335,188 @@ describe('timestampProblem', () => {
     expect(timestampProblem(now - 6 * 24 * 3600 - 1, now)).toBe('too-old')
     expect(timestampProblem(now + 300, now)).toBeNull()
     expect(timestampProblem(now + 301, now)).toBe('in-the-future')
+  })
+
+  test('boundary: a vote may be dated up to 5 minutes before its proposal starts, not earlier', () => {
+    const now = 1_800_000_000
+    const start = now - 3600
+    expect(timestampProblem(start - TIMESTAMP_MAX_SKEW_SECONDS, now, start)).toBeNull()
+    expect(timestampProblem(start - TIMESTAMP_MAX_SKEW_SECONDS - 1, now, start)).toBe('before-start')
+  })
+
+  test('behavior: the refusals name the limits in words', () => {
+    expect(timestampProblemMessage('proposal', 'too-old')).toBe(
+      'This proposal was signed more than 6 days ago. Sign it again.',
+    )
+    expect(timestampProblemMessage('vote', 'in-the-future')).toBe(
+      "This vote is dated more than 5 minutes ahead of the server's clock. Check your device clock.",
+    )
+  })
+})
+
+describe('snapshotProblem', () => {
+  test('boundary: one of the last maxAgeBlocks blocks before the head, no older, and not the head itself', () => {
+    const head = 1_000
+    const bound = DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS
+    expect(snapshotProblem(head - 1, head, bound)).toBeNull()
+    expect(snapshotProblem(head - bound, head, bound)).toBeNull()
+    expect(snapshotProblem(head - bound - 1, head, bound)).toBe(
+      `The snapshot block ${head - bound - 1} is ${bound + 1} blocks old; it must be one of the last ${bound} blocks before the chain's current block (1000). Sign the proposal again to take a recent snapshot.`,
+    )
+    expect(snapshotProblem(head, head, bound)).toBe(
+      "The snapshot block 1000 is not yet final: it must be before the chain's current block (1000).",
+    )
+    expect(snapshotProblem(head + 5, head, bound)).toMatch(/not yet final/)
+  })
+})
+
+describe('durationInWords', () => {
+  test.each([
+    [3600, '1 hour'],
+    [90 * 24 * 3600, '90 days'],
+    [TIMESTAMP_MAX_AGE_SECONDS, '6 days'],
+    [TIMESTAMP_MAX_SKEW_SECONDS, '5 minutes'],
+    [90, '90 seconds'],
+    [36 * 3600, '36 hours'],
+  ])('parameters: %s s → %s', (seconds, words) => {
+    expect(durationInWords(seconds)).toBe(words)
+  })
+})
+
+/**
+ * Every limit packages/core declares, at its boundary: the value at the limit passes the shared schema
+ * and one step beyond is refused with a message naming the limit. Keyed by GOVERNANCE_LIMITS, so a new
+ * limit without a case here does not compile.
+ */
+describe('limits (GOVERNANCE_LIMITS, one by one)', () => {
+  const signature = `0x${'ab'.repeat(65)}`
+  const proposalWith = (overrides: Partial<ProposalMessage> | Record<string, unknown>) =>
+    signedProposalSchema.safeParse({ message: { ...proposal, ...overrides }, signature })
+  const voteWith = (overrides: Partial<VoteMessage> | Record<string, unknown>) =>
+    signedVoteSchema.safeParse({ message: { ...vote(), ...overrides }, signature })
+  const L = GOVERNANCE_LIMITS
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `Choice ${i + 1}`)
+  const ahead = (seconds: number) => ({
+    start: proposal.timestamp + seconds,
+    end: proposal.timestamp + seconds + L.periodMinSeconds,
+  })
+  type Check = (overrides: Record<string, unknown>) => ReturnType<typeof proposalWith | typeof voteWith>
+  const cases: Record<
+    keyof typeof GOVERNANCE_LIMITS,
+    [check: Check, atLimit: Record<string, unknown>, beyond: Record<string, unknown>, message: string][]
+  > = {
+    titleMax: [
+      [
+        proposalWith,
+        { title: 'x'.repeat(L.titleMax) },
+        { title: 'x'.repeat(L.titleMax + 1) },
+        'The title must be at most 200 characters',
+      ],
+    ],
+    bodyMax: [
+      [
+        proposalWith,
+        { body: 'x'.repeat(L.bodyMax) },
+        { body: 'x'.repeat(L.bodyMax + 1) },
+        'The body must be at most 20000 characters',
+      ],
+    ],
+    choicesMin: [
+      [
+        proposalWith,
+        { kind: 'single-choice', choices: names(L.choicesMin) },
+        { kind: 'single-choice', choices: names(L.choicesMin - 1) },
+        'A proposal needs at least 2 choices',
+      ],
+    ],
+    choicesMax: [
+      [
+        proposalWith,
+        { kind: 'approval', choices: names(L.choicesMax) },
+        { kind: 'approval', choices: names(L.choicesMax + 1) },
+        'A proposal has at most 20 choices',
+      ],
+      [
+        voteWith,
+        { choices: Array.from({ length: L.choicesMax }, (_, i) => i + 1) },
+        { choices: Array.from({ length: L.choicesMax + 1 }, (_, i) => i + 1) },
+        'No proposal has more than 20 choices',
+      ],
+      [
+        voteWith,
+        { choices: [L.choicesMax] },
+        { choices: [L.choicesMax + 1] },
+        'No proposal has more than 20 choices',
+      ],
+    ],
+    choiceMax: [
+      [
+        proposalWith,
+        { kind: 'single-choice', choices: ['A', 'x'.repeat(L.choiceMax)] },
+        { kind: 'single-choice', choices: ['A', 'x'.repeat(L.choiceMax + 1)] },
+        'A choice must be at most 80 characters',
+      ],
+    ],
+    reasonMax: [
+      [
+        voteWith,
+        { reason: 'x'.repeat(L.reasonMax) },
+        { reason: 'x'.repeat(L.reasonMax + 1) },
+        'The reason must be at most 1000 characters',
+      ],
+    ],
+    periodMinSeconds: [
+      [
+        proposalWith,
+        { end: proposal.start + L.periodMinSeconds },
+        { end: proposal.start + L.periodMinSeconds - 1 },
+        'The voting period must last from 1 hour to 90 days',
+      ],
+    ],
+    periodMaxSeconds: [
+      [
+        proposalWith,
+        { end: proposal.start + L.periodMaxSeconds },
+        { end: proposal.start + L.periodMaxSeconds + 1 },
+        'The voting period must last from 1 hour to 90 days',
+      ],
+    ],
+    startMaxAheadSeconds: [
+      [
+        proposalWith,
+        ahead(L.startMaxAheadSeconds),
+        ahead(L.startMaxAheadSeconds + 1),
+        'A proposal may start at most 30 days after it is signed',
+      ],
+      [
+        proposalWith,
+        ahead(0),
+        ahead(10 * 365 * 24 * 3600),
+        'A proposal may start at most 30 days after it is signed',
+      ],
+    ],
+  }
+
+  test.each(
+    Object.entries(cases).flatMap(([name, list]) => list.map((c, i) => [`${name} #${i + 1}`, ...c] as const)),
+  )(
+    'boundary: %s — at the limit accepted, one beyond refused with its message',
+    (_name, check, atLimit, beyond, message) => {
+      const accepted = check(atLimit)
+      expect(accepted.error?.issues).toBeUndefined()
+      const refused = check(beyond)
+      expect(refused.success).toBe(false)
+      expect(refused.error?.issues.map((issue) => issue.message)).toContain(message)
+    },
+  )
+
+  test('boundary: a signature of SIGNATURE_MAX_BYTES is taken, one byte more is refused', () => {
+    const withSignature = (bytes: number) =>
+      signedVoteSchema.safeParse({ message: vote(), signature: `0x${'ab'.repeat(bytes)}` })
+    expect(withSignature(SIGNATURE_MAX_BYTES).success).toBe(true)
+    expect(withSignature(SIGNATURE_MAX_BYTES + 1).error?.issues.map((issue) => issue.message)).toEqual([
+      `must be at most ${SIGNATURE_MAX_BYTES} bytes`,
+    ])
   })
 })
 

@@ -87,10 +87,45 @@ export const GOVERNANCE_LIMITS = {
 
 /**
  * A message's timestamp may lie this far behind the server's clock (a multisig collecting signatures) and
- * this far ahead (clock skew), security.md.
+ * this far ahead (clock skew). A vote may also be dated up to the skew before its proposal's start.
  */
 export const TIMESTAMP_MAX_AGE_SECONDS = 6 * 24 * 60 * 60
 export const TIMESTAMP_MAX_SKEW_SECONDS = 5 * 60
+
+/**
+ * How far below the chain's head a new proposal's snapshot may lie, by default (ADR 015). The author
+ * signs the snapshot, so the server cannot pick it afterwards; it bounds the pick instead, to the chain as
+ * it stood minutes before creation, so no one can reach back past delegations made since. 25 blocks are
+ * 5 minutes of Ethereum's 12-second blocks; chains with faster blocks set SNAPSHOT_MAX_AGE_BLOCKS.
+ */
+export const DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS = 25
+
+/**
+ * Why a new proposal's snapshot is refused when the chain's head is `head`, or null: it must be one of the
+ * `maxAgeBlocks` blocks before the head (a block's voting power is final once the next one exists).
+ */
+export function snapshotProblem(snapshot: number, head: number, maxAgeBlocks: number): string | null {
+  if (snapshot >= head) {
+    return `The snapshot block ${snapshot} is not yet final: it must be before the chain's current block (${head}).`
+  }
+  if (snapshot < head - maxAgeBlocks) {
+    return `The snapshot block ${snapshot} is ${head - snapshot} blocks old; it must be one of the last ${maxAgeBlocks} blocks before the chain's current block (${head}). Sign the proposal again to take a recent snapshot.`
+  }
+  return null
+}
+
+const UNITS = [
+  ['day', 24 * 60 * 60],
+  ['hour', 60 * 60],
+  ['minute', 60],
+  ['second', 1],
+] as const
+/** A limit in seconds as the messages word it: the largest unit it is a whole number of (90 days, 1 hour). */
+export function durationInWords(seconds: number): string {
+  const [unit, size] = UNITS.find(([, size]) => seconds % size === 0) ?? UNITS[3]
+  const count = seconds / size
+  return `${count} ${unit}${count === 1 ? '' : 's'}`
+}
 
 const UINT256_MAX = 2n ** 256n - 1n
 
@@ -172,7 +207,15 @@ export const proposalMessageSchema = z
         context.addIssue({
           code: 'custom',
           path: ['end'],
-          message: 'The voting period must last from 1 hour to 90 days',
+          message: `The voting period must last from ${durationInWords(GOVERNANCE_LIMITS.periodMinSeconds)} to ${durationInWords(GOVERNANCE_LIMITS.periodMaxSeconds)}`,
+        })
+      }
+      // Against its own signing time, so it needs no clock: the server bounds that time separately.
+      if (message.start - message.timestamp > GOVERNANCE_LIMITS.startMaxAheadSeconds) {
+        context.addIssue({
+          code: 'custom',
+          path: ['start'],
+          message: `A proposal may start at most ${durationInWords(GOVERNANCE_LIMITS.startMaxAheadSeconds)} after it is signed`,
         })
       }
     }),
@@ -296,11 +339,35 @@ export function voteChoicesProblem(
 }
 
 /** What a timestamp window check needs to know of a message. */
-export type TimestampProblem = 'too-old' | 'in-the-future' | null
-export function timestampProblem(timestamp: number, nowSeconds: number): TimestampProblem {
+export type TimestampProblem = 'too-old' | 'in-the-future' | 'before-start' | null
+/**
+ * Whether a message signed at `timestamp` is in the window around the server's clock; for a vote,
+ * `votingStart` is its proposal's start, which it may precede by the clock skew at most.
+ */
+export function timestampProblem(
+  timestamp: number,
+  nowSeconds: number,
+  votingStart?: number,
+): TimestampProblem {
   if (timestamp < nowSeconds - TIMESTAMP_MAX_AGE_SECONDS) return 'too-old'
   if (timestamp > nowSeconds + TIMESTAMP_MAX_SKEW_SECONDS) return 'in-the-future'
+  if (votingStart !== undefined && timestamp < votingStart - TIMESTAMP_MAX_SKEW_SECONDS) return 'before-start'
   return null
+}
+
+/** The refusal of a timestamp outside the window, in the limits' own numbers. */
+export function timestampProblemMessage(
+  what: 'proposal' | 'vote',
+  problem: Exclude<TimestampProblem, null>,
+): string {
+  switch (problem) {
+    case 'too-old':
+      return `This ${what} was signed more than ${durationInWords(TIMESTAMP_MAX_AGE_SECONDS)} ago. Sign it again.`
+    case 'in-the-future':
+      return `This ${what} is dated more than ${durationInWords(TIMESTAMP_MAX_SKEW_SECONDS)} ahead of the server's clock. Check your device clock.`
+    case 'before-start':
+      return `This ${what} was signed before the voting period began. Sign it again.`
+  }
 }
 
 /** The part of a vote the "which vote counts" rule reads. */

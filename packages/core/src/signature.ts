@@ -12,6 +12,7 @@ import {
   isAddressEqual,
   isErc6492Signature,
   type PublicClient,
+  type ReadContractParameters,
   recoverAddress,
   size,
   TimeoutError,
@@ -21,6 +22,16 @@ import {
 export class ChainUnavailableError extends Error {
   override name = 'ChainUnavailableError'
 }
+
+/**
+ * Gas an on-chain signature check may burn: a smart account's deployment (ERC-6492) plus its
+ * isValidSignature, passkey verification included, fits with room to spare. Without it the node runs the
+ * call up to its own cap (the block gas limit, tens of millions), which anyone can make it burn with a
+ * factory or wallet that loops.
+ */
+export const SIGNATURE_CHECK_GAS = 2_000_000n
+/** How long a signature check may wait on the chain in all, retries of the transport included. */
+export const SIGNATURE_CHECK_TIMEOUT_MS = 5_000
 
 const ERC1271_MAGIC_VALUE = '0x1626ba7e'
 const erc1271Abi = [
@@ -82,11 +93,14 @@ export async function verifyHashSignature({
   hash,
   signature,
   client,
+  timeoutMs = SIGNATURE_CHECK_TIMEOUT_MS,
 }: {
   address: Address
   hash: Hex
   signature: Hex
   client: PublicClient
+  /** The longest wait on the chain (SIGNATURE_CHECK_TIMEOUT_MS); then ChainUnavailableError. */
+  timeoutMs?: number
 }): Promise<boolean> {
   if (size(signature) === 65) {
     try {
@@ -95,7 +109,38 @@ export async function verifyHashSignature({
       // Not a valid ECDSA signature; a contract account may still accept it.
     }
   }
+  return withDeadline(timeoutMs, () => verifyOnChain({ address, hash, signature, client }))
+}
 
+/** `run`'s answer, or ChainUnavailableError once `ms` have passed (the request itself is left to finish). */
+async function withDeadline<T>(ms: number, run: () => Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new ChainUnavailableError(`The chain did not answer the signature check within ${ms} ms.`)),
+      ms,
+    )
+  })
+  try {
+    return await Promise.race([run(), deadline])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** The contract-account checks: ERC-6492 for undeployed accounts, else ERC-1271 if the address has code. */
+async function verifyOnChain({
+  address,
+  hash,
+  signature,
+  client,
+}: {
+  address: Address
+  hash: Hex
+  signature: Hex
+  client: PublicClient
+}): Promise<boolean> {
   if (isErc6492Signature(signature)) {
     // viem's verifyMessage reads a chain that cannot be reached as "invalid"; we need to tell them apart, so
     // the same deployless validator call is made here and its failure classified.
@@ -106,6 +151,7 @@ export async function verifyHashSignature({
           args: [address, hash, signature],
           bytecode: erc6492SignatureValidatorByteCode,
         }),
+        gas: SIGNATURE_CHECK_GAS,
       })
       return hexToBool(data ?? '0x0')
     } catch (error) {
@@ -115,6 +161,10 @@ export async function verifyHashSignature({
     }
   }
 
+  // readContract hands its remaining parameters to eth_call, `gas` included, though its type leaves it out.
+  const readWithGasCap = client.readContract as (
+    parameters: ReadContractParameters<typeof erc1271Abi, 'isValidSignature'> & { gas: bigint },
+  ) => Promise<Hex>
   let code: Hex | undefined
   try {
     code = await client.getCode({ address })
@@ -124,11 +174,12 @@ export async function verifyHashSignature({
   if (!code || code === '0x') return false
 
   try {
-    const result = await client.readContract({
+    const result = await readWithGasCap({
       address,
       abi: erc1271Abi,
       functionName: 'isValidSignature',
       args: [hash, signature],
+      gas: SIGNATURE_CHECK_GAS,
     })
     return result.toLowerCase() === ERC1271_MAGIC_VALUE
   } catch (error) {

@@ -4,6 +4,7 @@
 // passes the rules it would have met then.
 import {
   BASIC_CHOICES,
+  DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   type GovernanceDomain,
   type GovernanceRules,
   governanceDomain,
@@ -127,6 +128,8 @@ export async function seedDemoGovernance({
     tokenIndex,
     domain,
     rules,
+    // The seed takes the block before the head itself, so the default bound always holds.
+    snapshotMaxAgeBlocks: DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
     now: clock,
   })
   for (const seed of SEED) {

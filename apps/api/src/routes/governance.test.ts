@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import {
   BASIC_CHOICES,
   castVoteSchema,
+  DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   governanceDomain,
   LOCAL_CHAIN_ID,
   type LogEntry,
@@ -19,9 +20,11 @@ import {
 } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { recount, resultBundleSchema } from '@guildhall/core/recount'
+import { SIGNATURE_CHECK_GAS } from '@guildhall/core/signature'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
 import {
   approveHashOnChain,
   deploySafes,
@@ -34,10 +37,13 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
+  getAddress,
   type Hex,
   http,
+  numberToHex,
   type PrivateKeyAccount,
   parseSignature,
+  serializeErc6492Signature,
   serializeSignature,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -155,20 +161,32 @@ beforeAll(async () => {
   snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
   domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
   database = await testDatabase()
-  app = await buildApp({
+  // These tests send hundreds of messages from one address; the limits have their own tests below.
+  app = await appOn(anvil.url, {
+    GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000',
+    EXPORT_RATE_LIMIT_PER_MINUTE: '100000',
+  })
+}, 60_000)
+
+/** An app on `rpcUrl` sharing this file's database; `env` adds to the governance test settings. */
+async function appOn(rpcUrl: string, env: Record<string, string> = {}, now?: () => Date) {
+  const built = await buildApp({
     settings: parseEnv({
       PUBLIC_ORIGIN: ORIGIN,
       CHAIN_IDS: String(LOCAL_CHAIN_ID),
-      [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
+      [`RPC_URL_${LOCAL_CHAIN_ID}`]: rpcUrl,
       TOKEN_ADDRESS: deployment.token,
       TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
       WALLETS: 'injected',
       SIGN_IN: 'off',
+      ...env,
     }),
     database,
+    ...(now ? { now } : {}),
   })
-  await app.ready()
-}, 60_000)
+  await built.ready()
+  return built
+}
 
 afterAll(async () => {
   await app?.close()
@@ -200,6 +218,33 @@ describe('proposals', () => {
     const future = await createProposal(ada, { snapshot: snapshot + 100 })
     expect(future.response.statusCode).toBe(422)
     expect(future.response.json().error).toBe('bad_snapshot')
+  })
+
+  test('boundary: the snapshot is one of the last DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS (25) blocks before the head: 26 blocks old → 422 naming the bound, 25 → 201, the head itself → 422', async () => {
+    const bound = DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS
+    await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: bound + 2 })
+    const head = Number(
+      await createPublicClient({ transport: http(anvil.url) }).getBlockNumber({ cacheTime: 0 }),
+    )
+    const stale = await createProposal(ada, { title: 'Stale snapshot', snapshot: head - bound - 1 })
+    expect(stale.response.statusCode).toBe(422)
+    expect(stale.response.json()).toEqual({
+      error: 'bad_snapshot',
+      message: `The snapshot block ${head - bound - 1} is ${bound + 1} blocks old; it must be one of the last ${bound} blocks before the chain's current block (${head}). Sign the proposal again to take a recent snapshot.`,
+    })
+    expect(await database.db.select().from(proposals).where(eq(proposals.id, stale.id))).toEqual([])
+    const current = await createProposal(ada, { title: 'Current block', snapshot: head })
+    expect(current.response.statusCode).toBe(422)
+    expect(current.response.json()).toEqual({
+      error: 'bad_snapshot',
+      message: `The snapshot block ${head} is not yet final: it must be before the chain's current block (${head}).`,
+    })
+    const oldest = await createProposal(ada, { title: 'Oldest allowed snapshot', snapshot: head - bound })
+    expect(oldest.response.statusCode).toBe(201)
+    const [stored] = await database.db.select().from(proposals).where(eq(proposals.id, oldest.id))
+    expect(stored?.snapshot).toBe(head - bound)
+    // The tests after this one sign with the block before the head, as the new-proposal page does.
+    snapshot = head - 1
   })
 
   test('behavior: rules that are not whole numbers of token units → 400 with the field, never a 500', async () => {
@@ -245,6 +290,118 @@ describe('proposals', () => {
       tally: { outcome: 'no-quorum', voters: 0 },
     })
     expect((await app.inject({ method: 'GET', url: '/api/proposals?state=open' })).statusCode).toBe(400)
+  })
+})
+
+describe('time limits (GOVERNANCE_LIMITS, TIMESTAMP_MAX_AGE_SECONDS, TIMESTAMP_MAX_SKEW_SECONDS)', () => {
+  const DAY = 24 * 3600
+  let proposal: Hex
+  let proposalStart: number
+  beforeAll(async () => {
+    proposalStart = nowSeconds() - 3600
+    proposal = (
+      await createProposal(ada, {
+        title: 'Started an hour ago',
+        start: proposalStart,
+        timestamp: proposalStart - 60,
+      })
+    ).id
+  })
+
+  test('boundary: a proposal starting 10 years, or 30 days and a second, after its signing → 400 naming the limit; 30 days → 201', async () => {
+    const now = nowSeconds()
+    for (const start of [now + 10 * 365 * DAY, now + 30 * DAY + 1]) {
+      const { response, id } = await createProposal(ada, {
+        title: 'Far ahead',
+        start,
+        end: start + 3600,
+        timestamp: now,
+      })
+      expect(response.statusCode).toBe(400)
+      expect(response.json()).toEqual({
+        error: 'bad_request',
+        message:
+          'Invalid proposal:\n- message.start: A proposal may start at most 30 days after it is signed',
+      })
+      expect(await database.db.select().from(proposals).where(eq(proposals.id, id))).toEqual([])
+    }
+    const atLimit = await createProposal(ada, {
+      title: 'Thirty days ahead',
+      start: now + 30 * DAY,
+      end: now + 30 * DAY + 3600,
+      timestamp: now,
+    })
+    expect(atLimit.response.statusCode).toBe(201)
+  })
+
+  test('boundary: a proposal signed over 6 days ago, or dated over 5 minutes ahead → 422 naming the limit; just inside both → 201', async () => {
+    const now = nowSeconds()
+    const old = await createProposal(ada, { title: 'Stale', timestamp: now - 6 * DAY - 60 })
+    expect(old.response.statusCode).toBe(422)
+    expect(old.response.json()).toEqual({
+      error: 'bad_timestamp',
+      message: 'This proposal was signed more than 6 days ago. Sign it again.',
+    })
+    const ahead = await createProposal(ada, { title: 'Ahead', timestamp: now + 5 * 60 + 60 })
+    expect(ahead.response.statusCode).toBe(422)
+    expect(ahead.response.json()).toEqual({
+      error: 'bad_timestamp',
+      message:
+        "This proposal is dated more than 5 minutes ahead of the server's clock. Check your device clock.",
+    })
+    expect(
+      (await createProposal(ada, { title: 'Slow multisig', timestamp: now - 6 * DAY + 60 })).response
+        .statusCode,
+    ).toBe(201)
+    expect(
+      (await createProposal(ada, { title: 'Fast clock', timestamp: now + 5 * 60 - 60 })).response.statusCode,
+    ).toBe(201)
+  })
+
+  test('boundary: a vote signed over 6 days ago, over 5 minutes ahead, or over 5 minutes before the start → 422 naming the limit; just inside → 201', async () => {
+    const now = nowSeconds()
+    // Started 7 days ago, so a vote may be 6 days old without predating the start.
+    const longRunning = (
+      await createProposal(ada, {
+        title: 'Long running',
+        start: now - 7 * DAY,
+        end: now + 3600,
+        timestamp: now - 60,
+      })
+    ).id
+    const refusals = [
+      [
+        longRunning,
+        { timestamp: now - 6 * DAY - 60 },
+        'This vote was signed more than 6 days ago. Sign it again.',
+      ],
+      [
+        longRunning,
+        { timestamp: now + 5 * 60 + 60 },
+        "This vote is dated more than 5 minutes ahead of the server's clock. Check your device clock.",
+      ],
+      [
+        proposal,
+        { timestamp: proposalStart - 5 * 60 - 60 },
+        'This vote was signed before the voting period began. Sign it again.',
+      ],
+    ] as const
+    for (const [on, overrides, message] of refusals) {
+      const response = await postVote(`/api/proposals/${on}/votes`, await signedVote(ben, on, overrides))
+      expect(response.statusCode, message).toBe(422)
+      expect(response.json()).toEqual({ error: 'bad_timestamp', message })
+    }
+    expect(await votesOn(longRunning)).toBe(0)
+    expect(await votesOn(proposal)).toBe(0)
+    const accepted = [
+      [longRunning, ben, { timestamp: now - 6 * DAY + 60 }],
+      [longRunning, cleo, { timestamp: now + 5 * 60 - 60 }],
+      [proposal, ben, { timestamp: proposalStart - 5 * 60 + 60 }],
+    ] as const
+    for (const [on, voter, overrides] of accepted) {
+      const response = await postVote(`/api/proposals/${on}/votes`, await signedVote(voter, on, overrides))
+      expect(response.statusCode, JSON.stringify(overrides)).toBe(201)
+    }
   })
 })
 
@@ -615,5 +772,236 @@ describe('recount', () => {
       ]),
     )
     expect(report.votesCounted).toBe(1)
+  })
+})
+
+describe('abuse bounds: rate limits, cheap checks first, bounded chain work', () => {
+  /** A signature that is no one's: checking it ends in asking the chain whether the voter is a contract. */
+  const BOGUS_SIGNATURE = `0x${'11'.repeat(65)}` as Hex
+  // The token index follows the chain in the background through the same node; its reads are these.
+  const INDEX_METHODS = new Set(['eth_blockNumber', 'eth_getLogs', 'eth_getBlockByNumber'])
+  const DAY_MS = 24 * 3600 * 1000
+  let proxy: RecordingProxy
+  const requestCalls = (from: number) =>
+    proxy.calls
+      .slice(from)
+      .filter((call) => !INDEX_METHODS.has(call.method))
+      .map((call) => call.method)
+  const bogusVote = async (voter: PrivateKeyAccount, on: Hex, overrides: Partial<VoteMessage> = {}) => ({
+    message: (await signedVote(voter, on, overrides)).message,
+    signature: BOGUS_SIGNATURE,
+  })
+
+  beforeAll(async () => {
+    proxy = await startRecordingProxy(anvil.url)
+  })
+  afterAll(() => proxy?.close())
+
+  test('behavior: a burst beyond GOVERNANCE_RATE_LIMIT_PER_MINUTE / EXPORT_RATE_LIMIT_PER_MINUTE → 429 with Retry-After and the JSON envelope, before any chain call; other clients and routes go on', async () => {
+    const limited = await appOn(proxy.url, {
+      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '3',
+      EXPORT_RATE_LIMIT_PER_MINUTE: '2',
+    })
+    try {
+      const open = (await createProposal(ada, { title: 'Rate limited' })).id
+      const vote = await bogusVote(ben, open)
+      const send = (remoteAddress = '127.0.0.1') =>
+        limited.inject({
+          method: 'POST',
+          url: `/api/proposals/${open}/votes`,
+          headers: jsonHeaders,
+          payload: JSON.stringify(vote),
+          remoteAddress,
+        })
+      const from = proxy.calls.length
+      const burst = []
+      for (let i = 0; i < 5; i++) burst.push(await send())
+      expect(burst.map((response) => response.statusCode)).toEqual([401, 401, 401, 429, 429])
+      // One contract-account check per admitted request; none for the refused ones.
+      expect(requestCalls(from)).toEqual(['eth_getCode', 'eth_getCode', 'eth_getCode'])
+      const refused = burst[3]
+      expect(refused?.json()).toEqual({ error: 'rate_limited', message: expect.stringMatching(/retry in/) })
+      expect(Number(refused?.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+      expect(Number(refused?.headers['retry-after'])).toBeLessThanOrEqual(60)
+      // Per client: another address still gets its answer.
+      expect((await send('198.51.100.7')).statusCode).toBe(401)
+      // Reads are not limited.
+      expect((await limited.inject({ method: 'GET', url: `/api/proposals/${open}` })).statusCode).toBe(200)
+
+      const proposalStatuses = []
+      for (let i = 0; i < 4; i++) {
+        const message = proposalMessage(ada, { title: `Burst ${i}` })
+        const response = await limited.inject({
+          method: 'POST',
+          url: '/api/proposals',
+          headers: jsonHeaders,
+          payload: JSON.stringify({ message, signature: BOGUS_SIGNATURE }),
+        })
+        proposalStatuses.push(response.statusCode)
+      }
+      expect(proposalStatuses).toEqual([401, 401, 401, 429])
+
+      for (const url of [`/api/proposals/${open}/bundle`, '/api/governance/log']) {
+        const statuses = []
+        for (let i = 0; i < 3; i++) statuses.push((await limited.inject({ method: 'GET', url })).statusCode)
+        expect(statuses, url).toEqual([200, 200, 429])
+      }
+    } finally {
+      await limited.close()
+    }
+  })
+
+  test('behavior: a bogus-signature vote on an unknown, pending or closed proposal, with invalid choices or out-of-window → refused with its 4xx and no chain call; the same vote on an open proposal reaches the chain', async () => {
+    // This app's clock runs a day ahead: a proposal ending in 3 hours is closed for it.
+    const later = await appOn(proxy.url, {}, () => new Date(Date.now() + DAY_MS))
+    try {
+      const now = nowSeconds()
+      const open = (await createProposal(ada, { title: 'Open tomorrow', end: now + 2 * 24 * 3600 })).id
+      const closed = (await createProposal(ada, { title: 'Closed tomorrow' })).id
+      const pending = (
+        await createProposal(ada, {
+          title: 'Pending tomorrow',
+          start: now + 2 * 24 * 3600,
+          end: now + 3 * 24 * 3600,
+        })
+      ).id
+      const unknown = `0x${'cd'.repeat(32)}` as Hex
+      const cases: [string, Hex, { message: unknown; signature: Hex }, number, string][] = [
+        ['an unknown proposal', unknown, await bogusVote(ben, unknown), 404, 'unknown_proposal'],
+        ['a pending proposal', pending, await bogusVote(ben, pending), 422, 'not_open'],
+        ['a closed proposal', closed, await bogusVote(ben, closed), 422, 'not_open'],
+        ['a choice out of range', open, await bogusVote(ben, open, { choices: [4] }), 422, 'bad_choices'],
+        [
+          'two choices on a basic proposal',
+          open,
+          await bogusVote(ben, open, { choices: [1, 2] }),
+          422,
+          'bad_choices',
+        ],
+        [
+          'a timestamp 7 days before the server clock',
+          open,
+          await bogusVote(ben, open, { timestamp: now - 6 * 24 * 3600 }),
+          422,
+          'bad_timestamp',
+        ],
+        ['choice 0', open, await bogusVote(ben, open, { choices: [0] }), 400, 'bad_request'],
+      ]
+      const post = (on: Hex, body: unknown) =>
+        later.inject({
+          method: 'POST',
+          url: `/api/proposals/${on}/votes`,
+          headers: jsonHeaders,
+          payload: JSON.stringify(body),
+        })
+      for (const [name, on, body, status, error] of cases) {
+        const from = proxy.calls.length
+        // With the node unreachable, any chain call would turn the answer into a 503.
+        proxy.down = true
+        const response = await post(on, body).finally(() => {
+          proxy.down = false
+        })
+        expect(response.statusCode, name).toBe(status)
+        expect(response.json().error, name).toBe(error)
+        expect(requestCalls(from), name).toEqual([])
+      }
+      expect(await votesOn(open)).toBe(0)
+
+      // The control: a vote that passes every cheap check goes on to the signature, hence to the chain.
+      const valid = await bogusVote(ben, open)
+      proxy.down = true
+      const unreachable = await post(open, valid).finally(() => {
+        proxy.down = false
+      })
+      expect(unreachable.statusCode).toBe(503)
+      expect(unreachable.json().error).toBe('chain_unavailable')
+      const from = proxy.calls.length
+      const refused = await post(open, valid)
+      expect(refused.statusCode).toBe(401)
+      expect(refused.json().error).toBe('bad_signature')
+      expect(requestCalls(from)).toEqual(['eth_getCode'])
+    } finally {
+      await later.close()
+    }
+  })
+
+  test('behavior: bogus-signature proposals with other rules, a start 10 years ahead or a stale timestamp → refused with no chain call, not even the head', async () => {
+    const counted = await appOn(proxy.url)
+    try {
+      const now = nowSeconds()
+      const cases: [string, Partial<ProposalMessage>, number, string][] = [
+        ['other rules', { quorum: '1' }, 422, 'rules_mismatch'],
+        [
+          'a start 10 years ahead',
+          { start: now + 3650 * 24 * 3600, end: now + 3650 * 24 * 3600 + 3600, timestamp: now },
+          400,
+          'bad_request',
+        ],
+        ['a timestamp 7 days old', { timestamp: now - 7 * 24 * 3600 }, 422, 'bad_timestamp'],
+        ['an end before now', { start: now - 7200, end: now - 60, timestamp: now - 7200 }, 422, 'ended'],
+      ]
+      for (const [name, overrides, status, error] of cases) {
+        const from = proxy.calls.length
+        proxy.down = true
+        const response = await counted
+          .inject({
+            method: 'POST',
+            url: '/api/proposals',
+            headers: jsonHeaders,
+            payload: JSON.stringify({
+              message: proposalMessage(ada, { title: name, ...overrides }),
+              signature: BOGUS_SIGNATURE,
+            }),
+          })
+          .finally(() => {
+            proxy.down = false
+          })
+        expect(response.statusCode, name).toBe(status)
+        expect(response.json().error, name).toBe(error)
+        expect(requestCalls(from), name).toEqual([])
+      }
+    } finally {
+      await counted.close()
+    }
+  })
+
+  test('behavior: an ERC-6492 vote whose factory loops → 401, the node asked to run it with SIGNATURE_CHECK_GAS only', async () => {
+    const counted = await appOn(proxy.url)
+    try {
+      const loopingFactory: Hex = '0x0000000000000000000000000000000000006493'
+      // Bytecode that jumps to itself forever: it burns whatever gas the call is given.
+      await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).setCode({
+        address: loopingFactory,
+        bytecode: '0x5b600056',
+      })
+      const open = (await createProposal(ada, { title: 'Counterfactual voter' })).id
+      const message: VoteMessage = {
+        voter: getAddress('0x00000000000000000000000000000000000064aa'),
+        proposal: open,
+        choices: [1],
+        reason: '',
+        timestamp: nowSeconds(),
+      }
+      const signature = serializeErc6492Signature({
+        address: loopingFactory,
+        data: '0xdeadbeef',
+        signature: BOGUS_SIGNATURE,
+      })
+      const from = proxy.calls.length
+      const response = await counted.inject({
+        method: 'POST',
+        url: `/api/proposals/${open}/votes`,
+        headers: jsonHeaders,
+        payload: JSON.stringify({ message, signature }),
+      })
+      expect(response.statusCode).toBe(401)
+      expect(response.json().error).toBe('bad_signature')
+      const calls = proxy.calls.slice(from).filter((call) => call.method === 'eth_call')
+      expect(calls).toHaveLength(1)
+      expect(calls[0]?.params[0]).toMatchObject({ gas: numberToHex(SIGNATURE_CHECK_GAS) })
+      expect(await votesOn(open)).toBe(0)
+    } finally {
+      await counted.close()
+    }
   })
 })

@@ -7,7 +7,7 @@ import {
   TALLY_VERSION,
   type Tally,
 } from '@guildhall/core'
-import { asc, desc, eq, gt, lte } from 'drizzle-orm'
+import { asc, desc, eq, gt } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { type Address, getAddress, type Hex, isAddress } from 'viem'
 import { z } from 'zod'
@@ -44,7 +44,24 @@ const tallyJson = (result: Tally) => ({
   leading: result.leading,
 })
 
-export async function governanceRoutes(app: FastifyInstance, { deps }: { deps: GovernanceDeps }) {
+export interface GovernanceRouteOptions {
+  deps: GovernanceDeps
+  /**
+   * Proposals and votes each client may submit per minute, each route counted apart: every one costs a
+   * signature check, and a contract account's check is a request to the chain's RPC provider.
+   */
+  writeRateLimitPerMinute: number
+  /** Result bundles and log pages each client may fetch per minute, each route counted apart. */
+  exportRateLimitPerMinute: number
+}
+
+export async function governanceRoutes(
+  app: FastifyInstance,
+  { deps, writeRateLimitPerMinute, exportRateLimitPerMinute }: GovernanceRouteOptions,
+) {
+  // Counted when the request arrives (onRequest), before its body is read or anything is checked.
+  const writeLimit = { rateLimit: { max: writeRateLimitPerMinute, timeWindow: '1 minute' } }
+  const exportLimit = { rateLimit: { max: exportRateLimitPerMinute, timeWindow: '1 minute' } }
   const nowSeconds = () => seconds(deps.now())
   const fail = (reply: FastifyReply, error: unknown) => {
     if (!(error instanceof GovernanceError)) throw error
@@ -56,16 +73,20 @@ export async function governanceRoutes(app: FastifyInstance, { deps }: { deps: G
     reply.status(400).send({ error: 'bad_request', message: `Invalid ${what}:\n${formatIssues(error)}` })
   const summary = (proposal: StoredProposal) => proposalSummary(proposal, nowSeconds())
 
-  app.post('/api/proposals', { bodyLimit: PROPOSAL_BODY_LIMIT }, async (request, reply) => {
-    const body = signedProposalSchema.safeParse(request.body)
-    if (!body.success) return badRequest(reply, 'proposal', body.error)
-    try {
-      const { id, created } = await createProposal(deps, body.data)
-      return reply.status(created ? 201 : 200).send({ id })
-    } catch (error) {
-      return fail(reply, error)
-    }
-  })
+  app.post(
+    '/api/proposals',
+    { bodyLimit: PROPOSAL_BODY_LIMIT, config: writeLimit },
+    async (request, reply) => {
+      const body = signedProposalSchema.safeParse(request.body)
+      if (!body.success) return badRequest(reply, 'proposal', body.error)
+      try {
+        const { id, created } = await createProposal(deps, body.data)
+        return reply.status(created ? 201 : 200).send({ id })
+      } catch (error) {
+        return fail(reply, error)
+      }
+    },
+  )
 
   app.get('/api/proposals', async (request, reply) => {
     const query = listQuery.safeParse(request.query)
@@ -106,18 +127,22 @@ export async function governanceRoutes(app: FastifyInstance, { deps }: { deps: G
     }
   })
 
-  app.post('/api/proposals/:id/votes', { bodyLimit: VOTE_BODY_LIMIT }, async (request, reply) => {
-    const params = idParams.safeParse(request.params)
-    if (!params.success) return badRequest(reply, 'proposal id', params.error)
-    const body = signedVoteSchema.safeParse(request.body)
-    if (!body.success) return badRequest(reply, 'vote', body.error)
-    try {
-      const result = await castVote(deps, params.data.id, body.data)
-      return reply.status(result.created ? 201 : 200).send(result)
-    } catch (error) {
-      return fail(reply, error)
-    }
-  })
+  app.post(
+    '/api/proposals/:id/votes',
+    { bodyLimit: VOTE_BODY_LIMIT, config: writeLimit },
+    async (request, reply) => {
+      const params = idParams.safeParse(request.params)
+      if (!params.success) return badRequest(reply, 'proposal id', params.error)
+      const body = signedVoteSchema.safeParse(request.body)
+      if (!body.success) return badRequest(reply, 'vote', body.error)
+      try {
+        const result = await castVote(deps, params.data.id, body.data)
+        return reply.status(result.created ? 201 : 200).send(result)
+      } catch (error) {
+        return fail(reply, error)
+      }
+    },
+  )
 
   app.get('/api/proposals/:id/power/:address', async (request, reply) => {
     const { address, ...rest } = request.params as { id: string; address: string }
@@ -146,7 +171,7 @@ export async function governanceRoutes(app: FastifyInstance, { deps }: { deps: G
   })
 
   /** Everything a recount needs, and the log entries that anchor it in the chain of all accepted messages. */
-  app.get('/api/proposals/:id/bundle', async (request, reply) => {
+  app.get('/api/proposals/:id/bundle', { config: exportLimit }, async (request, reply) => {
     const params = idParams.safeParse(request.params)
     if (!params.success) return badRequest(reply, 'proposal id', params.error)
     try {
@@ -192,7 +217,7 @@ export async function governanceRoutes(app: FastifyInstance, { deps }: { deps: G
   })
 
   /** The log from entry `after` + 1 on, to check the whole chain (bounded pages). */
-  app.get('/api/governance/log', async (request, reply) => {
+  app.get('/api/governance/log', { config: exportLimit }, async (request, reply) => {
     const query = z
       .strictObject({ after: z.coerce.number().int().min(0).default(0) })
       .safeParse(request.query)

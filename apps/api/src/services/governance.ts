@@ -12,9 +12,11 @@ import {
   proposalState,
   type SignedProposal,
   type SignedVote,
+  snapshotProblem,
   type Tally,
   tally,
   timestampProblem,
+  timestampProblemMessage,
   type VoteMessage,
   voteChoicesProblem,
   voteId,
@@ -26,8 +28,6 @@ import type { Database, Tx } from '../db/client.ts'
 import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
 import type { AnswerSource, TokenIndex, ZeroVotesReason } from '../indexer/token-index.ts'
 
-/** A snapshot block at most this far below the head when the proposal is created (≈ 1 day on Ethereum). */
-export const SNAPSHOT_MAX_AGE_BLOCKS = 7_200
 /** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
 const LOG_LOCK_KEY = 0x6775696c64 // "guild"
 
@@ -37,6 +37,8 @@ export interface GovernanceDeps {
   tokenIndex: TokenIndex
   domain: GovernanceDomain
   rules: GovernanceRules
+  /** A new proposal's snapshot must be one of this many blocks before the head (ADR 015). */
+  snapshotMaxAgeBlocks: number
   now: () => Date
 }
 
@@ -172,25 +174,12 @@ export async function createProposal(
     )
   }
   const clock = timestampProblem(message.timestamp, now)
-  if (clock) {
-    throw new GovernanceError(
-      422,
-      'bad_timestamp',
-      clock === 'too-old'
-        ? 'This proposal was signed more than 6 days ago. Sign it again.'
-        : 'This proposal is dated in the future. Check your device clock.',
-    )
-  }
+  if (clock) throw new GovernanceError(422, 'bad_timestamp', timestampProblemMessage('proposal', clock))
   if (message.end <= now)
     throw new GovernanceError(422, 'ended', 'This proposal would end before it is created.')
   const head = Number(await chainHead(deps))
-  if (message.snapshot >= head || message.snapshot < head - SNAPSHOT_MAX_AGE_BLOCKS) {
-    throw new GovernanceError(
-      422,
-      'bad_snapshot',
-      `The snapshot block must be one of the last ${SNAPSHOT_MAX_AGE_BLOCKS} blocks before the current one (${head}).`,
-    )
-  }
+  const snapshot = snapshotProblem(message.snapshot, head, deps.snapshotMaxAgeBlocks)
+  if (snapshot) throw new GovernanceError(422, 'bad_snapshot', snapshot)
   const power = await chainRead(() => votingPowerAt(deps, message.author, message.snapshot))
   if (power.power < BigInt(message.threshold)) {
     throw new GovernanceError(
@@ -269,16 +258,8 @@ export async function castVote(
         : 'Voting on this proposal has ended.',
     )
   }
-  const clock = timestampProblem(message.timestamp, now)
-  if (clock || message.timestamp < proposal.start - 300) {
-    throw new GovernanceError(
-      422,
-      'bad_timestamp',
-      clock === 'in-the-future'
-        ? 'This vote is dated in the future. Check your device clock.'
-        : 'This vote was signed before the voting period or too long ago. Sign it again.',
-    )
-  }
+  const clock = timestampProblem(message.timestamp, now, proposal.start)
+  if (clock) throw new GovernanceError(422, 'bad_timestamp', timestampProblemMessage('vote', clock))
   const choicesProblem = voteChoicesProblem(proposal.message, message.choices)
   if (choicesProblem) throw new GovernanceError(422, 'bad_choices', choicesProblem)
   await checkSignature(deps, message.voter, id, signature)

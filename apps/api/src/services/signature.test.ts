@@ -1,8 +1,14 @@
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { ChainUnavailableError, verifyPersonalSignature } from '@guildhall/core/signature'
+import {
+  ChainUnavailableError,
+  SIGNATURE_CHECK_GAS,
+  verifyHashSignature,
+  verifyPersonalSignature,
+} from '@guildhall/core/signature'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
 import {
   approveHashOnChain,
   deploySafes,
@@ -10,7 +16,16 @@ import {
   signMessageAsSafe,
   signMessageAsUndeployedSafe,
 } from '@guildhall/devchain/safe'
-import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  type Hex,
+  http,
+  numberToHex,
+  type PublicClient,
+  serializeErc6492Signature,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -196,5 +211,81 @@ describe('counterfactual Safe accounts (ERC-6492)', () => {
     await expect(
       verifyPersonalSignature({ address, message, signature, client: downClient }),
     ).rejects.toBeInstanceOf(ChainUnavailableError)
+  })
+})
+
+describe('bounds of the on-chain check (gas and time)', () => {
+  // Bytecode that jumps to itself forever: a factory or wallet that burns whatever gas it is given.
+  const LOOP_CODE: Hex = '0x5b600056'
+  const loopingFactory: Address = '0x0000000000000000000000000000000000006492'
+  const loopingWallet: Address = '0x0000000000000000000000000000000000001271'
+  const hash: Hex = `0x${'42'.repeat(32)}`
+  let proxy: RecordingProxy
+  let proxied: PublicClient
+
+  beforeAll(async () => {
+    const chain = createTestClient({ mode: 'anvil', transport: http(anvil.url) })
+    await chain.setCode({ address: loopingFactory, bytecode: LOOP_CODE })
+    await chain.setCode({ address: loopingWallet, bytecode: LOOP_CODE })
+    proxy = await startRecordingProxy(anvil.url)
+    proxied = createPublicClient({
+      chain: foundry,
+      transport: http(proxy.url, { retryCount: 0 }),
+    }) as PublicClient
+  })
+  afterAll(() => proxy?.close())
+
+  const ethCalls = (from: number) => proxy.calls.slice(from).filter((call) => call.method === 'eth_call')
+
+  test('behavior: an ERC-6492 signature whose factory loops is refused, and the node is asked to run it with SIGNATURE_CHECK_GAS only', async () => {
+    const signature = serializeErc6492Signature({
+      address: loopingFactory,
+      data: '0xdeadbeef',
+      signature: `0x${'11'.repeat(65)}`,
+    })
+    const from = proxy.calls.length
+    const counterfactual: Address = '0x00000000000000000000000000000000000000aa'
+    expect(await verifyHashSignature({ address: counterfactual, hash, signature, client: proxied })).toBe(
+      false,
+    )
+    const calls = ethCalls(from)
+    expect(calls).toHaveLength(1)
+    expect(calls[0]?.params[0]).toMatchObject({ gas: numberToHex(SIGNATURE_CHECK_GAS) })
+  })
+
+  test('behavior: a contract wallet whose isValidSignature loops is refused (not "unavailable"), asked with SIGNATURE_CHECK_GAS only', async () => {
+    const from = proxy.calls.length
+    expect(
+      await verifyHashSignature({
+        address: loopingWallet,
+        hash,
+        signature: `0x${'11'.repeat(65)}`,
+        client: proxied,
+      }),
+    ).toBe(false)
+    const calls = ethCalls(from)
+    expect(calls).toHaveLength(1)
+    expect(calls[0]?.params[0]).toMatchObject({ to: loopingWallet, gas: numberToHex(SIGNATURE_CHECK_GAS) })
+  })
+
+  test('behavior: a node slower than the deadline → ChainUnavailableError at the deadline, not when the node answers', async () => {
+    proxy.delayMs.set('eth_getCode', 3_000)
+    try {
+      const started = performance.now()
+      await expect(
+        verifyHashSignature({
+          address: loopingWallet,
+          hash,
+          signature: `0x${'11'.repeat(65)}`,
+          client: proxied,
+          timeoutMs: 300,
+        }),
+      ).rejects.toBeInstanceOf(ChainUnavailableError)
+      const elapsed = performance.now() - started
+      expect(elapsed).toBeGreaterThanOrEqual(290)
+      expect(elapsed).toBeLessThan(2_000)
+    } finally {
+      proxy.delayMs.clear()
+    }
   })
 })
