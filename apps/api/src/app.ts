@@ -63,7 +63,22 @@ export async function buildApp({
   logger = false,
   now = () => new Date(),
 }: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger, bodyLimit: 64 * 1024 })
+  const { timeouts } = settings
+  const app = Fastify({
+    logger,
+    bodyLimit: 64 * 1024,
+    // Bounds on what a client may hold open: a request whose headers or body trickle in (or stop) gets
+    // 408, a connection silent mid-request is closed, an idle keep-alive connection is closed.
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      // Node checks the request and headers timeouts on this interval (30 s by default), so a late check
+      // would stretch them; a small fraction of the headers timeout keeps them close to their values.
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersMs / 4))),
+    },
+  })
   const { publicConfig } = settings
   const daoChain = settings.chains[0]
 

@@ -100,6 +100,12 @@ const envSchema = z.object({
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).optional(),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Longest a request may take to arrive in full (headers and body); a slower one gets 408. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  /** Longest a request's headers may take to arrive; at most REQUEST_TIMEOUT_MS. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** How long an idle keep-alive connection stays open; behind a proxy, above the proxy's own. */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
 })
 
 export type ChainSettings = PublicChain & { upstreamRpcUrl: string; proxied: boolean }
@@ -118,6 +124,8 @@ export interface Settings {
   publicConfig: PublicConfig
   database: { url: string | undefined; dataDir: string | undefined }
   authRateLimitPerMinute: number
+  /** Bounds on how long a client may hold a connection (milliseconds). */
+  timeouts: { requestMs: number; headersMs: number; keepAliveMs: number }
 }
 
 export class EnvError extends Error {
@@ -166,6 +174,12 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     ...(parsed.success ? [] : formatIssues(parsed.error).split('\n')),
     ...chainProblems(env, chainIds),
   ]
+  const requestTimeout = field('REQUEST_TIMEOUT_MS')
+  const headersTimeout = field('HEADERS_TIMEOUT_MS')
+  // Node refuses a headers timeout longer than the whole request's.
+  if (requestTimeout !== undefined && headersTimeout !== undefined && headersTimeout > requestTimeout) {
+    problems.push('- HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS')
+  }
   if (wallets.some((id) => WALLET_CONNECT_WALLET_IDS.includes(id)) && !env.WALLETCONNECT_PROJECT_ID) {
     problems.push(`- WALLETCONNECT_PROJECT_ID: ${MISSING_PROJECT_ID_MESSAGE}`)
   }
@@ -239,5 +253,10 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     publicConfig: publicConfig.data,
     database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR },
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
   }
 }
