@@ -90,3 +90,27 @@ export async function disconnectFromAccountModal(page: Page): Promise<void> {
   await expect(dialog).toHaveCount(0)
   await expect(connectButton(page)).toBeVisible()
 }
+
+/**
+ * Stands in for WalletConnect's relay (wss://relay.walletconnect.org), which the test cannot reach: it
+ * accepts every subscription and publication, so the SDK gets as far as its pairing URI (the QR code)
+ * without a wallet ever answering. Returns the methods the SDK called, in order.
+ */
+export async function standInRelay(page: Page): Promise<string[]> {
+  const methods: string[] = []
+  // Page routes take precedence over the fixtures' context route, which would refuse the connection.
+  await page.routeWebSocket(/^wss:\/\/relay\.walletconnect\.(org|com)\//, (ws) => {
+    ws.onMessage((message) => {
+      const request = JSON.parse(String(message)) as { id: number; method: string; params: unknown }
+      methods.push(request.method)
+      const result =
+        request.method === 'irn_subscribe'
+          ? 'a1'.repeat(32) // the subscription id
+          : request.method === 'irn_batchFetchMessages'
+            ? { messages: [], hasMore: false }
+            : true
+      ws.send(JSON.stringify({ id: request.id, jsonrpc: '2.0', result }))
+    })
+  })
+  return methods
+}

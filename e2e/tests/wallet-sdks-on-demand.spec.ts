@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { POPULAR_WALLET_IDS } from '@guildhall/core'
 import { type BrowserContext, devices, type Page, type Request } from '@playwright/test'
 import { connectButton, expect, test, WEB_DIST } from '../support/fixtures.ts'
-import { connectDialog, TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
+import { connectDialog, standInRelay, TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
 
 // Every wallet the configuration accepts; the WalletConnect-based ones need a project id (any will do
 // here: RainbowKit swaps the placeholder for its example id, and WalletConnect's servers are unreachable).
@@ -159,30 +159,6 @@ for (const { option, label } of [
     expect(traffic.hosts()).toEqual(['127.0.0.1'])
     expect(traffic.sdks()).toEqual([])
   })
-}
-
-/**
- * Stands in for WalletConnect's relay (wss://relay.walletconnect.org), which the test cannot reach: it
- * accepts every subscription and publication, so the SDK gets as far as its pairing URI (the QR code)
- * without a wallet ever answering. Returns the methods the SDK called, in order.
- */
-async function standInRelay(page: Page): Promise<string[]> {
-  const methods: string[] = []
-  // Page routes take precedence over the fixtures' context route, which would refuse the connection.
-  await page.routeWebSocket(/^wss:\/\/relay\.walletconnect\.(org|com)\//, (ws) => {
-    ws.onMessage((message) => {
-      const request = JSON.parse(String(message)) as { id: number; method: string; params: unknown }
-      methods.push(request.method)
-      const result =
-        request.method === 'irn_subscribe'
-          ? 'a1'.repeat(32) // the subscription id
-          : request.method === 'irn_batchFetchMessages'
-            ? { messages: [], hasMore: false }
-            : true
-      ws.send(JSON.stringify({ id: request.id, jsonrpc: '2.0', result }))
-    })
-  })
-  return methods
 }
 
 // Coinbase's keys.coinbase.com, WalletConnect's verify server and MetaMask's socket server are the

@@ -1,6 +1,7 @@
 // Page measurements in headless Chromium, the same code for Guildhall and the reference pages: cold-load
 // timings, heap and long tasks, and what the page asks the network for.
 import { join } from 'node:path'
+import { exposeTestWalletRpc } from '@guildhall/devchain/wallet/playwright'
 import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core'
 
 /** A cookie for the page's origin, e.g. a sign-in session. */
@@ -217,7 +218,11 @@ async function openPage(
   })
   pageErrors.set(page, errors)
   await page.addInitScript({ content: probe(target.selectors) })
-  if (initScript) await page.addInitScript({ content: initScript })
+  if (initScript) {
+    // The test wallet reaches its node outside the page, as an extension does (the app's CSP is 'self').
+    await exposeTestWalletRpc(page)
+    await page.addInitScript({ content: initScript })
+  }
   const cdp = await context.newCDPSession(page)
   await applyThrottle(cdp, profile.throttle)
   return { context, page, traffic, cdp }

@@ -245,8 +245,17 @@ describe('security headers and bodies', () => {
   test('behavior: pages carry security headers and may be framed only by Safe', async () => {
     const response = await app.inject({ method: 'GET', url: '/' })
     expect(response.headers['x-content-type-options']).toBe('nosniff')
-    expect(response.headers['content-security-policy']).toContain(
-      "frame-ancestors 'self' https://app.safe.global",
+    const csp = String(response.headers['content-security-policy']).split(';')
+    // The policy restricts everything by default and allows scripts from our own files only.
+    expect(csp).toEqual(
+      expect.arrayContaining([
+        "default-src 'self'",
+        "script-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'self' https://app.safe.global",
+      ]),
     )
     expect(response.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups')
     expect(response.headers['x-frame-options']).toBeUndefined()

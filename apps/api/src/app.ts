@@ -17,6 +17,7 @@ import { signInStatement } from '@guildhall/core/siwe'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { type Address, createPublicClient, http, type PublicClient, withTimeout } from 'viem'
 import { proposalPageId, renderAppShell, renderDataPreloads, renderProposalHeader } from './app-shell.ts'
+import { contentSecurityPolicy } from './csp.ts'
 import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
 import { TokenIndex } from './indexer/token-index.ts'
@@ -62,7 +63,22 @@ export async function buildApp({
   logger = false,
   now = () => new Date(),
 }: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger, bodyLimit: 64 * 1024 })
+  const { timeouts } = settings
+  const app = Fastify({
+    logger,
+    bodyLimit: 64 * 1024,
+    // Bounds on what a client may hold open: a request whose headers or body trickle in (or stop) gets
+    // 408, a connection silent mid-request is closed, an idle keep-alive connection is closed.
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      // Node checks the request and headers timeouts on this interval (30 s by default), so a late check
+      // would stretch them; a small fraction of the headers timeout keeps them close to their values.
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersMs / 4))),
+    },
+  })
   const { publicConfig } = settings
   const daoChain = settings.chains[0]
 
@@ -101,19 +117,8 @@ export async function buildApp({
   await app.register(fastifyCompress)
   await app.register(fastifyCookie)
   await app.register(fastifyHelmet, {
-    // Scripts and styles are same-origin already; the CSP pins what helmet's defaults would break:
-    // Safe loads the app in its iframe, and Coinbase / WalletConnect open popups.
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        // Deliberately no default-src yet: wallet SDKs, WalletConnect and RPC hosts vary by config, and
-        // a wrong allowlist breaks connecting. A full policy comes with the performance work (issue 4).
-        defaultSrc: fastifyHelmet.contentSecurityPolicy.dangerouslyDisableDefaultSrc,
-        frameAncestors: ["'self'", 'https://app.safe.global'],
-        baseUri: ["'self'"],
-        objectSrc: ["'none'"],
-      },
-    },
+    // The full policy, built from the settings (chains' RPC hosts, the configured wallets' SDK hosts).
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(settings) },
     frameguard: false,
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     crossOriginEmbedderPolicy: false,

@@ -277,3 +277,26 @@ describe('parseEnv: governance', () => {
     }
   })
 })
+
+describe('parseEnv: timeouts', () => {
+  test('default to a 30 s request, 10 s headers and 5 s keep-alive bound', () => {
+    expect(parseEnv(base).timeouts).toEqual({ requestMs: 30_000, headersMs: 10_000, keepAliveMs: 5_000 })
+  })
+
+  test('are read from the environment', () => {
+    const { timeouts } = parseEnv({
+      ...base,
+      REQUEST_TIMEOUT_MS: '60000',
+      HEADERS_TIMEOUT_MS: '20000',
+      KEEP_ALIVE_TIMEOUT_MS: '65000',
+    })
+    expect(timeouts).toEqual({ requestMs: 60_000, headersMs: 20_000, keepAliveMs: 65_000 })
+  })
+
+  test('a headers timeout longer than the request timeout, or a timeout of 0, is refused', () => {
+    expect(envError({ ...base, REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' }).message).toContain(
+      '- HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS',
+    )
+    expect(envError({ ...base, KEEP_ALIVE_TIMEOUT_MS: '0' }).message).toContain('KEEP_ALIVE_TIMEOUT_MS')
+  })
+})

@@ -112,6 +112,12 @@ const envSchema = z.object({
     .min(1)
     .max(10_000)
     .default(DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS),
+  /** Longest a request may take to arrive in full (headers and body); a slower one gets 408. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  /** Longest a request's headers may take to arrive; at most REQUEST_TIMEOUT_MS. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** How long an idle keep-alive connection stays open; behind a proxy, above the proxy's own. */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
 })
 
 export type ChainSettings = PublicChain & { upstreamRpcUrl: string; proxied: boolean }
@@ -133,6 +139,8 @@ export interface Settings {
   governanceRateLimitPerMinute: number
   exportRateLimitPerMinute: number
   snapshotMaxAgeBlocks: number
+  /** Bounds on how long a client may hold a connection (milliseconds). */
+  timeouts: { requestMs: number; headersMs: number; keepAliveMs: number }
 }
 
 export class EnvError extends Error {
@@ -181,6 +189,12 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     ...(parsed.success ? [] : formatIssues(parsed.error).split('\n')),
     ...chainProblems(env, chainIds),
   ]
+  const requestTimeout = field('REQUEST_TIMEOUT_MS')
+  const headersTimeout = field('HEADERS_TIMEOUT_MS')
+  // Node refuses a headers timeout longer than the whole request's.
+  if (requestTimeout !== undefined && headersTimeout !== undefined && headersTimeout > requestTimeout) {
+    problems.push('- HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS')
+  }
   if (wallets.some((id) => WALLET_CONNECT_WALLET_IDS.includes(id)) && !env.WALLETCONNECT_PROJECT_ID) {
     problems.push(`- WALLETCONNECT_PROJECT_ID: ${MISSING_PROJECT_ID_MESSAGE}`)
   }
@@ -257,5 +271,10 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     governanceRateLimitPerMinute: e.GOVERNANCE_RATE_LIMIT_PER_MINUTE,
     exportRateLimitPerMinute: e.EXPORT_RATE_LIMIT_PER_MINUTE,
     snapshotMaxAgeBlocks: e.SNAPSHOT_MAX_AGE_BLOCKS,
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
   }
 }

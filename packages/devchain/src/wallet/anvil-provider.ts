@@ -7,6 +7,12 @@
 export type Hex = `0x${string}`
 
 /** A chain the wallet knows. */
+/** Sends one JSON-RPC body to a node from outside the page: its HTTP status and response text. */
+export type RpcBinding = (url: string, body: string) => Promise<{ status: number; text: string }>
+
+/** The page binding (window.__testWalletRpc) the test wallet sends its node requests through, when present. */
+export const TEST_WALLET_RPC_BINDING = '__testWalletRpc'
+
 export type TestWalletChain = { chainId: number; rpcUrl: string; name: string }
 
 /** What `wallet_addEthereumChain` does next: add and switch (MetaMask), add but stay, or refuse (4001). */
@@ -268,12 +274,18 @@ export function createAnvilProvider(options: AnvilProviderOptions): AnvilProvide
   async function forward(method: string, params: unknown): Promise<unknown> {
     let body: { result?: unknown; error?: { code?: number; message?: string; data?: unknown } }
     try {
-      const response = await fetch(currentChain().rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params: params ?? [] }),
-      })
-      const text = await response.text()
+      const payload = JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params: params ?? [] })
+      // A real wallet reaches its node from the extension, outside the page's Content-Security-Policy;
+      // in a browser test the page's binding does the same (TEST_WALLET_RPC_BINDING). Else plain fetch.
+      const binding = (globalThis as { __testWalletRpc?: RpcBinding }).__testWalletRpc
+      const response = binding
+        ? await binding(currentChain().rpcUrl, payload)
+        : await fetch(currentChain().rpcUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: payload,
+          }).then(async (r) => ({ status: r.status, text: await r.text() }))
+      const { text } = response
       try {
         body = JSON.parse(text)
       } catch {

@@ -1,19 +1,38 @@
 import type { Page } from '@playwright/test'
-import type {
-  AddChainBehaviour,
-  Hex,
-  MethodMatcher,
-  RecordedRequest,
-  ScriptedError,
-  TestWalletChain,
-  TestWalletControl,
-  TestWalletState,
+import {
+  type AddChainBehaviour,
+  type Hex,
+  type MethodMatcher,
+  type RecordedRequest,
+  type RpcBinding,
+  type ScriptedError,
+  TEST_WALLET_RPC_BINDING,
+  type TestWalletChain,
+  type TestWalletControl,
+  type TestWalletState,
 } from './anvil-provider.ts'
 import { type TestWalletInjectOptions, testWalletInitScript } from './inject.ts'
 
 type ControlMethod = {
   [K in keyof TestWalletControl]: TestWalletControl[K] extends (...args: never[]) => unknown ? K : never
 }[keyof TestWalletControl]
+
+/**
+ * Lets the test wallet in `page` reach its node from the test process, as an extension reaches it from
+ * outside the page: the app's Content-Security-Policy, which governs the page's own requests, does not
+ * apply to it. Call before the wallet's init script is added.
+ */
+export async function exposeTestWalletRpc(page: Pick<Page, 'exposeBinding'>): Promise<void> {
+  const send: RpcBinding = async (url, body) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+    return { status: response.status, text: await response.text() }
+  }
+  await page.exposeBinding(TEST_WALLET_RPC_BINDING, (_source, url: string, body: string) => send(url, body))
+}
 
 /** Node-side handle on the injected test wallet of one page; every method is a `page.evaluate`. */
 export class TestWallet {
@@ -24,6 +43,7 @@ export class TestWallet {
 
   /** Adds the wallet to `page` before any page script runs, on this and every later navigation/reload. */
   static async install(page: Page, options: TestWalletInjectOptions): Promise<TestWallet> {
+    if (!options.absent) await exposeTestWalletRpc(page)
     await page.addInitScript({ content: testWalletInitScript(options) })
     return new TestWallet(page, options)
   }
