@@ -61,6 +61,12 @@ describe('renderAppShell', () => {
     }
   })
 
+  test("behavior: with sign-in on, the header keeps the session line's place, empty as in React's first render", () => {
+    const html = renderAppShell({ dao, signIn: true }, '/proposals')
+    expect(html).toContain('</div></div><div class="session"></div></header>')
+    expect(renderAppShell({ dao, signIn: false }, '/proposals')).not.toContain('class="session"')
+  })
+
   test('behavior: the Overview without a description has no lead paragraph', () => {
     const html = renderAppShell({ dao: { name: 'Plain DAO', description: '' } }, '/?ref=x')
     expect(html).toContain('<header class="page-header"><h1>Plain DAO</h1></header>')

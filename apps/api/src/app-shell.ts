@@ -16,7 +16,11 @@ import {
  * stand-in button (same size, whatever the fonts), which can be neither seen, focused nor clicked before
  * the app can handle the click.
  */
-export function renderAppShell(config: Pick<PublicConfig, 'dao'>, url: string, page = ''): string {
+export function renderAppShell(
+  config: Pick<PublicConfig, 'dao'> & Partial<Pick<PublicConfig, 'signIn'>>,
+  url: string,
+  page = '',
+): string {
   const pathname = (url.split(/[?#]/)[0] ?? '/').toLowerCase()
   const link = (to: string, end: boolean, className: string, label: string) => {
     // React Router's NavLink: active on `to` itself, and unless `end`, on the paths beneath it.
@@ -31,6 +35,8 @@ export function renderAppShell(config: Pick<PublicConfig, 'dao'>, url: string, p
     '<div class="connect"><div class="connect-slot">' +
     '<button type="button" class="connect-stand-in" style="visibility:hidden" tabindex="-1">Connect Wallet</button>' +
     '</div></div>' +
+    // The signed-in line's place, empty until the session is known (as in React's first render).
+    (config.signIn ? '<div class="session"></div>' : '') +
     '</header><div class="notices" aria-live="assertive"></div>'
   const { name, description } = config.dao
   const content =

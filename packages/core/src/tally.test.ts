@@ -7,6 +7,7 @@ import {
   FINALITY_DELAY_SECONDS,
   formatBasisPoints,
   proposalState,
+  sharesInBasisPoints,
   TALLY_VERSION,
   type TallyRules,
   tally,
@@ -239,5 +240,48 @@ describe('basis points', () => {
     expect(basisPoints(5n, 0n)).toBe(0n)
     expect(formatBasisPoints(1234n)).toBe('12.34 %')
     expect(formatBasisPoints(5n)).toBe('0.05 %')
+  })
+})
+
+describe('shares in basis points (largest remainder)', () => {
+  const percentages = (parts: bigint[]) => sharesInBasisPoints(parts).map(formatBasisPoints)
+  const sum = (shares: bigint[]) => shares.reduce((a, b) => a + b, 0n)
+
+  test('behavior: 5 : 2 : 2 shows 55.56 + 22.22 + 22.22 = 100 %, not 55.55 + 22.22 + 22.22 = 99.99 %', () => {
+    expect(percentages([5n, 2n, 2n])).toEqual(['55.56 %', '22.22 %', '22.22 %'])
+    // The demo's documentation sprint: 1,250 For, 850 Against, 0 Abstain (59.52 + 40.47 before).
+    expect(percentages([1250n, 850n, 0n])).toEqual(['59.52 %', '40.48 %', '0.00 %'])
+  })
+
+  test('behavior: equal remainders give the missing points to the earlier parts', () => {
+    expect(percentages([1n, 1n, 1n])).toEqual(['33.34 %', '33.33 %', '33.33 %'])
+    expect(percentages([0n, 1n, 1n, 1n])).toEqual(['0.00 %', '33.34 %', '33.33 %', '33.33 %'])
+    expect(sharesInBasisPoints([1n, 1n, 1n, 1n, 1n, 1n])).toEqual([1667n, 1667n, 1667n, 1667n, 1666n, 1666n])
+  })
+
+  test('parameters: nothing counted is 0 % each; no parts, no shares; exact shares stay exact', () => {
+    expect(sharesInBasisPoints([0n, 0n, 0n])).toEqual([0n, 0n, 0n])
+    expect(sharesInBasisPoints([])).toEqual([])
+    expect(sharesInBasisPoints([7n])).toEqual([10_000n])
+    expect(sharesInBasisPoints([1n, 3n])).toEqual([2_500n, 7_500n])
+  })
+
+  test('property: any non-zero votes add up to exactly 100 %, and no share is off by a point or more', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.bigInt({ min: 0n, max: 10n ** 30n }), { minLength: 1, maxLength: 12 }),
+        (parts) => {
+          const shares = sharesInBasisPoints(parts)
+          const total = sum(parts)
+          if (total === 0n) return shares.every((share) => share === 0n)
+          if (sum(shares) !== 10_000n) return false
+          // Each share is its exact value rounded down or up: |share·total − part·10000| < total.
+          return parts.every((part, i) => {
+            const diff = (shares[i] ?? 0n) * total - part * 10_000n
+            return diff < total && -diff < total
+          })
+        },
+      ),
+    )
   })
 })

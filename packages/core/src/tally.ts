@@ -107,6 +107,33 @@ export function basisPoints(part: bigint, whole: bigint): bigint {
   return whole === 0n ? 0n : (part * 10_000n) / whole
 }
 
+/**
+ * Each part's share of their sum in basis points, rounded so that the shares add up to exactly 100 %:
+ * each share rounded down, then the points still missing go one each to the largest remainders (equal
+ * remainders: the earlier part first). Rounding each share down on its own shows 5 : 2 : 2 as
+ * 55.55 + 22.22 + 22.22 = 99.99 %. All 0 when the sum is 0.
+ */
+export function sharesInBasisPoints(parts: readonly bigint[]): bigint[] {
+  const total = parts.reduce((sum, part) => sum + part, 0n)
+  if (total === 0n) return parts.map(() => 0n)
+  const shares = parts.map((part) => (part * 10_000n) / total)
+  const remainders = parts.map((part) => (part * 10_000n) % total)
+  let missing = 10_000n - shares.reduce((sum, share) => sum + share, 0n)
+  const byRemainder = parts
+    .map((_, index) => index)
+    .sort((a, b) => {
+      const ra = remainders[a] ?? 0n
+      const rb = remainders[b] ?? 0n
+      return ra === rb ? a - b : rb > ra ? 1 : -1
+    })
+  for (const index of byRemainder) {
+    if (missing <= 0n) break
+    shares[index] = (shares[index] ?? 0n) + 1n
+    missing -= 1n
+  }
+  return shares
+}
+
 /** A basis-point figure as a percentage with two decimals, e.g. 1234n → "12.34 %". */
 export function formatBasisPoints(bps: bigint): string {
   const whole = bps / 100n

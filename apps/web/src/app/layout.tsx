@@ -32,7 +32,13 @@ export function Layout() {
         <div className="connect">
           <ConnectSlot />
         </div>
-        <SignedInAs />
+        {/* A place of its own, kept in every state, so signing in or out never changes the header's
+            height and the page below does not jump. */}
+        {config.signIn ? (
+          <div className="session">
+            <SignedInAs />
+          </div>
+        ) : null}
       </header>
       <DevAccountPicker />
       <Notices />

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { BrowserRouter, matchPath, Route, Routes } from 'react-router'
 import { Preloaded, preloadable } from '../lib/preloadable.ts'
 import { Layout } from './layout.tsx'
-import { PlaceholderPage } from './placeholder-page.tsx'
+import { NotFoundPage, PlaceholderPage } from './placeholder-page.tsx'
 import { OverviewPage } from './routes/overview-page.tsx'
 
 // Declarative routes (ADR 012): the data router's loaders and actions are unused here, and it costs
@@ -85,10 +85,7 @@ export function AppRouter() {
             element={<PlaceholderPage title="Treasury" text="Treasury balances arrive in a later release." />}
           />
           <Route path="account/sessions" element={<Preloaded code={sessions} props={{}} />} />
-          <Route
-            path="*"
-            element={<PlaceholderPage title="Page not found" text="There is no page at this address." />}
-          />
+          <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>
     </BrowserRouter>

@@ -15,6 +15,38 @@ export class ApiRequestError extends Error {
 export const NETWORK_DOWN_MESSAGE =
   'The Guildhall server could not be reached. Check your connection and try again.'
 
+/**
+ * What the user reads when the server's answer is not what this version of the app expects (a schema
+ * mismatch, or no JSON at all): validation details mean nothing to a reader, so they go to the console.
+ */
+export const UNEXPECTED_ANSWER_MESSAGE =
+  'The server sent an answer this page cannot read. Reload the page; if it happens again, the server may be running another version of Guildhall.'
+
+/** The JSON body of a successful `response`, validated by `schema`; otherwise an error with a sentence. */
+export async function readAnswer<T extends z.ZodMiniType>(
+  response: Response,
+  schema: T,
+): Promise<z.infer<T>> {
+  let body: unknown
+  try {
+    body = await response.json()
+  } catch (error) {
+    console.error(`The answer from ${response.url} is not JSON:`, error)
+    throw new ApiRequestError(response.status, UNEXPECTED_ANSWER_MESSAGE)
+  }
+  const parsed = schema.safeParse(body)
+  if (parsed.success) return parsed.data
+  console.error(`The answer from ${response.url} does not match what the app expects:`, parsed.error)
+  throw new ApiRequestError(response.status, UNEXPECTED_ANSWER_MESSAGE)
+}
+
+/** A sentence for any error a request can end with: the server's or ours, never a stack or raw issues. */
+export function describeRequestError(error: unknown): string {
+  if (error instanceof ApiRequestError) return error.message
+  console.error(error)
+  return 'Something went wrong. Reload the page to try again.'
+}
+
 /** The server's own sentence for a failed response, or a plain one when it sent none. */
 export async function errorFromResponse(response: Response): Promise<ApiRequestError> {
   const body: unknown = await response.json().catch(() => null)
@@ -34,5 +66,5 @@ export async function apiGet<T extends z.ZodMiniType>(path: string, schema: T): 
     throw new ApiRequestError(0, NETWORK_DOWN_MESSAGE)
   }
   if (!response.ok) throw await errorFromResponse(response)
-  return schema.parse(await response.json())
+  return readAnswer(response, schema)
 }

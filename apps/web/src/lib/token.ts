@@ -1,3 +1,4 @@
+import { formatTokenAmount } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { useReadContracts } from 'wagmi'
 import { usePublicConfig } from './public-config-context.tsx'
@@ -27,6 +28,20 @@ export function useTokenMetadata() {
     ? { name: data[0], symbol: data[1], decimals: data[2], totalSupply: data[3] }
     : undefined
   return { ...result, metadata }
+}
+
+/**
+ * Formats token amounts (base units) as the rest of the app shows them, e.g. "1,000 GHD"; "…" until the
+ * token's decimals are known, the bare base units if they cannot be read.
+ */
+export function useTokenAmount(): (value: string | bigint) => string {
+  const { metadata, isError } = useTokenMetadata()
+  return (value) =>
+    metadata
+      ? `${formatTokenAmount(BigInt(value), metadata.decimals)} ${metadata.symbol}`
+      : isError
+        ? `${value} base units`
+        : '…'
 }
 
 /** Balance, voting power and delegate of one account, in one multicall. */

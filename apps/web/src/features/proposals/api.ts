@@ -11,7 +11,13 @@ import {
 import { queryOptions } from '@tanstack/react-query'
 import type { Address } from 'viem'
 import type { z } from 'zod/mini'
-import { ApiRequestError, apiGet, errorFromResponse, NETWORK_DOWN_MESSAGE } from '../../lib/api.ts'
+import {
+  ApiRequestError,
+  apiGet,
+  errorFromResponse,
+  NETWORK_DOWN_MESSAGE,
+  readAnswer,
+} from '../../lib/api.ts'
 
 export const proposalsQuery = (state?: ProposalState) =>
   queryOptions({
@@ -48,7 +54,7 @@ async function apiPost<T extends z.ZodMiniType>(path: string, body: unknown, sch
     throw new ApiRequestError(0, NETWORK_DOWN_MESSAGE)
   }
   if (!response.ok) throw await errorFromResponse(response)
-  return schema.parse(await response.json())
+  return readAnswer(response, schema)
 }
 
 export const submitProposal = (signed: SignedProposal) =>

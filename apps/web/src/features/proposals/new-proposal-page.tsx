@@ -16,6 +16,7 @@ import { Link, useNavigate } from 'react-router'
 import { getBlockNumber } from 'viem/actions'
 import { useClient, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
+import { useTokenAmount } from '../../lib/token.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { submitProposal } from './api.ts'
 import { useDaoChain } from './use-dao-chain.ts'
@@ -35,6 +36,7 @@ export function NewProposalPage() {
   const { signTypedDataAsync } = useSignTypedData()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
+  const amount = useTokenAmount()
   const [title, setTitle] = useState('')
   const [body, setBody] = useState('')
   const [kind, setKind] = useState<ProposalKind>('basic')
@@ -163,10 +165,10 @@ export function NewProposalPage() {
                 onChange={(e) => setDays(e.target.value)}
               />
             </label>
-            <p className="muted">
-              Voting opens now. Rules: quorum {dao.rules.quorum}, proposal threshold {dao.rules.threshold}{' '}
-              (token base units); abstain {dao.rules.abstainCountsToQuorum ? 'counts' : 'does not count'}{' '}
-              toward the quorum.
+            <p className="muted" data-testid="proposal-rules">
+              Voting opens now. Rules: quorum {amount(dao.rules.quorum)}, proposal threshold{' '}
+              {amount(dao.rules.threshold)}; abstain{' '}
+              {dao.rules.abstainCountsToQuorum ? 'counts' : 'does not count'} toward the quorum.
             </p>
             {dao.wrongChain ? (
               <button

@@ -1,10 +1,10 @@
 import {
   basisPoints,
   formatBasisPoints,
-  formatTokenAmount,
   GOVERNANCE_LIMITS,
   type ProposalDetail,
   STATE_LABELS,
+  sharesInBasisPoints,
   shortenAddress,
   timeLine,
   type VoteMessage,
@@ -19,8 +19,9 @@ import { Link, useParams } from 'react-router'
 import type { Hex } from 'viem'
 import { useAccount, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
+import { describeRequestError } from '../../lib/api.ts'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
-import { useTokenMetadata } from '../../lib/token.ts'
+import { useTokenAmount as useAmount } from '../../lib/token.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { proposalQuery, submitVote, votingPowerQuery } from './api.ts'
 import { exactTime } from './format.ts'
@@ -38,12 +39,6 @@ void markdown.load().catch(() => {}) // Preloaded's lazy path tries again, and r
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 const OUTCOME_LABELS = { passed: 'Passed', rejected: 'Rejected', 'no-quorum': 'No quorum' } as const
-
-function useAmount() {
-  const { metadata } = useTokenMetadata()
-  return (value: string | bigint) =>
-    metadata ? `${formatTokenAmount(BigInt(value), metadata.decimals)} ${metadata.symbol}` : String(value)
-}
 
 /**
  * Puts the proposal in the cache and the markdown renderer in place before the page first renders, when
@@ -63,7 +58,7 @@ export function ProposalPage() {
   // proposal's for a moment after a navigation.
   const deferred = useDeferredValue(proposal, undefined)
   const details = deferred?.id === id ? deferred : undefined
-  if (error) return <p role="alert">This proposal could not be loaded: {error.message}</p>
+  if (error) return <p role="alert">This proposal could not be loaded. {describeRequestError(error)}</p>
   if (!proposal) return <p className="muted">Loading the proposal…</p>
   return (
     <article className="page">
@@ -92,7 +87,8 @@ export function ProposalPage() {
               <p className="muted">No description.</p>
             )}
           </Card>
-          <div>
+          {/* A column of its own: the cards keep their gap, and the proposal's text keeps its own height. */}
+          <div className="proposal-side">
             <Results proposal={details} />
             <VotePanel proposal={details} />
             <Verify proposal={details} />
@@ -106,13 +102,14 @@ export function ProposalPage() {
 function Results({ proposal }: { proposal: ProposalDetail }) {
   const amount = useAmount()
   const { tally, message } = proposal
-  const total = tally.perChoice.reduce((sum, power) => sum + BigInt(power), 0n)
   const quorum = BigInt(message.quorum)
+  // Rounded to add up to 100 %, as a reader adds them.
+  const shares = sharesInBasisPoints(message.choices.map((_, index) => BigInt(tally.perChoice[index] ?? '0')))
   return (
     <Card title="Results" testId="results">
       {message.choices.map((choice, index) => {
         const power = tally.perChoice[index] ?? '0'
-        const share = basisPoints(BigInt(power), total)
+        const share = shares[index] ?? 0n
         return (
           <div className="result-row" key={choice}>
             <div>
@@ -226,7 +223,7 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
   return (
     <Card title="Your vote" testId="vote-panel">
       {power.error ? (
-        <p role="alert">Your voting power could not be read: {power.error.message}</p>
+        <p role="alert">Your voting power could not be read. {describeRequestError(power.error)}</p>
       ) : !power.data ? (
         <p className="muted">Reading your voting power at block {proposal.snapshot}…</p>
       ) : (
@@ -291,25 +288,33 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
               Switch to {dao.chainName} to vote
             </button>
           ) : (
-            <button
-              type="submit"
-              className="button primary"
-              disabled={busy || Boolean(disabledReason)}
-              title={disabledReason ?? undefined}
-            >
-              {mine ? 'Change vote' : 'Vote'}
-            </button>
+            <div className="vote-action">
+              <button
+                type="submit"
+                className="button primary"
+                disabled={busy || Boolean(disabledReason)}
+                aria-describedby={disabledReason ? 'vote-disabled-reason' : undefined}
+              >
+                {mine ? 'Change vote' : 'Vote'}
+              </button>
+              {/* Said beside the button, not in a tooltip: a tooltip never shows on a touch screen. */}
+              {disabledReason ? (
+                <p id="vote-disabled-reason" className="muted">
+                  {disabledReason}
+                </p>
+              ) : null}
+            </div>
           )}
         </form>
       ) : zero ? (
-        <button type="button" className="button primary" disabled aria-describedby="vote-disabled-reason">
-          Vote
-        </button>
-      ) : null}
-      {zero ? (
-        <p id="vote-disabled-reason" className="muted">
-          {disabledReason}
-        </p>
+        <div className="vote-action">
+          <button type="button" className="button primary" disabled aria-describedby="vote-disabled-reason">
+            Vote
+          </button>
+          <p id="vote-disabled-reason" className="muted">
+            {disabledReason}
+          </p>
+        </div>
       ) : null}
       {status ? (
         <p role={status.error ? 'alert' : 'status'} className={status.error ? 'error' : undefined}>
@@ -360,10 +365,10 @@ function Verify({ proposal }: { proposal: ProposalDetail }) {
       <p className="muted">
         Re-check every signature and recompute every voter's power from the chain, in your browser.
       </p>
-      <p>
+      <p className="actions">
         <button type="button" className="button" onClick={start} disabled={Boolean(progress)}>
           Verify this result
-        </button>{' '}
+        </button>
         <a
           href={`/api/proposals/${proposal.id}/bundle`}
           download={`proposal-${proposal.id.slice(0, 10)}.json`}

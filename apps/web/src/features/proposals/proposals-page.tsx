@@ -2,6 +2,7 @@ import { type ProposalState, STATE_LABELS, timeLine } from '@guildhall/core'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
+import { describeRequestError } from '../../lib/api.ts'
 import { proposalsQuery } from './api.ts'
 import { exactTime } from './format.ts'
 import './proposals.css'
@@ -40,7 +41,7 @@ export function ProposalsPage() {
         ))}
       </fieldset>
       {error ? (
-        <p role="alert">The proposals could not be loaded: {error.message}</p>
+        <p role="alert">The proposals could not be loaded. {describeRequestError(error)}</p>
       ) : isPending ? (
         <p className="muted">Loading proposals…</p>
       ) : shown.length === 0 ? (

@@ -1,0 +1,52 @@
+import { proposalListSchema } from '@guildhall/core'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { z } from 'zod/mini'
+import { expectConsoleError } from '../test/console-guard.ts'
+import { ApiRequestError, apiGet, describeRequestError, UNEXPECTED_ANSWER_MESSAGE } from './api.ts'
+
+const answer = (body: string) => async () =>
+  new Response(body, { status: 200, headers: { 'content-type': 'application/json' } })
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+/** A sentence a person can read: no JSON, no validation codes. */
+const expectSentence = (message: string) => {
+  expect(message).toBe(UNEXPECTED_ANSWER_MESSAGE)
+  expect(message).not.toMatch(/[[\]{}"]|code|invalid_type|custom/)
+  expect(message).toMatch(/^The server sent an answer this page cannot read\./)
+}
+
+describe('apiGet: an answer the app cannot read', () => {
+  test('behavior: one that fails validation becomes a sentence; the zod issues go to the console', async () => {
+    expectConsoleError(/does not match what the app expects[\s\S]*proposals/)
+    vi.stubGlobal('fetch', answer(JSON.stringify({ now: 'soon', proposals: [{ id: 42 }] })))
+    const error: unknown = await apiGet('/api/proposals', proposalListSchema).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiRequestError)
+    expectSentence((error as ApiRequestError).message)
+  })
+
+  test('behavior: one that is not JSON at all (an HTML error page) becomes the same sentence', async () => {
+    expectConsoleError(/is not JSON/)
+    vi.stubGlobal('fetch', answer('<!doctype html><title>Bad gateway</title>'))
+    const error: unknown = await apiGet('/api/proposals', proposalListSchema).catch((e: unknown) => e)
+    expectSentence((error as ApiRequestError).message)
+  })
+
+  test('default: a valid answer passes through', async () => {
+    vi.stubGlobal('fetch', answer(JSON.stringify({ n: 1 })))
+    await expect(apiGet('/x', z.object({ n: z.number() }))).resolves.toEqual({ n: 1 })
+  })
+})
+
+describe('describeRequestError', () => {
+  test("behavior: the server's sentence as is; anything else a plain sentence, the detail logged", () => {
+    expect(describeRequestError(new ApiRequestError(404, 'There is no proposal with this id.'))).toBe(
+      'There is no proposal with this id.',
+    )
+    expectConsoleError(/invalid_type/)
+    const raw = z.object({ n: z.number() }).safeParse({ n: 'x' }).error
+    expect(describeRequestError(raw)).toBe('Something went wrong. Reload the page to try again.')
+  })
+})
