@@ -22,6 +22,7 @@ import type { Settings } from './env.ts'
 import { TokenIndex } from './indexer/token-index.ts'
 import { authRoutes } from './routes/auth.ts'
 import { governanceRoutes } from './routes/governance.ts'
+import { rpcProxyRoutes } from './rpc-proxy.ts'
 import { findProposal, type GovernanceDeps, proposalSummary, seconds } from './services/governance.ts'
 
 export interface AppDeps {
@@ -40,7 +41,6 @@ function scriptSafeJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029')
 }
 
-const RPC_BODY_LIMIT = 1024 * 1024
 const CONTRACT_CHECK_TIMEOUT_MS = 5_000
 /** How long a holders request waits for the token index's first sync before answering 503. */
 const HOLDERS_WAIT_MS = 5_000
@@ -229,27 +229,7 @@ export async function buildApp({
   })
 
   // Local development chains are served from the app's own origin so the browser needs one URL.
-  for (const chain of settings.chains.filter((c) => c.proxied)) {
-    app.post(`/rpc/${chain.id}`, { bodyLimit: RPC_BODY_LIMIT }, async (request, reply) => {
-      try {
-        const upstream = await fetch(chain.upstreamRpcUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(request.body),
-          signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-        })
-        return reply
-          .status(upstream.status)
-          .header('content-type', 'application/json')
-          .send(await upstream.text())
-      } catch {
-        return reply
-          .status(503)
-          .header('retry-after', '2')
-          .send({ error: 'chain_unavailable', message: `The node for chain ${chain.id} did not answer.` })
-      }
-    })
-  }
+  await app.register(rpcProxyRoutes, { chains: settings.chains.filter((chain) => chain.proxied) })
 
   if (settings.webDist) {
     const template = await readFile(join(settings.webDist, 'index.html'), 'utf8')
