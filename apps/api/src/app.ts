@@ -44,7 +44,8 @@ function scriptSafeJson(value: unknown): string {
 const CONTRACT_CHECK_TIMEOUT_MS = 5_000
 /** How long a holders request waits for the token index's first sync before answering 503. */
 const HOLDERS_WAIT_MS = 5_000
-const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/** Methods that change nothing; any other one needs our Origin. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const ERROR_CODES: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthenticated',
@@ -122,9 +123,13 @@ export async function buildApp({
   await app.register(fastifyCors, { origin: [origin], credentials: true })
   await app.register(fastifyRateLimit, { global: false })
 
-  // Cookies ride along on cross-site requests; a mutating API call must come from our own pages.
+  // Cookies ride along on cross-site requests: every request that may change something must come from our
+  // own pages, whatever path it names and however that path is spelled (the router decodes `%61pi` and
+  // takes absolute-form targets, so the URL's text proves nothing). Only routes that read no cookie and
+  // must serve other origins say so (`config.anyOrigin`: /rpc, called by wallets from their own origin).
   app.addHook('onRequest', async (request, reply) => {
-    if (!MUTATING_METHODS.has(request.method) || !request.url.startsWith('/api/')) return
+    if (SAFE_METHODS.has(request.method)) return
+    if ((request.routeOptions.config as { anyOrigin?: boolean }).anyOrigin === true) return
     if (request.headers.origin !== origin) {
       return reply
         .status(403)
