@@ -131,7 +131,7 @@ describe('Origin', () => {
       '/API/auth/logout',
     ]
     for (const target of spellings) {
-      for (const headers of [{ origin: EVIL }, { origin: 'null' }, {}]) {
+      for (const headers of [{ origin: EVIL }, { origin: 'null' }, {}] as Record<string, string>[]) {
         for (const method of ['POST', 'DELETE', 'PUT', 'PATCH']) {
           const answer = await send(method, target, { ...headers, ...json, cookie }, '{}')
           const label = `${method} ${target} ${JSON.stringify(headers)}`
@@ -156,7 +156,7 @@ describe('Origin', () => {
 
   test('behavior: /rpc answers any Origin or none (it reads no cookie and serves reads only)', async () => {
     const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' })
-    for (const headers of [{ origin }, { origin: EVIL }, {}]) {
+    for (const headers of [{ origin }, { origin: EVIL }, {}] as Record<string, string>[]) {
       const answer = await send('POST', `/rpc/${LOCAL_CHAIN_ID}`, { ...headers, ...json }, call)
       expect(answer.status, JSON.stringify(headers)).toBe(200)
       expect(JSON.parse(answer.body)).toEqual({
