@@ -23,6 +23,7 @@ import type { Settings } from './env.ts'
 import { TokenIndex } from './indexer/token-index.ts'
 import { authRoutes } from './routes/auth.ts'
 import { governanceRoutes } from './routes/governance.ts'
+import { rpcProxyRoutes } from './rpc-proxy.ts'
 import { findProposal, type GovernanceDeps, proposalSummary, seconds } from './services/governance.ts'
 
 export interface AppDeps {
@@ -41,11 +42,11 @@ function scriptSafeJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029')
 }
 
-const RPC_BODY_LIMIT = 1024 * 1024
 const CONTRACT_CHECK_TIMEOUT_MS = 5_000
 /** How long a holders request waits for the token index's first sync before answering 503. */
 const HOLDERS_WAIT_MS = 5_000
-const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/** Methods that change nothing; any other one needs our Origin. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const ERROR_CODES: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthenticated',
@@ -127,9 +128,13 @@ export async function buildApp({
   await app.register(fastifyCors, { origin: [origin], credentials: true })
   await app.register(fastifyRateLimit, { global: false })
 
-  // Cookies ride along on cross-site requests; a mutating API call must come from our own pages.
+  // Cookies ride along on cross-site requests: every request that may change something must come from our
+  // own pages, whatever path it names and however that path is spelled (the router decodes `%61pi` and
+  // takes absolute-form targets, so the URL's text proves nothing). Only routes that read no cookie and
+  // must serve other origins say so (`config.anyOrigin`: /rpc, called by wallets from their own origin).
   app.addHook('onRequest', async (request, reply) => {
-    if (!MUTATING_METHODS.has(request.method) || !request.url.startsWith('/api/')) return
+    if (SAFE_METHODS.has(request.method)) return
+    if ((request.routeOptions.config as { anyOrigin?: boolean }).anyOrigin === true) return
     if (request.headers.origin !== origin) {
       return reply
         .status(403)
@@ -239,27 +244,7 @@ export async function buildApp({
   })
 
   // Local development chains are served from the app's own origin so the browser needs one URL.
-  for (const chain of settings.chains.filter((c) => c.proxied)) {
-    app.post(`/rpc/${chain.id}`, { bodyLimit: RPC_BODY_LIMIT }, async (request, reply) => {
-      try {
-        const upstream = await fetch(chain.upstreamRpcUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(request.body),
-          signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-        })
-        return reply
-          .status(upstream.status)
-          .header('content-type', 'application/json')
-          .send(await upstream.text())
-      } catch {
-        return reply
-          .status(503)
-          .header('retry-after', '2')
-          .send({ error: 'chain_unavailable', message: `The node for chain ${chain.id} did not answer.` })
-      }
-    })
-  }
+  await app.register(rpcProxyRoutes, { chains: settings.chains.filter((chain) => chain.proxied) })
 
   if (settings.webDist) {
     const template = await readFile(join(settings.webDist, 'index.html'), 'utf8')

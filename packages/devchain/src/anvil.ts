@@ -18,6 +18,8 @@ export type StartAnvilOptions = {
   stateInterval?: number
   /** How long to wait for `eth_chainId` to answer (default 15 s). */
   readyTimeoutMs?: number
+  /** The genesis block's number (default 0): a long chain at once, where mining one would take minutes. */
+  genesisBlockNumber?: number
 }
 
 export type AnvilInstance = {
@@ -69,6 +71,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   const args = ['--host', HOST, '--port', String(port), '--chain-id', String(chainId)]
   args.push('--mnemonic', ANVIL_MNEMONIC, '--accounts', '10')
   if (blockTime !== undefined) args.push('--block-time', String(blockTime))
+  if (options.genesisBlockNumber !== undefined) args.push('--number', String(options.genesisBlockNumber))
   if (statePath) {
     mkdirSync(path.dirname(path.resolve(statePath)), { recursive: true })
     // Historical states let eth_call at old blocks work after a reload, not only at the head.

@@ -25,6 +25,9 @@ export interface AuthRouteOptions {
   rateLimitPerMinute: number
 }
 
+/** A session id as the database writes it; anything else would fail inside the query (a 500). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /** The session response of a live session. */
 const publicSession = (session: Session): SessionResponse['session'] => ({
   address: session.address as `0x${string}`,
@@ -41,6 +44,12 @@ export async function authRoutes(
   const PREAUTH_COOKIE = cookieName('preauth')
   const cookieOptions = { httpOnly: true, sameSite: 'lax', secure, path: '/' } as const
   const rateLimit = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } }
+
+  // Every answer here is about one visitor (a session, its list, a nonce bound to its cookie), errors
+  // included: no cache, shared or the browser's, may keep it.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store')
+  })
 
   const currentSession = (request: FastifyRequest) => findSession(deps, request.cookies[SESSION_COOKIE])
 
@@ -117,7 +126,7 @@ export async function authRoutes(
   app.delete<{ Params: { id: string } }>('/api/auth/sessions/:id', async (request, reply) => {
     const session = await requireSession(request, reply)
     if (!session) return reply
-    if (!/^[0-9a-f-]{36}$/i.test(request.params.id)) {
+    if (!UUID.test(request.params.id)) {
       return reply.status(400).send({ error: 'bad_request', message: 'A session id is a UUID.' })
     }
     const revoked = await revokeSessions(deps, session.address, request.params.id)

@@ -1,19 +1,35 @@
 import type { PublicChain, PublicConfig } from '@guildhall/core'
-import { createAnvilProvider } from '@guildhall/devchain/wallet/anvil-provider'
+import { type AnvilProvider, createAnvilProvider } from '@guildhall/devchain/wallet/anvil-provider'
 import type { Wallet } from '@rainbow-me/rainbowkit'
 import { createConnector } from 'wagmi'
 import { injected } from 'wagmi/connectors'
+import { registerDevWallet } from './dev-wallet-account.ts'
 
 type DevWalletAccount = NonNullable<PublicConfig['devWallet']>['accounts'][number]
 
-// One provider per page: the account picker drives the same instance the connector uses.
-let provider: ReturnType<typeof createAnvilProvider> | undefined
-
-/** Makes `address` the development wallet's active account (emits accountsChanged, like a real wallet). */
-export function selectDevWalletAccount(address: `0x${string}`, accounts: DevWalletAccount[]): void {
-  const rest = accounts.map((a) => a.address).filter((a) => a !== address)
-  provider?.control.setAccounts([address, ...rest])
+/**
+ * The development wallet's EIP-1193 provider: anvil's test accounts, signing in the browser with their
+ * public keys (the signing code loads on the first signature) and talking to the chain through `chains`'
+ * RPC URLs, which serve reads and raw transactions only.
+ */
+export function createDevWalletProvider({
+  accounts,
+  chains,
+}: {
+  accounts: DevWalletAccount[]
+  chains: PublicChain[]
+}): AnvilProvider {
+  return createAnvilProvider({
+    accounts: accounts.map((a) => a.address),
+    chains: chains.map((chain) => ({ chainId: chain.id, rpcUrl: chain.rpcUrl, name: chain.name })),
+    persistKey: 'guildhall.devWallet',
+    errorDelayMs: 0,
+    signer: { request: async (args) => (await import('./dev-wallet-signer.ts')).signLocally(args) },
+  })
 }
+
+// One provider per page: the account picker drives the same instance the connector uses.
+let provider: AnvilProvider | undefined
 
 const ICON =
   'data:image/svg+xml;base64,' +
@@ -22,7 +38,7 @@ const ICON =
   )
 
 /**
- * anvil's unlocked accounts as a wallet, so a newcomer can try every flow without an extension.
+ * anvil's test accounts as a wallet, so a newcomer can try every flow without an extension.
  * Only offered when the app runs against the local demo chain (the server decides, see env.ts).
  */
 export function developmentWallet({
@@ -33,12 +49,10 @@ export function developmentWallet({
   chains: PublicChain[]
 }): Wallet {
   const getProvider = () => {
-    provider ??= createAnvilProvider({
-      accounts: accounts.map((a) => a.address),
-      chains: chains.map((chain) => ({ chainId: chain.id, rpcUrl: chain.rpcUrl, name: chain.name })),
-      persistKey: 'guildhall.devWallet',
-      errorDelayMs: 0,
-    })
+    if (!provider) {
+      provider = createDevWalletProvider({ accounts, chains })
+      registerDevWallet(provider.control)
+    }
     return provider
   }
   return {

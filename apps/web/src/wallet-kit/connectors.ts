@@ -12,7 +12,7 @@ import {
 } from '@rainbow-me/rainbowkit/wallets'
 import type { Config, Connector } from 'wagmi'
 import { getAccount, reconnect } from 'wagmi/actions'
-import { developmentWallet } from '../lib/dev-wallet.ts'
+import type { developmentWallet } from '../lib/dev-wallet.ts'
 import { sdkOnDemand } from './wallet-sdk-on-demand.ts'
 
 const WALLETS: Record<WalletId, (options: { projectId: string; appName: string }) => Wallet> = {
@@ -28,8 +28,13 @@ const WALLETS: Record<WalletId, (options: { projectId: string; appName: string }
 /**
  * The wallet list: the spec's "Popular" group, then the development wallet on the local demo chain.
  * `remembered`: connector ids of the last visit's connections, the only ones whose SDK may start at once.
+ * `devWallet`: the development wallet's module, loaded only where the config offers it.
  */
-export function walletList(config: PublicConfig, remembered: ReadonlySet<string> = new Set()): WalletList {
+export function walletList(
+  config: PublicConfig,
+  remembered: ReadonlySet<string> = new Set(),
+  devWallet?: typeof developmentWallet,
+): WalletList {
   // "Browser Wallet" needs an injected provider: without one its connector fails faster than
   // RainbowKit's 50 ms timer and the connect spinner never stops. Extensions inject before page scripts.
   const hasInjectedProvider = typeof window !== 'undefined' && window.ethereum !== undefined
@@ -40,11 +45,11 @@ export function walletList(config: PublicConfig, remembered: ReadonlySet<string>
       wallets: ids.map((id) => (options) => sdkOnDemand(WALLETS[id](options), remembered)),
     },
   ]
-  if (config.devWallet) {
+  if (config.devWallet && devWallet) {
     const { accounts } = config.devWallet
     groups.push({
       groupName: 'Development',
-      wallets: [() => developmentWallet({ accounts, chains: config.chains })],
+      wallets: [() => devWallet({ accounts, chains: config.chains })],
     })
   }
   return groups
@@ -72,8 +77,10 @@ export async function addWalletConnectors(
 ): Promise<void> {
   if (added.has(wagmiConfig)) return
   added.add(wagmiConfig)
+  // Its own chunk: a real deployment never offers it, so its wallet and signing code never load there.
+  const devWallet = config.devWallet ? (await import('../lib/dev-wallet.ts')).developmentWallet : undefined
   const store = wagmiConfig._internal.connectors
-  const ours = connectorsForWallets(walletList(config, remembered), {
+  const ours = connectorsForWallets(walletList(config, remembered, devWallet), {
     appName: config.dao.name,
     appUrl: config.appUrl,
     appDescription: config.dao.description || undefined,

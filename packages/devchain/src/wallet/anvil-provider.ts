@@ -1,4 +1,4 @@
-// An EIP-1193 wallet backed by anvil's unlocked accounts, scriptable from tests.
+// An EIP-1193 wallet backed by anvil's unlocked accounts (or by a signer of its own), scriptable from tests.
 //
 // `createAnvilProvider` must stay SELF-CONTAINED: no imports, no references to anything at module scope.
 // inject.ts serialises it with Function.prototype.toString() into a Playwright init script, so only
@@ -29,7 +29,23 @@ export type AnvilProviderOptions = {
   errorDelayMs?: number
   /** localStorage key under which connected state, accounts and chains survive a reload (off if unset). */
   persistKey?: string
+  /**
+   * Signs in the wallet instead of on the node, for an RPC that refuses the node's unlocked accounts
+   * (the app's development wallet). Not serialisable: the injected test wallet leaves it out.
+   */
+  signer?: WalletSigner
 }
+
+/** A signing request for `address`; `rpc` reaches the wallet's current chain. */
+export type WalletSignerRequest = {
+  method: string
+  params: unknown
+  address: Hex
+  rpc: (method: string, params: unknown[]) => Promise<unknown>
+}
+
+/** Answers personal_sign, eth_sign*, eth_signTypedData* and eth_sendTransaction; throws EIP-1193 errors. */
+export type WalletSigner = { request(args: WalletSignerRequest): Promise<unknown> }
 
 export type RecordedRequest = { method: string; params: unknown; at: number }
 
@@ -99,7 +115,7 @@ export type AnvilProvider = {
   control: TestWalletControl
 }
 
-/** Creates an EIP-1193 provider that signs and sends through anvil's unlocked accounts. */
+/** Creates an EIP-1193 provider that signs and sends through anvil's unlocked accounts, or `options.signer`. */
 export function createAnvilProvider(options: AnvilProviderOptions): AnvilProvider {
   type RpcError = Error & { code: number; data?: unknown }
   type Rule = { methods: string[]; kind: 'fail' | 'hold'; error?: ScriptedError }
@@ -381,6 +397,10 @@ export function createAnvilProvider(options: AnvilProviderOptions): AnvilProvide
         const address = signer(method, params)
         if (!connected || (address !== undefined && !accounts.some((a) => sameAddress(address, a)))) {
           return walletError(4100)
+        }
+        if (options.signer) {
+          const rpc = (name: string, list: unknown[]) => forward(name, list)
+          return options.signer.request({ method, params, address: (address ?? accounts[0]) as Hex, rpc })
         }
         if (method === 'eth_sendTransaction') {
           const tx = firstParam(params)

@@ -1,6 +1,7 @@
 import { type AnvilProviderOptions, createAnvilProvider } from './anvil-provider.ts'
 
-export type TestWalletInjectOptions = AnvilProviderOptions & {
+// A signer is code with its own imports, which cannot travel in a serialised init script.
+export type TestWalletInjectOptions = Omit<AnvilProviderOptions, 'signer'> & {
   /** EIP-6963 display name (default 'Test Wallet'). */
   name?: string
   /** EIP-6963 uuid (default: a fresh v4 uuid per generated script). */

@@ -1,6 +1,6 @@
 import { shortenAddress } from '@guildhall/core'
 import { useAccount } from 'wagmi'
-import { selectDevWalletAccount } from '../../lib/dev-wallet.ts'
+import { selectDevWalletAccount } from '../../lib/dev-wallet-account.ts'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 
 /** While connected with the development wallet: which demo account you are, and a way to be another. */
