@@ -254,8 +254,8 @@ describe('parseEnv: Multicall3', () => {
 describe('parseEnv: governance', () => {
   const local = { CHAIN_IDS: '31337', RPC_URL_31337: 'http://127.0.0.1:8545', WALLETS: 'injected' }
 
-  test('GOVERNANCE_RATE_LIMIT_PER_MINUTE and EXPORT_RATE_LIMIT_PER_MINUTE default to 30, take a whole number ≥ 1', () => {
-    expect(parseEnv(local)).toMatchObject({ governanceRateLimitPerMinute: 30, exportRateLimitPerMinute: 30 })
+  test('GOVERNANCE_RATE_LIMIT_PER_MINUTE defaults to 120 and EXPORT_RATE_LIMIT_PER_MINUTE to 30, take a whole number ≥ 1', () => {
+    expect(parseEnv(local)).toMatchObject({ governanceRateLimitPerMinute: 120, exportRateLimitPerMinute: 30 })
     expect(
       parseEnv({ ...local, GOVERNANCE_RATE_LIMIT_PER_MINUTE: '5', EXPORT_RATE_LIMIT_PER_MINUTE: '7' }),
     ).toMatchObject({ governanceRateLimitPerMinute: 5, exportRateLimitPerMinute: 7 })
