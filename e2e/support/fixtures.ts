@@ -84,7 +84,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         // The app runs on the local chain 31337, so the "Development" wallet group is offered.
         DEV_WALLET_ACCOUNTS: anvilAccounts.map((a) => a.address).join(','),
         WEB_DIST,
-        // The wallet-connection specs run connect-only (the spec allows it); sign-in specs turn it on.
+        // The wallet-connection specs run connect-only (sign-in is optional); sign-in specs turn it on.
         SIGN_IN: 'off',
         ...appEnv,
       })

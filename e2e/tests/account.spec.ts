@@ -1,5 +1,5 @@
 // The connected account: account modal, balance in the header, reconnect on load, and the wallet's
-// own account and disconnect events (spec §2 account button and modal, §4 connection, §9 constants).
+// own account and disconnect events (account button and modal, connection states, display limits).
 import { formatTokenAmount, shortenAddress } from '@guildhall/core'
 import { TEST_WALLET_STORAGE_KEY } from '@guildhall/devchain/wallet/inject'
 import type { Page } from '@playwright/test'
@@ -10,13 +10,13 @@ import { type Chains, connect, connectButton, expect, member, test } from '../su
 /** A watch-only account of this run: its ETH balance is ours to set without touching the demo members. */
 const WATCHER = privateKeyToAccount(generatePrivateKey()).address
 const WATCHER_ETH = '1.2345'
-/** RainbowKit shortens balances under 100 to two decimals (spec §9). */
+/** RainbowKit shortens balances under 100 to two decimals. */
 const WATCHER_BALANCE = '1.23 ETH'
 const CONNECTOR_ID = 'dev.guildhall.testwallet'
-/** wagmi 2's remembered-connection flag for the test wallet (what the spec calls `injected.shimDisconnect`). */
+/** wagmi 2's remembered-connection flag for the test wallet (what wagmi 1 called `injected.shimDisconnect`). */
 const DISCONNECTED_FLAG = `wagmi.${CONNECTOR_ID}.disconnected`
 
-/** First 4 and last 4 characters (spec §9). */
+/** First 4 and last 4 characters, as the account button shows an address. */
 const short = (address: string) => `${address.slice(0, 4)}…${address.slice(-4)}`
 
 const accountButton = (page: Page) => page.getByTestId('rk-account-button')
@@ -132,7 +132,7 @@ test.describe('as a watch-only account with 1.2345 ETH', () => {
     const { shown, gone } = await page.evaluate(
       () => (window as unknown as { __copied: { shown: number; gone: number } }).__copied,
     )
-    // RainbowKit's timer is 1500 ms (spec §9); allow for a render frame or two on a busy machine.
+    // "Copied!" lasts 1500 ms (RainbowKit's timer); allow for a render frame or two on a busy machine.
     expect(gone - shown).toBeGreaterThanOrEqual(1_500)
     expect(gone - shown).toBeLessThan(1_800)
     await expect(copied).toHaveCount(0)
@@ -218,7 +218,7 @@ test('a provider disconnect without 1013 disconnects and forgets the connection,
   await wallet.emitDisconnect()
   await expect(connectButton(page)).toBeVisible()
   await expect(accountButton(page)).toHaveCount(0)
-  // The spec's "remembered-connection flag cleared" is wagmi 2's `<connector id>.disconnected` set.
+  // "Remembered-connection flag cleared" is, in wagmi 2, `<connector id>.disconnected` set.
   await expect.poll(() => storageItem(page, DISCONNECTED_FLAG)).toBe('true')
 
   // Like MetaMask after its `disconnect` event, the wallet still grants this site on the next load.

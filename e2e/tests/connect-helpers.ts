@@ -19,7 +19,7 @@ export function backArrow(dialog: Locator): Locator {
   return back.and(dialog.locator('button[aria-label="Back"]'))
 }
 
-/** The GET view's closing text, as the spec words it on every layout. */
+/** The GET view's closing text, the same words on every layout. */
 export async function expectNotWhatYoureLookingFor(dialog: Locator): Promise<void> {
   await expect(dialog.getByText("Not what you're looking for?", { exact: true })).toBeVisible()
   await expect(

@@ -1,4 +1,4 @@
-// Governance in the browser (issue 5): a member writes a proposal, votes, changes the vote and sees the
+// Governance in the browser: a member writes a proposal, votes, changes the vote and sees the
 // results; a member without voting power is told why; a member on another chain is led through the
 // switch; the recount in the browser says "matches", and reports a vote altered in the database.
 

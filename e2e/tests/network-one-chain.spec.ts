@@ -1,4 +1,4 @@
-// Network with a single configured chain (spec §2: the chain selector appears only with more than one
+// Network with a single configured chain (the chain selector appears only with more than one
 // chain or on an unsupported chain). Its own file because `appEnv` gives the worker its own app server,
 // which Playwright allows only at the top level of a file.
 import { LOCAL_CHAIN_ID } from '@guildhall/core'

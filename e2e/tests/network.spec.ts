@@ -1,4 +1,4 @@
-// Network: the chain selector, the "Wrong network" state and switching chains from the app (spec §2, §4, §8).
+// Network: the chain selector, the "Wrong network" state and switching chains from the app, with its errors.
 import { LOCAL_CHAIN_ID, WALLET_ERROR_MESSAGES } from '@guildhall/core'
 import type { Page } from '@playwright/test'
 import { connect, expect, SECOND_CHAIN_ID, SECOND_CHAIN_NAME, test } from '../support/fixtures.ts'

@@ -1,4 +1,4 @@
-// Connect-only mode (SIGN_IN 'off', issue 3): connecting is the whole login, with no sign-in step. A file
+// Connect-only mode (SIGN_IN 'off'): connecting is the whole login, with no sign-in step. A file
 // of its own because the app server's environment is per worker, and sign-in.spec.ts turns sign-in on.
 import type { Page } from '@playwright/test'
 import { connectButton, expect, test } from '../support/fixtures.ts'

@@ -1,4 +1,4 @@
-// Sign-In with Ethereum through the UI: the only spec that signs in through the modal (issue 3).
+// Sign-In with Ethereum through the UI: the only spec that signs in through the modal (the others start signed in or connect-only).
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
 import { anvilAccounts } from '@guildhall/devchain/accounts'

@@ -366,7 +366,7 @@ test.describe('as Iris, a new member without tokens', () => {
 test.describe('as the deployer, with 12 earlier confirmed transactions', () => {
   test.use({ walletOptions: { accounts: [member(0)] } })
 
-  test("keeps 11 finished transactions, not the spec's 10: RainbowKit 2.2.11's off-by-one, accepted (ADR)", async ({
+  test("keeps 11 finished transactions, not the required 10: RainbowKit 2.2.11's off-by-one, accepted (ADR)", async ({
     page,
     app,
   }) => {

@@ -1,4 +1,4 @@
-// Wallet SDKs load on demand (issue 4): with every wallet configured, loading the app (disconnected, or
+// Wallet SDKs load on demand (ADR 008): with every wallet configured, loading the app (disconnected, or
 // reconnecting a remembered injected wallet) reaches 127.0.0.1 only and loads no wallet SDK; picking
 // Coinbase Wallet, MetaMask or WalletConnect in the connect modal loads that SDK then and starts its flow.
 // Which chunk holds which SDK is read from the build's source maps: Vite names them after a file in the

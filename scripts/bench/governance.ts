@@ -1,4 +1,4 @@
-// The governance section of `npm run bench` (issue 5):
+// The governance section of `npm run bench`:
 // - vote ingest over HTTP against the real server in a child process (its CPU read there, PostgreSQL's from
 //   /proc), on PGlite and on PostgreSQL: 1000 distinct voters, each funded and self-delegated on the chain,
 //   vote on 2 proposals at 50 concurrent; every signature is made before the measured window;

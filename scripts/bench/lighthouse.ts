@@ -46,7 +46,7 @@ type Category = (typeof CATEGORIES)[number]
  */
 const LIGHTHOUSE_RUNS = 5
 
-/** Issue 4's budget. */
+/** The first-page budget (ADR 014): Lighthouse's part. */
 export const LIGHTHOUSE_BUDGET = { mobilePerformance: 95, accessibility: 100 }
 
 const METRICS = {

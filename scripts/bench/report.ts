@@ -71,7 +71,7 @@ const FCP_VS_FLOOR = 1.3
 const READY_VS_RAINBOWKIT_PHONE = 0.7
 const POLLING_INTERVAL_S = 4
 
-/** Each budget line of issue 4, PASS or MISS, and by how much it misses. */
+/** Each line of the first-page budget (ADR 014), PASS or MISS, and by how much it misses. */
 export function checkBudget(guildhall: PageFigures, refs: Record<ReferenceName, PageFigures>): BudgetLine[] {
   const lines: BudgetLine[] = []
   const atMost = (

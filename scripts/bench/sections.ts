@@ -6,13 +6,13 @@ import { formatGovernanceReport, runGovernanceBench } from './governance.ts'
 import { formatLighthouseReport, LIGHTHOUSE_BUDGET, runLighthouse } from './lighthouse.ts'
 import { formatSignInReport, runSignInBench } from './sign-in.ts'
 
-/** Issue 3: verify latency and throughput, 1000 accounts at 50 and 200 concurrent, PGlite and PostgreSQL. */
+/** Sign-in: verify latency and throughput, 1000 accounts at 50 and 200 concurrent, PGlite and PostgreSQL. */
 export async function signInSection(ctx: BenchContext): Promise<SectionResult> {
   const result = await runSignInBench({ log: ctx.step })
   return { json: { signIn: result }, report: formatSignInReport(result), misses: 0 }
 }
 
-/** Issue 4: Lighthouse on the Overview and a proposal page, desktop and mobile presets. */
+/** Lighthouse on the Overview and a proposal page, desktop and mobile presets. */
 export async function lighthouseSection(ctx: BenchContext): Promise<SectionResult> {
   const chromiumPath = findChromium()
   if (!chromiumPath) throw new Error('no Chromium found: install one or set CHROMIUM_PATH')
@@ -27,7 +27,7 @@ export async function lighthouseSection(ctx: BenchContext): Promise<SectionResul
 }
 
 /**
- * Issue 5: vote ingest (PGlite, PostgreSQL), tally time for 10k / 100k / 1M votes, index speed on 100k
+ * Governance: vote ingest (PGlite, PostgreSQL), tally time for 10k / 100k / 1M votes, index speed on 100k
  * transfers, voting-power lookups.
  */
 export async function governanceSection(ctx: BenchContext): Promise<SectionResult> {

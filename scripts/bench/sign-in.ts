@@ -1,4 +1,4 @@
-// Sign-in figures (issue 3): Sign-In with Ethereum verify latency and throughput over real HTTP, 1000
+// Sign-in figures: Sign-In with Ethereum verify latency and throughput over real HTTP, 1000
 // distinct EOA accounts at 50 and at 200 concurrent requests, on PGlite and on PostgreSQL, and the CPU time
 // one verification costs.
 //

@@ -182,7 +182,7 @@ export async function buildApp({
     })
   }
 
-  // The token index (issue 5): follows the governance token's events into the database in the background,
+  // The token index (docs/architecture.md): follows the governance token's events into the database in the background,
   // and answers holders and voting power locally. Without a database there is nothing to keep it in.
   const daoClient = daoChain
     ? (createPublicClient({

@@ -2,11 +2,11 @@ import { isAddress } from 'viem'
 import { POPULAR_WALLET_IDS, WALLET_CONNECT_WALLET_IDS } from './constants.ts'
 import { z } from './zod.ts'
 
-/** RainbowKit's own wording (spec §5) for a WalletConnect wallet without a project id. */
+/** RainbowKit's own wording for a WalletConnect wallet without a project id. */
 export const MISSING_PROJECT_ID_MESSAGE =
   'No projectId found. Every dApp must now provide a WalletConnect Cloud projectId to enable WalletConnect v2 https://www.rainbowkit.com/docs/installation#configure'
 
-/** Accent colours must be hex of 3 or 6 digits (spec §5). */
+/** Accent colours must be hex of 3 or 6 digits (RainbowKit's theme accepts nothing else). */
 export const hexColorSchema = z
   .string()
   .check(z.regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour of 3 or 6 digits, like #0e76fd'))
@@ -45,7 +45,7 @@ export const tokenUnitsSchema = z
     z.regex(/^(0|[1-9]\d{0,76})$/, 'must be a whole number of token base units, like 1000000000000000000000'),
   )
 
-/** Rules frozen into each proposal at creation (product.md §3). */
+/** Rules frozen into each proposal at creation, so a later config change cannot alter a result. */
 export const governanceRulesSchema = z.strictObject({
   /** Voting power that must take part for a result to count. */
   quorum: tokenUnitsSchema,

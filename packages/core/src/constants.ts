@@ -1,4 +1,4 @@
-/** Constants of the wallet-connection experience, as the spec (§9) fixes them. */
+/** Constants of the wallet-connection experience, as the requirements fix them (docs/spec-coverage.md). */
 
 /** Chain polling interval; viem would otherwise derive it from block time (1 s on fast L2s). */
 export const POLLING_INTERVAL_MS = 4_000
@@ -31,7 +31,7 @@ export const NAME_MAX_LENGTH = 24
 /** Compact (phone) layout below this width. */
 export const COMPACT_BREAKPOINT_PX = 768
 
-/** The wallet group the spec names, and the order of its wallets. */
+/** The required wallet group's name, and the order of its wallets. */
 export const WALLET_GROUP_NAME = 'Popular'
 export const POPULAR_WALLET_IDS = [
   'injected',

@@ -150,7 +150,7 @@ describe('the EIP-712 vectors of ethers (test-fixtures/eip712/SOURCES.md)', () =
   )
 })
 
-describe('message schemas (security.md, Votes)', () => {
+describe('message schemas (adversarial vote cases)', () => {
   const signed = (message: unknown) => ({ message, signature: `0x${'ab'.repeat(65)}` })
 
   test.each([

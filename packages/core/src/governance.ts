@@ -1,5 +1,5 @@
 /**
- * The signed governance messages (issue 5, product.md §3, security.md "Signed governance messages"): one
+ * The signed governance messages (docs/product.md, docs/security.md "Signed governance messages"): one
  * EIP-712 definition each for Proposal and Vote, the JSON shape the API receives them in, their limits, and
  * the rule that decides which of a member's votes counts. Shared by apps/web (what the wallet signs) and
  * apps/api (what the server rebuilds and verifies); the client's domain and types are never trusted.
@@ -394,7 +394,7 @@ export function countingVotes<V extends OrderedVote & { voter: string }>(votes: 
   return byVoter
 }
 
-/** The hash-chained log every accepted proposal and vote is appended to (issue 5, "Verifiable results"). */
+/** The hash-chained log every accepted proposal and vote is appended to, so results can be re-checked. */
 export type LogEntry = {
   /** 1, 2, 3 … with no gap. */
   seq: number

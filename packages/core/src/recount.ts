@@ -1,5 +1,5 @@
 /**
- * The recount (issue 5, "Verifiable results"): from a proposal's export bundle and any RPC of the DAO chain,
+ * The recount (docs/architecture.md): from a proposal's export bundle and any RPC of the DAO chain,
  * re-verify every signature, recompute every voter's power at the snapshot from the token itself, re-tally
  * under the proposal's frozen rules, and report every difference from what the server published. Runs in
  * the browser (a web worker) and in Node (`npm run recount`); it trusts nothing in the bundle but the chain.

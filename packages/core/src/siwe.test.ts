@@ -318,7 +318,7 @@ describe('verification_negative.json: each fails at its stage', () => {
 
 // ------------------------------------------------------------------------------------------------------------
 
-describe('adversarial sign-in cases (security.md, Auth)', () => {
+describe('adversarial sign-in cases', () => {
   const messageWith = (overrides: Partial<SiweFields>) => formatSiweMessage(goodFields(overrides))
 
   test('the message our app builds, signed by the wallet, is accepted with the signer bound', async () => {

@@ -1,18 +1,18 @@
 /**
- * Sign-In with Ethereum (EIP-4361): a strict parser, the sign-in policy of `shared/docs/security.md`, and the one
+ * Sign-In with Ethereum (EIP-4361): a strict parser, the sign-in policy of docs/security.md, and the one
  * builder the web app uses. Pure: no `node:` and no DOM imports (runs in the browser and on the server).
  *
  * Why a parser of our own: viem's `parseSiweMessage` is regex-based and lenient (trailing or injected lines,
  * non-ASCII statements, `2026-02-31` rolled over to 3 March by `Date`), and `@signinwithethereum/siwe-parser` pulls in
  * `apg-js` (a full ABNF runtime) plus a second `@noble/hashes` — too heavy for the browser bundle. The parser below
  * follows the EIP-4361 ABNF line by line, and `canonical` mode (the default) adds the round-trip gate of
- * security.md on top: viem's own `createSiweMessage(parseSiweMessage(message)) === message`, with viem's fields
+ * docs/security.md on top: viem's own `createSiweMessage(parseSiweMessage(message)) === message`, with viem's fields
  * required to equal ours.
  */
 import { type Address, checksumAddress, isAddress } from 'viem'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 
-/** Longest SIWE message the API accepts (security.md: message ≤ 2 KiB). */
+/** Longest SIWE message the API accepts (docs/security.md: message ≤ 2 KiB). */
 export const SIWE_MESSAGE_MAX_LENGTH = 2048
 
 /** EIP-4361 message fields, exactly as written in the message (timestamps stay strings: lossless). */
@@ -457,7 +457,7 @@ function canonicalProblem(message: string, fields: SiweFields): string | null {
 
 export interface SiweParseOptions {
   /**
-   * Also require the canonical form our app builds: the round-trip gate of security.md (timestamps as
+   * Also require the canonical form our app builds: the round-trip gate of docs/security.md (timestamps as
    * `Date.toISOString()`, a domain viem accepts). Default true — the API wants this. False = EIP-4361 only.
    */
   canonical?: boolean
@@ -554,7 +554,7 @@ function normaliseOrigin(origin: string): string {
 }
 
 /**
- * The server's sign-in policy (security.md, "Sign-in policy"), applied to strictly parsed fields. The signature is
+ * The server's sign-in policy (docs/security.md, "Sign-in policy"), applied to strictly parsed fields. The signature is
  * not checked here.
  *
  * `nonceStillUsable`: true where the failure is not the signer's — the message does not carry our nonce at all

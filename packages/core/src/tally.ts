@@ -1,5 +1,5 @@
 /**
- * The tally and lifecycle of a proposal (issue 5, product.md §3): pure functions with bigint arithmetic,
+ * The tally and lifecycle of a proposal (docs/product.md): pure functions with bigint arithmetic,
  * run by the server for its pages and by every recount (browser worker, CLI), so a result can be checked
  * by anyone. A change to how votes are counted must bump TALLY_VERSION: export bundles record the version
  * their result was computed with.

@@ -1,4 +1,4 @@
-/** User-facing messages for the wallet, chain and library errors the app surfaces (spec §8). */
+/** User-facing messages for the wallet, chain and library errors the app surfaces (docs/spec-coverage.md). */
 export const WALLET_ERROR_MESSAGES = {
   userRejected: 'You rejected the request in your wallet.',
   requestPending: 'Your wallet already has a request waiting. Open your wallet to approve or reject it.',
@@ -34,7 +34,7 @@ function chain(error: unknown): ErrorLike[] {
   return out
 }
 
-/** True for errors the spec treats as a deliberate user choice: rejected, closed modal, no accounts. */
+/** True for errors that are a deliberate user choice, shown as no error: rejected, closed modal, no accounts. */
 export function isUserRejection(error: unknown): boolean {
   return chain(error).some(
     (e) =>

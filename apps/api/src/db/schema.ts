@@ -110,7 +110,7 @@ export const tokenVoteCheckpoints = pgTable(
   (table) => [primaryKey({ columns: [table.delegate, table.block] })],
 )
 
-// Governance (issue 5): signed proposals and votes as they were signed, the vote that counts per voter, and
+// Governance: signed proposals and votes as they were signed, the vote that counts per voter, and
 // the hash-chained log of everything accepted. Ids are EIP-712 digests (0x + 64 lower-case hex).
 
 /** Accepted proposals; `message` is the signed JSON message exactly as verified. */

@@ -1,4 +1,4 @@
-// The local demo's governance history (issue 5, "Demo data"): proposals in every state with votes signed
+// The local demo's governance history, so every page has something real on it: proposals in every state with votes signed
 // by the demo members' own keys, stored through the same verification as any request. Proposals that
 // ended in the past are created with the service's clock set to when they were live, so every message
 // passes the rules it would have met then.

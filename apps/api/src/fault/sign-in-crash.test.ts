@@ -1,4 +1,4 @@
-// Fault test (issue 3): the real server, run as a child process, is SIGKILLed during a burst of sign-ins and
+// Fault test ("nothing lost", docs/security.md): the real server, run as a child process, is SIGKILLed during a burst of sign-ins and
 // restarted on the same data (the PGlite data folder, or the same PostgreSQL database with TEST_DATABASE_URL).
 // A verify that answered 200 must still have its session; a verify that never reached the server must have
 // left nothing; a verify cut off in flight may or may not have committed (the commit precedes the response,

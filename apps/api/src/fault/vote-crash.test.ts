@@ -1,4 +1,4 @@
-// Fault test (issue 5): the real server, run as a child process, is SIGKILLed during a burst of votes and
+// Fault test ("nothing lost", docs/security.md): the real server, run as a child process, is SIGKILLed during a burst of votes and
 // restarted on the same data (the PGlite data folder, or the same PostgreSQL database with
 // TEST_DATABASE_URL). Afterwards: every 2xx vote is stored and in the log; the log chain verifies end to end;
 // the counts reconcile (one log entry per stored message, one counting vote per voter, the one the ordering

@@ -1,4 +1,4 @@
-// The governance token index (issue 5): balances, delegations and vote checkpoints of the ERC20Votes token,
+// The governance token index (docs/architecture.md): balances, delegations and vote checkpoints of the ERC20Votes token,
 // followed with eth_getLogs from its deployment block and kept in the database, so "votes / balance /
 // delegate of X at block N" are answered locally. Above the indexed block the answer comes from the chain and
 // says so (`source: 'chain'`).

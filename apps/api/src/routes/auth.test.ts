@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
 // Sign-in and sessions over HTTP (in-process), against a real anvil, real Safes and the test database
-// (PGlite, or PostgreSQL with TEST_DATABASE_URL). Cases from shared/docs/security.md, "Auth".
+// (PGlite, or PostgreSQL with TEST_DATABASE_URL). Cases from docs/security.md, "Adversarial cases: sign-in".
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
@@ -423,7 +423,7 @@ const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).t
 const nonceRow = async (nonce: string) =>
   (await database.db.select().from(authNonces)).find((row) => row.nonce === nonce)
 
-describe('the sign-in policy over HTTP (security.md, Auth)', () => {
+describe('the sign-in policy over HTTP (adversarial sign-in cases)', () => {
   test.each([
     // Our parser knows only version 1, so a Version: 2 message is refused as malformed before any policy.
     ['Version: 2', (m: string) => m.replace('Version: 1', 'Version: 2'), 'malformed_message', true],

@@ -1,4 +1,5 @@
-// security.md, Votes: "Database unavailable → 503, ∅; retry after recovery → exactly one row." The server's
+// A vote while the database is unavailable gets 503 and leaves nothing; the retry after recovery stores
+// exactly one row (docs/security.md, adversarial vote cases). The server's
 // database goes away under it (closed: PGlite on a data folder, or a PostgreSQL database), then a new server
 // opens the same data and the member retries the very same signed vote.
 import { mkdtemp } from 'node:fs/promises'

@@ -1,5 +1,5 @@
 // Proposals and votes over HTTP against a real chain (anvil with the demo DAO) and a real database (PGlite,
-// or PostgreSQL under scripts/with-postgres.sh): every vote case of security.md as a named test.
+// or PostgreSQL under scripts/with-postgres.sh): every adversarial vote case of docs/security.md as a named test.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import {
@@ -405,7 +405,7 @@ describe('time limits (GOVERNANCE_LIMITS, TIMESTAMP_MAX_AGE_SECONDS, TIMESTAMP_M
   })
 })
 
-describe('votes (security.md, Votes)', () => {
+describe('votes (adversarial vote cases)', () => {
   let proposal: Hex
   beforeAll(async () => {
     proposal = (await createProposal(ada, { title: 'Votes' })).id

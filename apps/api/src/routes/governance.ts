@@ -1,4 +1,4 @@
-// HTTP for proposals and votes (issue 5): validate strictly, call the service, map its errors to statuses.
+// HTTP for proposals and votes: validate strictly, call the service, map its errors to statuses.
 import {
   formatIssues,
   type LogEntry,

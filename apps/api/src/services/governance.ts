@@ -1,4 +1,4 @@
-// Proposals and votes (issue 5, product.md §3, security.md "Signed governance messages"): verify a signed
+// Proposals and votes (docs/product.md, docs/security.md "Signed governance messages"): verify a signed
 // message against the domain and types this server rebuilds from its config, check the rules, and store it
 // with its entry in the hash-chained log in one transaction.
 import {

@@ -1,4 +1,4 @@
-// Sign-In with Ethereum and sessions (ADR 007, shared/docs/security.md). Checks run cheapest first:
+// Sign-In with Ethereum and sessions (ADR 007, docs/security.md). Checks run cheapest first:
 // shape, policy, nonce, signature; the nonce is consumed in the transaction that creates the session.
 import { createHash, randomBytes } from 'node:crypto'
 import { ChainUnavailableError, verifyPersonalSignature } from '@guildhall/core/signature'

@@ -13,7 +13,7 @@ import { notify } from './notifications.ts'
 
 /**
  * RainbowKit's chain modal closes silently when a switch fails; wagmi runs the switch as a mutation
- * keyed `switchChain`, so the cache sees every failure and the app shows it (spec §8).
+ * keyed `switchChain`, so the cache sees every failure and the app shows it: a failed switch must never pass unseen.
  */
 function onMutationError(error: unknown, mutationKey: readonly unknown[] | undefined): void {
   if (mutationKey?.[0] !== 'switchChain') return
@@ -23,7 +23,7 @@ function onMutationError(error: unknown, mutationKey: readonly unknown[] | undef
   if (message !== WALLET_ERROR_MESSAGES.userRejected) notify(message)
 }
 
-/** The app's QueryClient: one-day cache, no retries, offline-first (spec §9). */
+/** The app's QueryClient: one-day cache, no retries, offline-first (the required cache; docs/spec-coverage.md). */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

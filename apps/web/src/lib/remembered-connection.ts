@@ -7,11 +7,11 @@ type EventfulProvider = {
   request?: (args: { method: 'eth_accounts' }) => Promise<unknown>
 }
 
-/** wagmi 2's per-connector "do not reconnect on load" flag (the spec's cleared `injected.shimDisconnect`). */
+/** wagmi 2's per-connector "do not reconnect on load" flag (what wagmi 1 called clearing `injected.shimDisconnect`; ADR 005). */
 export const disconnectedFlagKey = (connectorId: string) => `${connectorId}.disconnected`
 
 /**
- * Spec §4: a provider `disconnect` event clears the remembered connection, except code 1013 while the
+ * A provider `disconnect` event clears the remembered connection, except code 1013 while the
  * wallet still has an account. wagmi 2 drops the connection but would reconnect on the next load if
  * the wallet still grants the site, so the app sets wagmi's own `<connector id>.disconnected` flag
  * (stored as `wagmi.<connector id>.disconnected`), and removes it again when the wallet comes back.

@@ -26,7 +26,7 @@ const WALLETS: Record<WalletId, (options: { projectId: string; appName: string }
 }
 
 /**
- * The wallet list: the spec's "Popular" group, then the development wallet on the local demo chain.
+ * The wallet list: the required "Popular" group (docs/spec-coverage.md), then the development wallet on the local demo chain.
  * `remembered`: connector ids of the last visit's connections, the only ones whose SDK may start at once.
  * `devWallet`: the development wallet's module, loaded only where the config offers it.
  */

@@ -29,7 +29,7 @@ export async function rememberedConnectorIds(storage: Config['storage']): Promis
  * A wallet whose SDK (WalletConnect, Coinbase, MetaMask SDK…) does not start when its connector is created.
  * wagmi calls every connector's `setup` on creation, and the WalletConnect connector's setup downloads its
  * SDK and opens WalletConnect's relay. Skipped unless that connector holds a remembered connection; the
- * SDK then loads on the user's pick (RainbowKit asks the connector for its provider), as the issue asks.
+ * SDK then loads on the user's pick (RainbowKit asks the connector for its provider), as ADR 008 decides.
  * The connector's `connect` registers the listeners `setup` would have, so nothing is lost by skipping it.
  */
 export function sdkOnDemand(wallet: Wallet, remembered: ReadonlySet<string>): Wallet {

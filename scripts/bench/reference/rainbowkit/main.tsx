@@ -1,5 +1,5 @@
 // The bare RainbowKit page: what a developer following RainbowKit's "Getting started" ships, with
-// Guildhall's wallet list (the spec's seven "Popular" wallets, in Guildhall's order) and chain, and the
+// Guildhall's wallet list (the seven required "Popular" wallets, in Guildhall's order) and chain, and the
 // ConnectButton, nothing else. A fake WalletConnect project id, like Guildhall's demo.
 import '@rainbow-me/rainbowkit/styles.css'
 import { ConnectButton, getDefaultConfig, RainbowKitProvider } from '@rainbow-me/rainbowkit'
