@@ -10,7 +10,7 @@ import {
 import type { createAuthenticationAdapter } from '@rainbow-me/rainbowkit'
 import type { QueryClient } from '@tanstack/react-query'
 import { getAddress } from 'viem'
-import { sendJson } from './http.ts'
+import { apiFetch } from '../../lib/api.ts'
 import {
   announceAuthChange,
   postLogout,
@@ -69,7 +69,7 @@ export function createGuildhallAuthenticationAdapter({
       let status = 0
       let retryAfterMs: number | undefined
       try {
-        const response = await sendJson('POST', '/api/auth/nonce')
+        const response = await apiFetch('POST', '/api/auth/nonce')
         if (response.ok) return nonceResponseSchema.parse(await response.json()).nonce
         status = response.status
         const retryAfter = Number(response.headers.get('retry-after'))
@@ -115,7 +115,7 @@ export function createGuildhallAuthenticationAdapter({
       const body = verifyRequestSchema.parse({ message: text, signature })
       let response: Response
       try {
-        response = await sendJson('POST', '/api/auth/verify', body)
+        response = await apiFetch('POST', '/api/auth/verify', body)
       } catch {
         return false
       }

@@ -1,8 +1,7 @@
 import { type Session, type SessionResponse, sessionResponseSchema } from '@guildhall/core'
 import type { AuthenticationStatus } from '@rainbow-me/rainbowkit'
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
-import { ApiRequestError, apiGet } from '../../lib/api.ts'
-import { sendJson } from './http.ts'
+import { ApiRequestError, apiFetch, apiGet } from '../../lib/api.ts'
 
 export type { Session, SessionResponse }
 
@@ -28,7 +27,7 @@ export const logoutPending = {
 /** POST /api/auth/logout; true when the server has no session for us any more (204, 401, 404). */
 export async function postLogout(): Promise<boolean> {
   try {
-    const response = await sendJson('POST', '/api/auth/logout')
+    const response = await apiFetch('POST', '/api/auth/logout')
     const done = response.ok || response.status === 401 || response.status === 404
     if (done) logoutPending.clear()
     else logoutPending.set()

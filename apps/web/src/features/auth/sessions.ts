@@ -1,7 +1,6 @@
 import { type SessionListItem, sessionsResponseSchema } from '@guildhall/core'
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiGet, errorFromResponse } from '../../lib/api.ts'
-import { sendJson } from './http.ts'
+import { apiGet, apiSend } from '../../lib/api.ts'
 import { announceAuthChange, SESSION_QUERY_KEY, setSignedOut } from './session.ts'
 
 export type SessionRow = SessionListItem
@@ -23,8 +22,7 @@ export function useSessions(enabled: boolean) {
 /** DELETE /api/auth/sessions/:id, or DELETE /api/auth/sessions (all of mine) when `id` is null. */
 export async function revokeSessions(id: string | null): Promise<void> {
   const path = id === null ? '/api/auth/sessions' : `/api/auth/sessions/${encodeURIComponent(id)}`
-  const response = await sendJson('DELETE', path)
-  if (!response.ok) throw await errorFromResponse(response)
+  await apiSend('DELETE', path)
 }
 
 /** Revokes one session or all; ending this device's session signs this tab (and the others) out. */

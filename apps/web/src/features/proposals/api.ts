@@ -10,14 +10,7 @@ import {
 } from '@guildhall/core'
 import { queryOptions } from '@tanstack/react-query'
 import type { Address } from 'viem'
-import type { z } from 'zod/mini'
-import {
-  ApiRequestError,
-  apiGet,
-  errorFromResponse,
-  NETWORK_DOWN_MESSAGE,
-  readAnswer,
-} from '../../lib/api.ts'
+import { apiGet, apiSend } from '../../lib/api.ts'
 
 export const proposalsQuery = (state?: ProposalState) =>
   queryOptions({
@@ -41,23 +34,7 @@ export const votingPowerQuery = (id: string, address: Address | undefined) =>
     enabled: Boolean(address),
   })
 
-/** POSTs a signed message; errors carry the server's sentence. */
-async function apiPost<T extends z.ZodMiniType>(path: string, body: unknown, schema: T): Promise<z.infer<T>> {
-  let response: Response
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-    })
-  } catch {
-    throw new ApiRequestError(0, NETWORK_DOWN_MESSAGE)
-  }
-  if (!response.ok) throw await errorFromResponse(response)
-  return readAnswer(response, schema)
-}
-
 export const submitProposal = (signed: SignedProposal) =>
-  apiPost('/api/proposals', signed, createdProposalSchema)
+  apiSend('POST', '/api/proposals', signed, createdProposalSchema)
 export const submitVote = (id: string, signed: SignedVote) =>
-  apiPost(`/api/proposals/${id}/votes`, signed, castVoteSchema)
+  apiSend('POST', `/api/proposals/${id}/votes`, signed, castVoteSchema)

@@ -126,7 +126,9 @@ export function NewProposalPage() {
             </label>
             <label>
               Description{' '}
-              <span className="hint muted">(markdown, up to {GOVERNANCE_LIMITS.bodyMax.toLocaleString('en-US')} characters)</span>
+              <span className="hint muted">
+                (markdown, up to {GOVERNANCE_LIMITS.bodyMax.toLocaleString('en-US')} characters)
+              </span>
               <textarea
                 value={body}
                 onChange={(e) => setBody(e.target.value)}
