@@ -1,6 +1,7 @@
 import {
   buildSignInMessage,
   nonceResponseSchema,
+  type SessionResponse,
   sessionResponseSchema,
   signInStatement,
   verifyRequestSchema,
@@ -11,13 +12,9 @@ import type { createAuthenticationAdapter } from '@rainbow-me/rainbowkit'
 import type { QueryClient } from '@tanstack/react-query'
 import { getAddress } from 'viem'
 import { apiFetch } from '../../lib/api.ts'
-import {
-  announceAuthChange,
-  postLogout,
-  SESSION_QUERY_KEY,
-  type SessionResponse,
-  setSignedOut,
-} from './session.ts'
+import { postLogout } from './queries/logout.ts'
+import { SESSION_QUERY_KEY, setSignedOut } from './queries/session.ts'
+import { announceAuthChange } from './sign-in-state.ts'
 
 /**
  * Handed to RainbowKit when getNonce could not get a nonce even after retrying. RainbowKit 2.2 keeps

@@ -5,8 +5,9 @@ import { describeRequestError } from '../../lib/api.ts'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import './auth.css'
 import { useSignIn } from './auth-provider.tsx'
+import { useRevokeSessions } from './queries/revoke-sessions.ts'
+import { type SessionRow, useSessions } from './queries/sessions.ts'
 import { SignInButton } from './session-gate.tsx'
-import { type SessionRow, useRevokeSessions, useSessions } from './sessions.ts'
 import { describeUserAgent } from './user-agent.ts'
 
 /** What this page has always said for an error that is not a request's. */

@@ -10,7 +10,6 @@ import {
   WALLET_ERROR_MESSAGES,
   walletErrorMessage,
 } from '@guildhall/core'
-import { useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { getBlockNumber } from 'viem/actions'
@@ -18,7 +17,7 @@ import { useClient, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
-import { submitProposal } from './api.ts'
+import { useCreateProposal } from './queries/create-proposal.ts'
 import { useDaoChain } from './use-dao-chain.ts'
 import './proposals.css'
 
@@ -35,7 +34,7 @@ export function NewProposalPage() {
   const client = useClient({ chainId: dao.token?.chainId })
   const { signTypedDataAsync } = useSignTypedData()
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
+  const createProposal = useCreateProposal()
   const amount = useTokenAmount()
   const [title, setTitle] = useState('')
   const [body, setBody] = useState('')
@@ -89,8 +88,7 @@ export function NewProposalPage() {
       setStep('signing')
       const signature = await signTypedDataAsync(proposalTypedData(dao.domain, message))
       setStep('sending')
-      const { id } = await submitProposal({ message, signature })
-      await queryClient.invalidateQueries({ queryKey: ['api', 'proposals'] })
+      const { id } = await createProposal.mutateAsync({ message, signature })
       navigate(`/proposals/${id}`)
     } catch (e) {
       const text = walletErrorMessage(e)

@@ -13,7 +13,7 @@ import {
   walletErrorMessage,
 } from '@guildhall/core'
 import type { RecountProgress, RecountReport } from '@guildhall/core/recount'
-import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { QueryClient } from '@tanstack/react-query'
 import { type FormEvent, useDeferredValue, useEffect, useRef, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import type { Hex } from 'viem'
@@ -23,8 +23,10 @@ import { describeRequestError } from '../../lib/api.ts'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { useTokenAmount as useAmount } from '../../lib/token.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
-import { proposalQuery, submitVote, votingPowerQuery } from './api.ts'
 import { exactTime } from './format.ts'
+import { useCastVote } from './queries/cast-vote.ts'
+import { proposalQueryOptions, useProposal } from './queries/proposal.ts'
+import { useVotingPower } from './queries/voting-power.ts'
 import type { RecountMessage, RecountRequest } from './recount.worker.ts'
 import { useDaoChain } from './use-dao-chain.ts'
 import './proposals.css'
@@ -45,13 +47,13 @@ const OUTCOME_LABELS = { passed: 'Passed', rejected: 'Rejected', 'no-quorum': 'N
  * the page is opened directly.
  */
 export async function prepareProposalPage(queryClient: QueryClient, id: string): Promise<void> {
-  await Promise.all([queryClient.prefetchQuery(proposalQuery(id)), markdown.load()])
+  await Promise.all([queryClient.prefetchQuery(proposalQueryOptions(id)), markdown.load()])
 }
 
 /** A proposal: its text, where it stands, the results, your vote, and the recount. */
 export function ProposalPage() {
   const { id = '' } = useParams()
-  const { data: proposal, error } = useQuery({ ...proposalQuery(id), refetchInterval: 10_000 })
+  const { data: proposal, error } = useProposal(id)
   // The heading renders with the answer (the server's shell of this page shows it already); the rest
   // (text, results, vote panel) is the biggest render here, so it follows deferred: React renders it in
   // slices once the heading is in place (ADR 014). A deferred value can still be the previous
@@ -162,9 +164,9 @@ function VotePanel({ proposal }: { proposal: ProposalDetail }) {
 function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
   const dao = useDaoChain()
   const amount = useAmount()
-  const queryClient = useQueryClient()
+  const castVote = useCastVote()
   const { signTypedDataAsync } = useSignTypedData()
-  const power = useQuery(votingPowerQuery(proposal.id, dao.address))
+  const power = useVotingPower(proposal.id, dao.address)
   const [picked, setPicked] = useState<number[]>([])
   const [reason, setReason] = useState('')
   const [status, setStatus] = useState<{ text: string; error: boolean }>()
@@ -204,8 +206,7 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
     try {
       const signature = await signTypedDataAsync(voteTypedData(dao.domain, vote))
       setStatus({ text: 'Submitting your vote…', error: false })
-      await submitVote(proposal.id, { message: vote, signature })
-      await queryClient.invalidateQueries({ queryKey: ['api', 'proposals'] })
+      await castVote.mutateAsync({ id: proposal.id, signed: { message: vote, signature } })
       setStatus({ text: 'Your vote is recorded. You can change it until voting ends.', error: false })
     } catch (e) {
       const text = walletErrorMessage(e)
