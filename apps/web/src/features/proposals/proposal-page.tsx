@@ -9,8 +9,6 @@ import {
   timeLine,
   type VoteMessage,
   voteTypedData,
-  WALLET_ERROR_MESSAGES,
-  walletErrorMessage,
 } from '@guildhall/core'
 import type { RecountProgress, RecountReport } from '@guildhall/core/recount'
 import type { QueryClient } from '@tanstack/react-query'
@@ -21,7 +19,9 @@ import { useAccount, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
+import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAmount as useAmount } from '../../lib/token.ts'
+import { walletFailure } from '../../lib/wallet-errors.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { exactTime } from './format.ts'
 import { useCastVote } from './queries/cast-vote.ts'
@@ -209,12 +209,7 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
       await castVote.mutateAsync({ id: proposal.id, signed: { message: vote, signature } })
       setStatus({ text: 'Your vote is recorded. You can change it until voting ends.', error: false })
     } catch (e) {
-      const text = walletErrorMessage(e)
-      setStatus({
-        text:
-          text === WALLET_ERROR_MESSAGES.userRejected ? 'You cancelled the signature in your wallet.' : text,
-        error: true,
-      })
+      setStatus({ text: walletFailure(e, 'the signature'), error: true })
     } finally {
       setBusy(false)
     }
@@ -280,14 +275,7 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
             />
           </label>
           {dao.wrongChain ? (
-            <button
-              type="button"
-              className="button primary"
-              disabled={dao.switching}
-              onClick={dao.switchToDao}
-            >
-              Switch to {dao.chainName} to vote
-            </button>
+            <SwitchChainButton purpose="to vote" primary />
           ) : (
             <div className="vote-action">
               <button
