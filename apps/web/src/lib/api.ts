@@ -92,27 +92,27 @@ export async function apiFetch(
 }
 
 /** GETs an API path and validates the answer; errors carry the server's message. */
-export async function apiGet<T extends z.ZodMiniType>(path: string, schema: T): Promise<z.infer<T>> {
-  const response = await apiFetch('GET', path)
-  if (!response.ok) throw await errorFromResponse(response)
-  return readAnswer(response, schema)
-}
+export const apiGet = <T extends z.ZodMiniType>(path: string, schema: T): Promise<z.infer<T>> =>
+  apiSend('GET', path, undefined, schema)
 
-/** POSTs (or DELETEs) a JSON body and validates the answer, if `schema` is given; errors carry the server's message. */
+/**
+ * Sends a request (a JSON body for POST and DELETE) and validates the answer, if `schema` is given;
+ * errors carry the server's message.
+ */
 export async function apiSend<T extends z.ZodMiniType>(
-  method: 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body: unknown,
   schema: T,
 ): Promise<z.infer<T>>
 export async function apiSend(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<void>
 export async function apiSend(
-  method: 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body?: unknown,
   schema?: z.ZodMiniType,
 ): Promise<unknown> {
   const response = await apiFetch(method, path, body)
   if (!response.ok) throw await errorFromResponse(response)
-  return schema ? readAnswer(response, schema) : undefined
+  return schema && readAnswer(response, schema)
 }
