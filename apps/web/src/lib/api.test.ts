@@ -2,7 +2,14 @@ import { proposalListSchema } from '@guildhall/core'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { z } from 'zod/mini'
 import { expectConsoleError } from '../test/console-guard.ts'
-import { ApiRequestError, apiGet, describeRequestError, UNEXPECTED_ANSWER_MESSAGE } from './api.ts'
+import {
+  ApiRequestError,
+  apiGet,
+  apiSend,
+  describeRequestError,
+  NETWORK_DOWN_MESSAGE,
+  UNEXPECTED_ANSWER_MESSAGE,
+} from './api.ts'
 
 const answer = (body: string) => async () =>
   new Response(body, { status: 200, headers: { 'content-type': 'application/json' } })
@@ -48,5 +55,48 @@ describe('describeRequestError', () => {
     expectConsoleError(/invalid_type/)
     const raw = z.object({ n: z.number() }).safeParse({ n: 'x' }).error
     expect(describeRequestError(raw)).toBe('Something went wrong. Reload the page to try again.')
+  })
+})
+
+describe('apiSend: the one client for mutating requests', () => {
+  test('default: a JSON body (`{}` when there is none), same-origin credentials, the answer validated', async () => {
+    const fetchMock = vi.fn(answer(JSON.stringify({ n: 1 })))
+    vi.stubGlobal('fetch', fetchMock)
+    await expect(apiSend('POST', '/x', { a: 1 }, z.object({ n: z.number() }))).resolves.toEqual({ n: 1 })
+    await expect(apiSend('DELETE', '/y')).resolves.toBeUndefined()
+    expect(fetchMock.mock.calls).toEqual([
+      [
+        '/x',
+        {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: '{"a":1}',
+        },
+      ],
+      [
+        '/y',
+        {
+          method: 'DELETE',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: '{}',
+        },
+      ],
+    ])
+  })
+
+  test("behavior: a refusal carries the server's sentence; an unreachable server, a sentence of ours", async () => {
+    vi.stubGlobal('fetch', async () =>
+      Response.json({ error: 'closed', message: 'Voting has ended.' }, { status: 409 }),
+    )
+    await expect(apiSend('POST', '/x', {})).rejects.toMatchObject({
+      status: 409,
+      message: 'Voting has ended.',
+    })
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch')
+    })
+    await expect(apiSend('DELETE', '/x')).rejects.toMatchObject({ status: 0, message: NETWORK_DOWN_MESSAGE })
   })
 })

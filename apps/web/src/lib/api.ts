@@ -40,11 +40,17 @@ export async function readAnswer<T extends z.ZodMiniType>(
   throw new ApiRequestError(response.status, UNEXPECTED_ANSWER_MESSAGE)
 }
 
-/** A sentence for any error a request can end with: the server's or ours, never a stack or raw issues. */
-export function describeRequestError(error: unknown): string {
+/**
+ * A sentence for any error a request can end with: the server's or ours, never a stack or raw issues.
+ * `otherwise` is what a reader sees for an error that is not a request's (the detail goes to the console).
+ */
+export function describeRequestError(
+  error: unknown,
+  otherwise = 'Something went wrong. Reload the page to try again.',
+): string {
   if (error instanceof ApiRequestError) return error.message
   console.error(error)
-  return 'Something went wrong. Reload the page to try again.'
+  return otherwise
 }
 
 /** The server's own sentence for a failed response, or a plain one when it sent none. */
@@ -57,14 +63,56 @@ export async function errorFromResponse(response: Response): Promise<ApiRequestE
   )
 }
 
-/** GETs an API path and validates the answer; errors carry the server's message. */
-export async function apiGet<T extends z.ZodMiniType>(path: string, schema: T): Promise<z.infer<T>> {
-  let response: Response
+/**
+ * Sends one request to the API. Mutating requests always carry a JSON body (`{}` when there is nothing to
+ * send): the server refuses mutating requests that are not `application/json` (ADR 007), and the browser
+ * adds `Origin`. Resolves with the response whatever its status; rejects with an `ApiRequestError` of
+ * status 0 only when the server could not be reached.
+ */
+export async function apiFetch(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body: unknown = {},
+): Promise<Response> {
   try {
-    response = await fetch(path, { headers: { accept: 'application/json' } })
+    return await fetch(
+      path,
+      method === 'GET'
+        ? { headers: { accept: 'application/json' } }
+        : {
+            method,
+            credentials: 'same-origin',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify(body),
+          },
+    )
   } catch {
     throw new ApiRequestError(0, NETWORK_DOWN_MESSAGE)
   }
+}
+
+/** GETs an API path and validates the answer; errors carry the server's message. */
+export const apiGet = <T extends z.ZodMiniType>(path: string, schema: T): Promise<z.infer<T>> =>
+  apiSend('GET', path, undefined, schema)
+
+/**
+ * Sends a request (a JSON body for POST and DELETE) and validates the answer, if `schema` is given;
+ * errors carry the server's message.
+ */
+export async function apiSend<T extends z.ZodMiniType>(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body: unknown,
+  schema: T,
+): Promise<z.infer<T>>
+export async function apiSend(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<void>
+export async function apiSend(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+  schema?: z.ZodMiniType,
+): Promise<unknown> {
+  const response = await apiFetch(method, path, body)
   if (!response.ok) throw await errorFromResponse(response)
-  return readAnswer(response, schema)
+  return schema && readAnswer(response, schema)
 }

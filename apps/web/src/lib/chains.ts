@@ -24,3 +24,11 @@ export function toViemChain(chain: PublicChain): Chain {
     testnet: chain.testnet,
   })
 }
+
+/** A configured chain's name, as the app writes it in a sentence ("chain 5" for one it does not know). */
+export function chainName(
+  chains: readonly Pick<PublicChain, 'id' | 'name'>[],
+  id: number | undefined,
+): string {
+  return chains.find((chain) => chain.id === id)?.name ?? `chain ${id}`
+}

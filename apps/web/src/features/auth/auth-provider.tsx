@@ -1,3 +1,4 @@
+import type { SessionResponse } from '@guildhall/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef } from 'react'
 import { useAccount, useConfig } from 'wagmi'
@@ -7,16 +8,13 @@ import {
   createGuildhallAuthenticationAdapter,
   type GuildhallAuthenticationAdapter,
 } from './authentication-adapter.ts'
+import { isSignInUnavailable, SESSION_QUERY_KEY, useSession } from './queries/session.ts'
 import {
   AUTH_CHANNEL_NAME,
   type AuthChannelMessage,
   deriveSignInState,
-  isSignInUnavailable,
-  SESSION_QUERY_KEY,
-  type SessionResponse,
   type SignInState,
-  useSession,
-} from './session.ts'
+} from './sign-in-state.ts'
 
 interface SignInContextValue extends SignInState {
   adapter: GuildhallAuthenticationAdapter

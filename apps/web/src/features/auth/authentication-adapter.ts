@@ -1,6 +1,7 @@
 import {
   buildSignInMessage,
   nonceResponseSchema,
+  type SessionResponse,
   sessionResponseSchema,
   signInStatement,
   verifyRequestSchema,
@@ -10,14 +11,10 @@ import {
 import type { createAuthenticationAdapter } from '@rainbow-me/rainbowkit'
 import type { QueryClient } from '@tanstack/react-query'
 import { getAddress } from 'viem'
-import { sendJson } from './http.ts'
-import {
-  announceAuthChange,
-  postLogout,
-  SESSION_QUERY_KEY,
-  type SessionResponse,
-  setSignedOut,
-} from './session.ts'
+import { apiFetch } from '../../lib/api.ts'
+import { postLogout } from './queries/logout.ts'
+import { SESSION_QUERY_KEY, setSignedOut } from './queries/session.ts'
+import { announceAuthChange } from './sign-in-state.ts'
 
 /**
  * Handed to RainbowKit when getNonce could not get a nonce even after retrying. RainbowKit 2.2 keeps
@@ -69,7 +66,7 @@ export function createGuildhallAuthenticationAdapter({
       let status = 0
       let retryAfterMs: number | undefined
       try {
-        const response = await sendJson('POST', '/api/auth/nonce')
+        const response = await apiFetch('POST', '/api/auth/nonce')
         if (response.ok) return nonceResponseSchema.parse(await response.json()).nonce
         status = response.status
         const retryAfter = Number(response.headers.get('retry-after'))
@@ -115,7 +112,7 @@ export function createGuildhallAuthenticationAdapter({
       const body = verifyRequestSchema.parse({ message: text, signature })
       let response: Response
       try {
-        response = await sendJson('POST', '/api/auth/verify', body)
+        response = await apiFetch('POST', '/api/auth/verify', body)
       } catch {
         return false
       }

@@ -1,13 +1,17 @@
 import { shortenAddress } from '@guildhall/core'
 import { useState } from 'react'
 import { useAccount } from 'wagmi'
+import { describeRequestError } from '../../lib/api.ts'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import './auth.css'
 import { useSignIn } from './auth-provider.tsx'
-import { describeError } from './http.ts'
+import { useRevokeSessions } from './queries/revoke-sessions.ts'
+import { type SessionRow, useSessions } from './queries/sessions.ts'
 import { SignInButton } from './session-gate.tsx'
-import { type SessionRow, useRevokeSessions, useSessions } from './sessions.ts'
 import { describeUserAgent } from './user-agent.ts'
+
+/** What this page has always said for an error that is not a request's. */
+const SESSIONS_FALLBACK = 'Something went wrong. Please try again.'
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
 const formatDate = (iso: string) => {
@@ -64,7 +68,7 @@ function SessionList({ address }: { address: string }) {
         </p>
       ) : sessions.isError ? (
         <div role="alert" className="error">
-          <p>Your sessions could not be loaded. {describeError(sessions.error)}</p>
+          <p>Your sessions could not be loaded. {describeRequestError(sessions.error, SESSIONS_FALLBACK)}</p>
           <button type="button" className="button" onClick={() => void sessions.refetch()}>
             Try again
           </button>
@@ -83,7 +87,7 @@ function SessionList({ address }: { address: string }) {
         </ul>
       )}
       <p className="status error" role="alert">
-        {revoke.isError ? `That did not work. ${describeError(revoke.error)}` : ''}
+        {revoke.isError ? `That did not work. ${describeRequestError(revoke.error, SESSIONS_FALLBACK)}` : ''}
       </p>
       <div className="session-actions">
         {confirmAll ? (

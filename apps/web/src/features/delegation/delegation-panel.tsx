@@ -7,10 +7,13 @@ import {
 import { useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useRef, useState } from 'react'
 import { type Address, getAddress, type Hash, isAddress, zeroAddress } from 'viem'
-import { useAccount, useClient, useConfig, useSwitchChain } from 'wagmi'
+import { useAccount, useClient, useConfig } from 'wagmi'
 import { Card } from '../../components/card.tsx'
+import { chainName } from '../../lib/chains.ts'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
+import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAccount, useTokenContract } from '../../lib/token.ts'
+import { walletFailure } from '../../lib/wallet-errors.ts'
 import { useAddRecentTransaction } from '../../wallet-kit/kit-bridge.ts'
 
 const loadTransaction = () => import('./delegation-transaction.ts')
@@ -51,7 +54,6 @@ export function DelegationPanel() {
   const { account, queryKey } = useTokenAccount(address)
   const queryClient = useQueryClient()
   const addRecentTransaction = useAddRecentTransaction()
-  const { switchChain, isPending: switching } = useSwitchChain()
   // The bare client with viem's tree-shakable actions: usePublicClient's would bring every public action
   // (≈ 37 KiB gzip, ENS and signature checks included) into the first page's JavaScript.
   const client = useClient({ chainId: token?.chainId })
@@ -71,20 +73,14 @@ export function DelegationPanel() {
     )
   }
 
-  const chainName = config.chains.find((c) => c.id === token.chainId)?.name ?? `chain ${token.chainId}`
   if (chainId !== token.chainId) {
     return (
       <Card title="Delegation" testId="delegation">
-        <p>The governance token lives on {chainName}. Switch networks to delegate.</p>
-        <button
-          type="button"
-          className="button"
-          disabled={switching}
-          // A failed switch is shown by the app's alert area, like every switchChain error (lib/query-client.ts).
-          onClick={() => switchChain({ chainId: token.chainId })}
-        >
-          Switch to {chainName}
-        </button>
+        <p>
+          The governance token lives on {chainName(config.chains, token.chainId)}. Switch networks to
+          delegate.
+        </p>
+        <SwitchChainButton />
       </Card>
     )
   }
@@ -107,13 +103,8 @@ export function DelegationPanel() {
       hash = await transaction.sendDelegation(wagmiConfig, client, token, address, delegatee)
     } catch (e) {
       if (attempt.current !== self) return
-      const message = walletErrorMessage(e)
       setProgress({ step: 'idle' })
-      setError(
-        message === WALLET_ERROR_MESSAGES.userRejected
-          ? 'You cancelled the delegation in your wallet.'
-          : message,
-      )
+      setError(walletFailure(e, 'the delegation'))
       return
     }
     addRecentTransaction({ hash, description, confirmations: DEFAULT_CONFIRMATIONS })

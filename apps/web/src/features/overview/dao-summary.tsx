@@ -2,7 +2,7 @@ import { formatTokenAmount } from '@guildhall/core'
 import { Card, Stat } from '../../components/card.tsx'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import { useTokenMetadata } from '../../lib/token.ts'
-import { useTokenHolders } from './token-holders.ts'
+import { useTokenHolders } from './queries/token-holders.ts'
 
 /**
  * The DAO's name and description with live figures of its governance token. The server renders the same

@@ -7,18 +7,17 @@ import {
   type ProposalMessage,
   proposalMessageSchema,
   proposalTypedData,
-  WALLET_ERROR_MESSAGES,
-  walletErrorMessage,
 } from '@guildhall/core'
-import { useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { getBlockNumber } from 'viem/actions'
 import { useClient, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
+import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
+import { walletFailure } from '../../lib/wallet-errors.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
-import { submitProposal } from './api.ts'
+import { useCreateProposal } from './queries/create-proposal.ts'
 import { useDaoChain } from './use-dao-chain.ts'
 import './proposals.css'
 
@@ -35,7 +34,7 @@ export function NewProposalPage() {
   const client = useClient({ chainId: dao.token?.chainId })
   const { signTypedDataAsync } = useSignTypedData()
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
+  const createProposal = useCreateProposal()
   const amount = useTokenAmount()
   const [title, setTitle] = useState('')
   const [body, setBody] = useState('')
@@ -89,14 +88,10 @@ export function NewProposalPage() {
       setStep('signing')
       const signature = await signTypedDataAsync(proposalTypedData(dao.domain, message))
       setStep('sending')
-      const { id } = await submitProposal({ message, signature })
-      await queryClient.invalidateQueries({ queryKey: ['api', 'proposals'] })
+      const { id } = await createProposal.mutateAsync({ message, signature })
       navigate(`/proposals/${id}`)
     } catch (e) {
-      const text = walletErrorMessage(e)
-      setError(
-        text === WALLET_ERROR_MESSAGES.userRejected ? 'You cancelled the signature in your wallet.' : text,
-      )
+      setError(walletFailure(e, 'the signature'))
     } finally {
       setStep('idle')
     }
@@ -173,14 +168,7 @@ export function NewProposalPage() {
               {dao.rules.abstainCountsToQuorum ? 'counts' : 'does not count'} toward the quorum.
             </p>
             {dao.wrongChain ? (
-              <button
-                type="button"
-                className="button primary"
-                disabled={dao.switching}
-                onClick={dao.switchToDao}
-              >
-                Switch to {dao.chainName} to sign
-              </button>
+              <SwitchChainButton purpose="to sign" primary />
             ) : (
               <button type="submit" className="button primary" disabled={step !== 'idle'}>
                 {step === 'signing'

@@ -1,10 +1,9 @@
 import { type ProposalState, STATE_LABELS, timeLine } from '@guildhall/core'
-import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { describeRequestError } from '../../lib/api.ts'
-import { proposalsQuery } from './api.ts'
 import { exactTime } from './format.ts'
+import { useProposals } from './queries/proposals-list.ts'
 import './proposals.css'
 
 const FILTERS: { id: 'all' | ProposalState; label: string; states: ProposalState[] }[] = [
@@ -17,7 +16,7 @@ const FILTERS: { id: 'all' | ProposalState; label: string; states: ProposalState
 /** The list of proposals, newest first, filtered by where they stand. */
 export function ProposalsPage() {
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>(FILTERS[0] as (typeof FILTERS)[number])
-  const { data, error, isPending } = useQuery(proposalsQuery())
+  const { data, error, isPending } = useProposals()
   const shown = data?.proposals.filter((proposal) => filter.states.includes(proposal.state)) ?? []
   return (
     <article className="page">

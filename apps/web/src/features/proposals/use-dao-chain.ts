@@ -1,5 +1,5 @@
 import { governanceDomain } from '@guildhall/core'
-import { useAccount, useSwitchChain } from 'wagmi'
+import { useAccount } from 'wagmi'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 
 /**
@@ -9,19 +9,15 @@ import { usePublicConfig } from '../../lib/public-config-context.tsx'
 export function useDaoChain() {
   const config = usePublicConfig()
   const { address, chainId, isConnected } = useAccount()
-  const { switchChain, isPending: switching } = useSwitchChain()
   const token = config.token
   const chain = config.chains.find((c) => c.id === token?.chainId)
   return {
     address,
     isConnected,
     token,
-    chainName: chain?.name ?? `chain ${token?.chainId}`,
     rpcUrl: chain?.rpcUrl,
     domain: token ? governanceDomain({ chainId: token.chainId, token: token.address }) : undefined,
     rules: config.governance,
     wrongChain: isConnected && token !== null && chainId !== token.chainId,
-    switching,
-    switchToDao: () => token && switchChain({ chainId: token.chainId }),
   }
 }

@@ -1,30 +1,13 @@
-import { type SessionListItem, sessionsResponseSchema } from '@guildhall/core'
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiGet, errorFromResponse } from '../../lib/api.ts'
-import { sendJson } from './http.ts'
-import { announceAuthChange, SESSION_QUERY_KEY, setSignedOut } from './session.ts'
-
-export type SessionRow = SessionListItem
-
-export const SESSIONS_QUERY_KEY = ['api', 'auth', 'sessions'] as const
-
-/** GET /api/auth/sessions: every live session of the signed-in address (401 without a session). */
-export const sessionsQueryOptions = () =>
-  queryOptions({
-    queryKey: SESSIONS_QUERY_KEY,
-    queryFn: () => apiGet('/api/auth/sessions', sessionsResponseSchema),
-    meta: { persist: false },
-  })
-
-export function useSessions(enabled: boolean) {
-  return useQuery({ ...sessionsQueryOptions(), enabled })
-}
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiSend } from '../../../lib/api.ts'
+import { announceAuthChange } from '../sign-in-state.ts'
+import { SESSION_QUERY_KEY, setSignedOut } from './session.ts'
+import { SESSIONS_QUERY_KEY } from './sessions.ts'
 
 /** DELETE /api/auth/sessions/:id, or DELETE /api/auth/sessions (all of mine) when `id` is null. */
 export async function revokeSessions(id: string | null): Promise<void> {
   const path = id === null ? '/api/auth/sessions' : `/api/auth/sessions/${encodeURIComponent(id)}`
-  const response = await sendJson('DELETE', path)
-  if (!response.ok) throw await errorFromResponse(response)
+  await apiSend('DELETE', path)
 }
 
 /** Revokes one session or all; ending this device's session signs this tab (and the others) out. */

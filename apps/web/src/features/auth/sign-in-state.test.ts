@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { ApiRequestError } from '../../lib/api.ts'
-import { deriveSignInState } from './session.ts'
+import { deriveSignInState } from './sign-in-state.ts'
 
 const ADA = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const BEN = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'

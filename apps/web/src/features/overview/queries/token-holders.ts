@@ -1,6 +1,6 @@
 import { holderStatsSchema } from '@guildhall/core'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { apiGet } from '../../lib/api.ts'
+import { apiGet } from '../../../lib/api.ts'
 
 /** GET /api/token/holders: how many addresses hold the governance token. */
 export const tokenHoldersQueryOptions = () =>

@@ -1,0 +1,32 @@
+import { apiFetch } from '../../../lib/api.ts'
+
+/** A logout that could not reach the server; retried before the next session check (survives reloads). */
+const LOGOUT_PENDING_KEY = 'guildhall.auth.logoutPending'
+
+function storage(): Storage | undefined {
+  try {
+    return globalThis.localStorage
+  } catch {
+    return undefined
+  }
+}
+
+export const logoutPending = {
+  get: () => storage()?.getItem(LOGOUT_PENDING_KEY) === '1',
+  set: () => storage()?.setItem(LOGOUT_PENDING_KEY, '1'),
+  clear: () => storage()?.removeItem(LOGOUT_PENDING_KEY),
+}
+
+/** POST /api/auth/logout; true when the server has no session for us any more (204, 401, 404). */
+export async function postLogout(): Promise<boolean> {
+  try {
+    const response = await apiFetch('POST', '/api/auth/logout')
+    const done = response.ok || response.status === 401 || response.status === 404
+    if (done) logoutPending.clear()
+    else logoutPending.set()
+    return done
+  } catch {
+    logoutPending.set()
+    return false
+  }
+}

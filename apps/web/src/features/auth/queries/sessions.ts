@@ -1,0 +1,19 @@
+import { type SessionListItem, sessionsResponseSchema } from '@guildhall/core'
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { apiGet } from '../../../lib/api.ts'
+
+export type SessionRow = SessionListItem
+
+export const SESSIONS_QUERY_KEY = ['api', 'auth', 'sessions'] as const
+
+/** GET /api/auth/sessions: every live session of the signed-in address (401 without a session). */
+export const sessionsQueryOptions = () =>
+  queryOptions({
+    queryKey: SESSIONS_QUERY_KEY,
+    queryFn: () => apiGet('/api/auth/sessions', sessionsResponseSchema),
+    meta: { persist: false },
+  })
+
+export function useSessions(enabled: boolean) {
+  return useQuery({ ...sessionsQueryOptions(), enabled })
+}

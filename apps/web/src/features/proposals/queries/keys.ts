@@ -1,0 +1,13 @@
+import type { ProposalState } from '@guildhall/core'
+import type { Address } from 'viem'
+
+/**
+ * The query keys of the proposals' endpoints, under one root: a vote or a new proposal invalidates them
+ * all (the list, every detail, every voting power) through `proposalKeys.all`.
+ */
+export const proposalKeys = {
+  all: ['api', 'proposals'] as const,
+  list: (state: ProposalState | undefined) => [...proposalKeys.all, state ?? 'all'] as const,
+  detail: (id: string) => [...proposalKeys.all, 'detail', id] as const,
+  power: (id: string, address: Address | undefined) => [...proposalKeys.all, 'power', id, address] as const,
+}

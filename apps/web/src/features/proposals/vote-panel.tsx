@@ -1,0 +1,189 @@
+import { GOVERNANCE_LIMITS, type ProposalDetail, voteTypedData } from '@guildhall/core'
+import { type FormEvent, useState } from 'react'
+import { useAccount, useSignTypedData } from 'wagmi'
+import { Card } from '../../components/card.tsx'
+import { describeRequestError } from '../../lib/api.ts'
+import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
+import { useTokenAmount } from '../../lib/token.ts'
+import { walletFailure } from '../../lib/wallet-errors.ts'
+import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
+import { useCastVote } from './queries/cast-vote.ts'
+import { useVotingPower } from './queries/voting-power.ts'
+import { useDaoChain } from './use-dao-chain.ts'
+import { buildVoteMessage } from './vote-message.ts'
+
+/** "Your vote": asks for a wallet, then (with sign-in on) a session, then offers the account's vote. */
+export function VotePanel({ proposal }: { proposal: ProposalDetail }) {
+  const { address, isConnected } = useAccount()
+  const gate = useSessionGate()
+  if (!isConnected || !address) {
+    return (
+      <Card title="Your vote" testId="vote-panel">
+        <p className="muted">Connect a wallet to vote.</p>
+      </Card>
+    )
+  }
+  if (gate !== 'open') {
+    return (
+      <Card title="Your vote" testId="vote-panel">
+        <SessionGateNotice gate={gate} purpose="vote" />
+      </Card>
+    )
+  }
+  // Choices, reason and messages belong to one account: another account (or the same one after signing
+  // in again) starts afresh. A change of chain keeps them: the member is led through the switch mid-vote.
+  return <AccountVotePanel key={address.toLowerCase()} proposal={proposal} />
+}
+
+function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
+  const dao = useDaoChain()
+  const amount = useTokenAmount()
+  const castVote = useCastVote()
+  const { signTypedDataAsync } = useSignTypedData()
+  const power = useVotingPower(proposal.id, dao.address)
+  const [picked, setPicked] = useState<number[]>([])
+  const [reason, setReason] = useState('')
+  const [status, setStatus] = useState<{ text: string; error: boolean }>()
+  const [busy, setBusy] = useState(false)
+  const { message } = proposal
+  const mine = proposal.votes.find((vote) => vote.voter === dao.address)
+
+  if (!dao.isConnected || !dao.address) return null
+  const closedText =
+    proposal.state === 'pending'
+      ? 'Voting has not started yet.'
+      : proposal.state === 'active'
+        ? null
+        : 'Voting has ended.'
+  const zero = power.data && BigInt(power.data.power) === 0n
+  const disabledReason =
+    closedText ??
+    (zero
+      ? 'You have no voting power on this proposal.'
+      : picked.length === 0
+        ? 'Pick a choice first.'
+        : null)
+
+  async function onVote(event: FormEvent) {
+    event.preventDefault()
+    if (!dao.domain || !dao.address || disabledReason) return
+    const vote = buildVoteMessage({
+      voter: dao.address,
+      proposal: proposal.id,
+      picked,
+      reason,
+      replaces: mine,
+      now: Date.now(),
+    })
+    setBusy(true)
+    setStatus({ text: 'Sign your vote in your wallet…', error: false })
+    try {
+      const signature = await signTypedDataAsync(voteTypedData(dao.domain, vote))
+      setStatus({ text: 'Submitting your vote…', error: false })
+      await castVote.mutateAsync({ id: proposal.id, signed: { message: vote, signature } })
+      setStatus({ text: 'Your vote is recorded. You can change it until voting ends.', error: false })
+    } catch (e) {
+      setStatus({ text: walletFailure(e, 'the signature'), error: true })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const single = message.kind !== 'approval'
+  return (
+    <Card title="Your vote" testId="vote-panel">
+      {power.error ? (
+        <p role="alert">Your voting power could not be read. {describeRequestError(power.error)}</p>
+      ) : !power.data ? (
+        <p className="muted">Reading your voting power at block {proposal.snapshot}…</p>
+      ) : (
+        <p data-testid="voting-power">
+          Your voting power at block {power.data.snapshot}: <strong>{amount(power.data.power)}</strong>
+        </p>
+      )}
+      {power.data?.reason ? (
+        <p className="notice notice-info" data-testid="zero-power-reason">
+          {power.data.reason.message}
+        </p>
+      ) : null}
+      {mine ? (
+        <p data-testid="my-vote">
+          You voted {mine.choices.map((choice) => message.choices[choice - 1]).join(', ')}
+          {proposal.state === 'active' ? '; vote again to change it.' : '.'}
+        </p>
+      ) : null}
+      {closedText ? <p className="muted">{closedText}</p> : null}
+      {proposal.state === 'active' && !zero ? (
+        <form onSubmit={onVote}>
+          <fieldset className="choices">
+            <legend className="muted">{single ? 'Pick one' : 'Pick any you approve'}</legend>
+            {message.choices.map((choice, index) => (
+              <label key={choice}>
+                <input
+                  type={single ? 'radio' : 'checkbox'}
+                  name="choice"
+                  checked={picked.includes(index + 1)}
+                  onChange={(e) =>
+                    setPicked(
+                      single
+                        ? [index + 1]
+                        : e.target.checked
+                          ? [...picked, index + 1]
+                          : picked.filter((p) => p !== index + 1),
+                    )
+                  }
+                />
+                {choice}
+              </label>
+            ))}
+          </fieldset>
+          <label className="form">
+            <span>
+              Reason <span className="hint muted">(optional)</span>
+            </span>
+            <textarea
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              maxLength={GOVERNANCE_LIMITS.reasonMax}
+              rows={2}
+            />
+          </label>
+          {dao.wrongChain ? (
+            <SwitchChainButton purpose="to vote" primary />
+          ) : (
+            <div className="vote-action">
+              <button
+                type="submit"
+                className="button primary"
+                disabled={busy || Boolean(disabledReason)}
+                aria-describedby={disabledReason ? 'vote-disabled-reason' : undefined}
+              >
+                {mine ? 'Change vote' : 'Vote'}
+              </button>
+              {/* Said beside the button, not in a tooltip: a tooltip never shows on a touch screen. */}
+              {disabledReason ? (
+                <p id="vote-disabled-reason" className="muted">
+                  {disabledReason}
+                </p>
+              ) : null}
+            </div>
+          )}
+        </form>
+      ) : zero ? (
+        <div className="vote-action">
+          <button type="button" className="button primary" disabled aria-describedby="vote-disabled-reason">
+            Vote
+          </button>
+          <p id="vote-disabled-reason" className="muted">
+            {disabledReason}
+          </p>
+        </div>
+      ) : null}
+      {status ? (
+        <p role={status.error ? 'alert' : 'status'} className={status.error ? 'error' : undefined}>
+          {status.text}
+        </p>
+      ) : null}
+    </Card>
+  )
+}
