@@ -20,7 +20,9 @@ import { proposalPageId, renderAppShell, renderDataPreloads, renderProposalHeade
 import { contentSecurityPolicy } from './csp.ts'
 import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
+import { ApiError } from './errors.ts'
 import { TokenIndex } from './indexer/token-index.ts'
+import { errorsPlugin } from './plugins/errors.ts'
 import { authRoutes } from './routes/auth.ts'
 import { governanceRoutes } from './routes/governance.ts'
 import { rpcProxyRoutes } from './rpc-proxy.ts'
@@ -47,16 +49,6 @@ const CONTRACT_CHECK_TIMEOUT_MS = 5_000
 const HOLDERS_WAIT_MS = 5_000
 /** Methods that change nothing; any other one needs our Origin. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
-const ERROR_CODES: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthenticated',
-  403: 'forbidden',
-  404: 'not_found',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-}
-
 /** Builds the HTTP app; never listens (tests use inject(), server.ts listens). */
 export async function buildApp({
   settings,
@@ -86,25 +78,7 @@ export async function buildApp({
   const origin = publicConfig.appUrl
   const https = origin.startsWith('https://')
 
-  // One error envelope; 4xx keep their status (413 body too large, 415 media type, 429 rate limit).
-  app.setErrorHandler(async (error: { statusCode?: number; message: string }, request, reply) => {
-    const status =
-      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
-    // Any route: a failure while the database is gone is a 503 (retry later, nothing was written: every
-    // write is one transaction), not an internal error. A bug in our code stays a 500.
-    if (status === 500 && database && !(await database.ping())) {
-      request.log.warn({ err: error }, 'database unavailable')
-      return reply
-        .status(503)
-        .header('retry-after', '5')
-        .send({ error: 'database_unavailable', message: 'The database does not answer. Try again shortly.' })
-    }
-    if (status === 500) request.log.error(error)
-    return reply.status(status).send({
-      error: ERROR_CODES[status] ?? (status === 500 ? 'internal' : 'bad_request'),
-      message: status === 500 ? 'Internal error' : error.message,
-    })
-  })
+  await app.register(errorsPlugin, { database })
 
   // Only JSON bodies: form and text bodies (what a cross-site form can send) are refused with 415.
   app.removeContentTypeParser('text/plain')
@@ -144,13 +118,9 @@ export async function buildApp({
 
   app.get('/api/health', async () => ({ status: 'ok' }))
   // Ready = able to serve: the database answers.
-  app.get('/api/ready', async (_request, reply) => {
-    if (database && !(await database.ping())) {
-      return reply
-        .status(503)
-        .header('retry-after', '5')
-        .send({ error: 'database_unavailable', message: 'The database does not answer.' })
-    }
+  app.get('/api/ready', async () => {
+    if (database && !(await database.ping()))
+      throw ApiError.databaseUnavailable('The database does not answer.')
     return { status: 'ready' }
   })
 
@@ -236,10 +206,7 @@ export async function buildApp({
       if (!stats) throw new Error('token index not ready')
       return { holders: stats.holders, blockNumber: String(stats.blockNumber) }
     } catch {
-      return reply
-        .status(503)
-        .header('retry-after', '5')
-        .send({ error: 'chain_unavailable', message: 'The chain node did not answer. Try again shortly.' })
+      throw ApiError.chainUnavailable()
     }
   })
 
