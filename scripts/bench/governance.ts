@@ -476,7 +476,7 @@ async function indexRun(
   const database = await openDatabase({ dataDir })
   try {
     await database.migrate()
-    // As the server builds it (app.ts), with the span per request set for this dense history.
+    // As the server builds it (deps.ts), with the span per request set for this dense history.
     const client = createPublicClient({
       transport: http(chain.url),
       batch: { multicall: true },

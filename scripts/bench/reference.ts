@@ -30,7 +30,7 @@ export async function buildReference(name: ReferenceName, outDir: string): Promi
 }
 
 /**
- * Serves a reference build the way Guildhall's API serves apps/web (apps/api/src/app.ts): @fastify/static
+ * Serves a reference build the way Guildhall's API serves apps/web (apps/api/src/plugins/web-shell.ts): @fastify/static
  * with `preCompressed`, so every page gets brotli from the same pre-compressed files (a phone on a slow link
  * pays for bytes on the wire: serving the references uncompressed would make Guildhall look better than it
  * is), the same cache headers, and POST /rpc/<chainId> proxied to the same anvil.

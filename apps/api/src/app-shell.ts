@@ -6,6 +6,7 @@ import {
   shortenAddress,
   timeLine,
 } from '@guildhall/core'
+import { PROPOSAL_ID } from './routes/params.ts'
 
 /**
  * The static app shell the server writes into index.html's #root, so a phone paints the header (and on
@@ -50,11 +51,12 @@ export function renderAppShell(
 }
 
 // A proposal's page: /proposals/<EIP-712 digest, lower-case hex>, the only form the API answers.
-const PROPOSAL_PAGE = /^\/proposals\/(0x[0-9a-f]{64})\/?$/
+const PROPOSAL_PAGE = /^\/proposals\/([^/]+)\/?$/
 
 /** The proposal id of a proposal's page, or undefined for any other page. */
 export function proposalPageId(url: string): string | undefined {
-  return PROPOSAL_PAGE.exec(url.split(/[?#]/)[0] ?? '')?.[1]
+  const id = PROPOSAL_PAGE.exec(url.split(/[?#]/)[0] ?? '')?.[1]
+  return id !== undefined && PROPOSAL_ID.test(id) ? id : undefined
 }
 
 /**

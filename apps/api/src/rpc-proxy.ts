@@ -3,9 +3,10 @@
 // the app could call those through a plain forwarder. This one serves the reads a browser needs and signed
 // raw transactions, and answers everything else itself.
 import { formatIssues, HTTP_TIMEOUT_MS } from '@guildhall/core'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ChainSettings } from './env.ts'
+import { ApiError } from './errors.ts'
 
 /**
  * What viem, wagmi, RainbowKit, the app's pages and an extension wallet given this URL call: reads, fee
@@ -104,10 +105,6 @@ async function logsFilterError(
   return undefined
 }
 
-function badRequest(reply: FastifyReply, message: string) {
-  return reply.status(400).send({ error: 'bad_request', message })
-}
-
 async function post(url: string, body: unknown): Promise<unknown> {
   let response: Response
   try {
@@ -141,25 +138,26 @@ export async function rpcProxyRoutes(app: FastifyInstance, { chains }: { chains:
         const body = request.body
         const batch = Array.isArray(body)
         const items: unknown[] = batch ? body : [body]
-        if (batch && items.length === 0) return badRequest(reply, 'A JSON-RPC batch holds at least one call.')
+        if (batch && items.length === 0)
+          throw ApiError.badRequest('A JSON-RPC batch holds at least one call.')
         if (items.length > RPC_MAX_BATCH) {
-          return reply.status(413).send({
-            error: 'batch_too_large',
-            message: `A JSON-RPC batch holds at most ${RPC_MAX_BATCH} calls; this one has ${items.length}.`,
-          })
+          throw new ApiError(
+            413,
+            'batch_too_large',
+            `A JSON-RPC batch holds at most ${RPC_MAX_BATCH} calls; this one has ${items.length}.`,
+          )
         }
         const calls: Call[] = []
         for (const [index, item] of items.entries()) {
           const parsed = callSchema.safeParse(item)
           const where = batch ? ` (call ${index})` : ''
           if (!parsed.success) {
-            return badRequest(
-              reply,
+            throw ApiError.badRequest(
               `Not a JSON-RPC 2.0 call${where}: an object with jsonrpc "2.0", an id, a method and optional params.\n${formatIssues(parsed.error)}`,
             )
           }
           if (nestsDeeperThan(parsed.data.params, MAX_PARAMS_DEPTH)) {
-            return badRequest(reply, `The params${where} nest deeper than ${MAX_PARAMS_DEPTH} levels.`)
+            throw ApiError.badRequest(`The params${where} nest deeper than ${MAX_PARAMS_DEPTH} levels.`)
           }
           calls.push(parsed.data)
         }
@@ -232,10 +230,7 @@ export async function rpcProxyRoutes(app: FastifyInstance, { chains }: { chains:
         } catch (error) {
           if (!(error instanceof ChainError)) throw error
           request.log.warn({ err: error }, 'rpc proxy: the node did not answer')
-          return reply
-            .status(503)
-            .header('retry-after', '2')
-            .send({ error: 'chain_unavailable', message: `The node for chain ${chain.id} did not answer.` })
+          throw new ApiError(503, 'chain_unavailable', `The node for chain ${chain.id} did not answer.`, 2)
         }
       },
     )

@@ -1,8 +1,7 @@
-// HTTP for sign-in and sessions (ADR 007): validate, call the service, map errors to statuses.
-import { formatIssues } from '@guildhall/core'
+// HTTP for sign-in and sessions (ADR 007): validate, call the service, map its answer.
 import { type SessionResponse, type SessionsResponse, verifyRequestSchema } from '@guildhall/core/auth'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Session } from '../db/schema.ts'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ApiError } from '../errors.ts'
 import {
   findSession,
   issueNonce,
@@ -11,11 +10,12 @@ import {
   newToken,
   revokeSessions,
   revokeToken,
+  type Session,
   type SignInDeps,
-  SignInError,
   sessionExpiresAt,
   verifySignIn,
 } from '../services/sign-in.ts'
+import { parse, sessionIdParam } from './params.ts'
 
 export interface AuthRouteOptions {
   deps: SignInDeps
@@ -24,9 +24,6 @@ export interface AuthRouteOptions {
   /** Sign-in requests per IP and minute, for nonce and verify each. */
   rateLimitPerMinute: number
 }
-
-/** A session id as the database writes it; anything else would fail inside the query (a 500). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The session response of a live session. */
 const publicSession = (session: Session): SessionResponse['session'] => ({
@@ -53,13 +50,10 @@ export async function authRoutes(
 
   const currentSession = (request: FastifyRequest) => findSession(deps, request.cookies[SESSION_COOKIE])
 
-  /** The signed-in session, or a 401 answer. */
-  async function requireSession(request: FastifyRequest, reply: FastifyReply): Promise<Session | undefined> {
+  /** The signed-in session, or a 401. */
+  async function requireSession(request: FastifyRequest): Promise<Session> {
     const session = await currentSession(request)
-    if (!session) {
-      reply.status(401).send({ error: 'unauthenticated', message: 'Sign in to see this.' })
-      return undefined
-    }
+    if (!session) throw ApiError.unauthenticated('Sign in to see this.')
     return session
   }
 
@@ -71,28 +65,17 @@ export async function authRoutes(
   })
 
   app.post('/api/auth/verify', { config: rateLimit, bodyLimit: 8 * 1024 }, async (request, reply) => {
-    const body = verifyRequestSchema.safeParse(request.body)
-    if (!body.success) {
-      return reply
-        .status(400)
-        .send({ error: 'bad_request', message: `Invalid sign-in request:\n${formatIssues(body.error)}` })
-    }
-    try {
-      const { token, session } = await verifySignIn(deps, {
-        ...body.data,
-        preauthToken: request.cookies[PREAUTH_COOKIE],
-        userAgent: request.headers['user-agent'],
-      })
-      // A new token at every sign-in (no fixation); the old session, if any, ends here.
-      await revokeToken(deps, request.cookies[SESSION_COOKIE])
-      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: sessionExpiresAt(session) })
-      reply.clearCookie(PREAUTH_COOKIE, cookieOptions)
-      return { session: publicSession(session) } satisfies SessionResponse
-    } catch (error) {
-      if (!(error instanceof SignInError)) throw error
-      if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds))
-      return reply.status(error.status).send({ error: error.code, message: error.message })
-    }
+    const body = parse(verifyRequestSchema, request.body, 'sign-in request')
+    const { token, session } = await verifySignIn(deps, {
+      ...body,
+      preauthToken: request.cookies[PREAUTH_COOKIE],
+      userAgent: request.headers['user-agent'],
+    })
+    // A new token at every sign-in (no fixation); the old session, if any, ends here.
+    await revokeToken(deps, request.cookies[SESSION_COOKIE])
+    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: sessionExpiresAt(session) })
+    reply.clearCookie(PREAUTH_COOKIE, cookieOptions)
+    return { session: publicSession(session) } satisfies SessionResponse
   })
 
   app.get('/api/auth/session', async (request) => {
@@ -106,9 +89,8 @@ export async function authRoutes(
     return reply.status(204).send()
   })
 
-  app.get('/api/auth/sessions', async (request, reply) => {
-    const session = await requireSession(request, reply)
-    if (!session) return reply
+  app.get('/api/auth/sessions', async (request) => {
+    const session = await requireSession(request)
     const list = await listSessions(deps, session.address)
     return {
       sessions: list.map((s) => ({
@@ -124,20 +106,15 @@ export async function authRoutes(
   })
 
   app.delete<{ Params: { id: string } }>('/api/auth/sessions/:id', async (request, reply) => {
-    const session = await requireSession(request, reply)
-    if (!session) return reply
-    if (!UUID.test(request.params.id)) {
-      return reply.status(400).send({ error: 'bad_request', message: 'A session id is a UUID.' })
-    }
-    const revoked = await revokeSessions(deps, session.address, request.params.id)
-    if (revoked === 0)
-      return reply.status(404).send({ error: 'not_found', message: 'No such session of yours.' })
+    const session = await requireSession(request)
+    const id = sessionIdParam(request.params.id)
+    const revoked = await revokeSessions(deps, session.address, id)
+    if (revoked === 0) throw ApiError.notFound('No such session of yours.')
     return reply.status(204).send()
   })
 
   app.delete('/api/auth/sessions', async (request, reply) => {
-    const session = await requireSession(request, reply)
-    if (!session) return reply
+    const session = await requireSession(request)
     await revokeSessions(deps, session.address)
     reply.clearCookie(SESSION_COOKIE, cookieOptions)
     return reply.status(204).send()

@@ -8,6 +8,7 @@ import {
   LOG_GENESIS_HASH,
   type LogEntry,
   logEntryHash,
+  type ProposalState,
   proposalId,
   proposalState,
   type SignedProposal,
@@ -26,6 +27,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import type { Address, Hex, PublicClient } from 'viem'
 import type { Database, Tx } from '../db/client.ts'
 import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
+import { ApiError } from '../errors.ts'
 import type { AnswerSource, TokenIndex, ZeroVotesReason } from '../indexer/token-index.ts'
 
 /** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
@@ -40,17 +42,6 @@ export interface GovernanceDeps {
   /** A new proposal's snapshot must be one of this many blocks before the head (ADR 015). */
   snapshotMaxAgeBlocks: number
   now: () => Date
-}
-
-export class GovernanceError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message)
-  }
 }
 
 /** Unix seconds of a date (the governance clock's unit). */
@@ -107,17 +98,12 @@ async function checkSignature(deps: GovernanceDeps, address: Address, hash: Hex,
     valid = await verifyHashSignature({ address, hash, signature, client: deps.client })
   } catch (error) {
     if (error instanceof ChainUnavailableError) {
-      throw new GovernanceError(
-        503,
-        'chain_unavailable',
-        'Your wallet is a contract and the chain could not be reached to check it. Try again shortly.',
-        5,
-      )
+      throw ApiError.contractCheckUnavailable()
     }
     throw error
   }
   if (!valid) {
-    throw new GovernanceError(
+    throw new ApiError(
       401,
       'bad_signature',
       'The signature does not match this message, this DAO and the signer in it.',
@@ -167,22 +153,21 @@ export async function createProposal(
     message.threshold !== rules.threshold ||
     message.abstainCountsToQuorum !== rules.abstainCountsToQuorum
   ) {
-    throw new GovernanceError(
+    throw new ApiError(
       422,
       'rules_mismatch',
       `A proposal takes the DAO's current rules: quorum ${rules.quorum}, threshold ${rules.threshold}, abstain ${rules.abstainCountsToQuorum ? 'counts' : 'does not count'} toward the quorum.`,
     )
   }
   const clock = timestampProblem(message.timestamp, now)
-  if (clock) throw new GovernanceError(422, 'bad_timestamp', timestampProblemMessage('proposal', clock))
-  if (message.end <= now)
-    throw new GovernanceError(422, 'ended', 'This proposal would end before it is created.')
+  if (clock) throw new ApiError(422, 'bad_timestamp', timestampProblemMessage('proposal', clock))
+  if (message.end <= now) throw new ApiError(422, 'ended', 'This proposal would end before it is created.')
   const head = Number(await chainHead(deps))
   const snapshot = snapshotProblem(message.snapshot, head, deps.snapshotMaxAgeBlocks)
-  if (snapshot) throw new GovernanceError(422, 'bad_snapshot', snapshot)
+  if (snapshot) throw new ApiError(422, 'bad_snapshot', snapshot)
   const power = await chainRead(() => votingPowerAt(deps, message.author, message.snapshot))
   if (power.power < BigInt(message.threshold)) {
-    throw new GovernanceError(
+    throw new ApiError(
       403,
       'below_threshold',
       `Creating a proposal needs ${message.threshold} votes at the snapshot block; you had ${power.power}.${power.reason ? ` ${power.reason.message}` : ''}`,
@@ -231,6 +216,19 @@ export async function findProposal(deps: GovernanceDeps, id: string): Promise<St
   return row
 }
 
+/** The proposal of `id`, or a 404. */
+export async function requireProposal(deps: GovernanceDeps, id: string): Promise<StoredProposal> {
+  const proposal = await findProposal(deps, id)
+  if (!proposal) throw ApiError.unknownProposal()
+  return proposal
+}
+
+/** The proposals as the list shows them as of `nowSeconds`, latest start first, optionally of one state. */
+export async function listProposals(deps: GovernanceDeps, nowSeconds: number, state?: ProposalState) {
+  const rows = await deps.database.db.select().from(proposals).orderBy(desc(proposals.start))
+  return rows.map((row) => proposalSummary(row, nowSeconds)).filter((p) => !state || p.state === state)
+}
+
 /**
  * Accepts a vote on `proposalIdFromUrl`. The message is checked as signed for that proposal: a vote signed
  * for another proposal fails the signature check (401) instead of being filed elsewhere.
@@ -240,8 +238,7 @@ export async function castVote(
   proposalIdFromUrl: string,
   { message: sent, signature }: SignedVote,
 ): Promise<{ id: Hex; created: boolean; counts: boolean }> {
-  const proposal = await findProposal(deps, proposalIdFromUrl)
-  if (!proposal) throw new GovernanceError(404, 'unknown_proposal', 'There is no proposal with this id.')
+  const proposal = await requireProposal(deps, proposalIdFromUrl)
   const message: VoteMessage = { ...sent, proposal: proposal.id as Hex }
   const id = voteId(deps.domain, message)
   const [replayed] = await deps.database.db.select({ id: votes.id }).from(votes).where(eq(votes.id, id))
@@ -250,7 +247,7 @@ export async function castVote(
   const now = seconds(deps.now())
   const state = proposalState(proposal, now)
   if (state !== 'active') {
-    throw new GovernanceError(
+    throw new ApiError(
       422,
       'not_open',
       state === 'pending'
@@ -259,13 +256,13 @@ export async function castVote(
     )
   }
   const clock = timestampProblem(message.timestamp, now, proposal.start)
-  if (clock) throw new GovernanceError(422, 'bad_timestamp', timestampProblemMessage('vote', clock))
+  if (clock) throw new ApiError(422, 'bad_timestamp', timestampProblemMessage('vote', clock))
   const choicesProblem = voteChoicesProblem(proposal.message, message.choices)
-  if (choicesProblem) throw new GovernanceError(422, 'bad_choices', choicesProblem)
+  if (choicesProblem) throw new ApiError(422, 'bad_choices', choicesProblem)
   await checkSignature(deps, message.voter, id, signature)
   const power = await chainRead(() => votingPowerAt(deps, message.voter, proposal.snapshot))
   if (power.power === 0n) {
-    throw new GovernanceError(
+    throw new ApiError(
       403,
       power.reason?.code ?? 'no_voting_power',
       power.reason?.message ?? 'You had no voting power at the snapshot block.',
@@ -301,7 +298,7 @@ export async function castVote(
       })
       .returning({ voteId: ballots.voteId })
     if (moved.length === 0) {
-      throw new GovernanceError(
+      throw new ApiError(
         409,
         'superseded',
         'You have already voted later on this proposal; this earlier vote does not replace it.',
@@ -329,13 +326,8 @@ async function chainRead<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read()
   } catch (error) {
-    if (error instanceof GovernanceError) throw error
-    throw new GovernanceError(
-      503,
-      'chain_unavailable',
-      'The chain node did not answer. Try again shortly.',
-      5,
-    )
+    if (error instanceof ApiError) throw error
+    throw ApiError.chainUnavailable()
   }
 }
 

@@ -7,6 +7,9 @@ import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import type { Db } from '../db/client.ts'
 import { authNonces, type Session, sessions } from '../db/schema.ts'
+import { ApiError } from '../errors.ts'
+
+export type { Session }
 
 export const NONCE_TTL_MS = 10 * 60_000
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60_000
@@ -22,19 +25,6 @@ export interface SignInDeps {
   policy: Omit<SiwePolicy, 'now' | 'nonce'>
   /** A client for each allowed chain, used only for contract accounts. */
   clientFor: (chainId: number) => PublicClient | undefined
-}
-
-/** A refused sign-in: HTTP status, a stable code and a sentence. */
-export class SignInError extends Error {
-  override name = 'SignInError'
-  constructor(
-    readonly status: 400 | 401 | 503,
-    readonly code: string,
-    message: string,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message)
-  }
 }
 
 /** An opaque random token (32 bytes) for a cookie. */
@@ -63,15 +53,11 @@ export async function verifySignIn(
 ): Promise<{ token: string; session: Session }> {
   const parsed = parseSiweMessageStrict(input.message)
   if (!parsed.ok)
-    throw new SignInError(400, 'malformed_message', `The sign-in message is malformed: ${parsed.reason}`)
+    throw new ApiError(400, 'malformed_message', `The sign-in message is malformed: ${parsed.reason}`)
   const { fields } = parsed
   const now = deps.now()
   if (!input.preauthToken)
-    throw new SignInError(
-      401,
-      'invalid_nonce',
-      'Ask for a new sign-in message: this one was not issued to you.',
-    )
+    throw new ApiError(401, 'invalid_nonce', 'Ask for a new sign-in message: this one was not issued to you.')
   const preauthHash = hashToken(input.preauthToken)
   const nonceMatches = and(eq(authNonces.nonce, fields.nonce), eq(authNonces.preauthHash, preauthHash))
 
@@ -81,12 +67,12 @@ export async function verifySignIn(
     // signer's (e.g. clock skew) keeps the nonce usable for a retry.
     if (!policy.nonceStillUsable)
       await deps.db.update(authNonces).set({ consumedAt: now }).where(nonceMatches)
-    throw new SignInError(401, policy.code, policy.message)
+    throw new ApiError(401, policy.code, policy.message)
   }
 
   const [issued] = await deps.db.select().from(authNonces).where(nonceMatches)
   if (!issued || issued.consumedAt || issued.expiresAt <= now) {
-    throw new SignInError(
+    throw new ApiError(
       401,
       'invalid_nonce',
       'This sign-in message has expired or was already used. Sign in again.',
@@ -105,17 +91,12 @@ export async function verifySignIn(
     })
   } catch (error) {
     if (error instanceof ChainUnavailableError) {
-      throw new SignInError(
-        503,
-        'chain_unavailable',
-        'Your wallet is a contract and the chain could not be reached to check it. Try again shortly.',
-        5,
-      )
+      throw ApiError.contractCheckUnavailable()
     }
     throw error
   }
   if (!valid)
-    throw new SignInError(401, 'bad_signature', 'The signature does not match the address in the message.')
+    throw new ApiError(401, 'bad_signature', 'The signature does not match the address in the message.')
 
   const token = newToken()
   // The session never outlives what the member signed: its Expiration Time, when given, caps it.
@@ -132,7 +113,7 @@ export async function verifySignIn(
       .where(and(nonceMatches, isNull(authNonces.consumedAt), gt(authNonces.expiresAt, now)))
       .returning({ nonce: authNonces.nonce })
     if (consumed.length === 0) {
-      throw new SignInError(
+      throw new ApiError(
         401,
         'invalid_nonce',
         'This sign-in message has expired or was already used. Sign in again.',

@@ -1,0 +1,79 @@
+// The services' dependencies (database, chain clients, clock, policy), built once from the settings.
+import { governanceDomain, HTTP_TIMEOUT_MS } from '@guildhall/core'
+import { signInStatement } from '@guildhall/core/siwe'
+import type { FastifyBaseLogger } from 'fastify'
+import { type Address, createPublicClient, http, type PublicClient } from 'viem'
+import type { Database } from './db/client.ts'
+import type { Settings } from './env.ts'
+import { TokenIndex } from './indexer/token-index.ts'
+import type { GovernanceDeps } from './services/governance.ts'
+import type { SignInDeps } from './services/sign-in.ts'
+
+const CONTRACT_CHECK_TIMEOUT_MS = 5_000
+
+/** Sign-in's policy and chain clients. */
+export function signInDeps(settings: Settings, database: Database, now: () => Date): SignInDeps {
+  const origin = settings.publicConfig.appUrl
+  // Short timeout: only contract-account sign-ins wait on the chain, and they get a 503 rather than hang.
+  const clients = new Map(
+    settings.chains.map((chain) => [
+      chain.id,
+      createPublicClient({
+        transport: http(chain.upstreamRpcUrl, { timeout: CONTRACT_CHECK_TIMEOUT_MS, retryCount: 1 }),
+      }),
+    ]),
+  )
+  return {
+    db: database.db,
+    now,
+    policy: {
+      domain: new URL(origin).host,
+      origin,
+      allowedChainIds: settings.chains.map((chain) => chain.id),
+      statement: signInStatement(settings.publicConfig.dao.name),
+    },
+    clientFor: (chainId) => clients.get(chainId) as PublicClient | undefined,
+  }
+}
+
+/**
+ * The token index and the governance services over it, when a token is configured: the index
+ * follows the token's events into the database in the background and answers holders and voting power
+ * locally. Without a database there is nothing to keep it in.
+ */
+export function tokenDeps(
+  settings: Settings,
+  database: Database | undefined,
+  now: () => Date,
+  logger: FastifyBaseLogger,
+): { tokenIndex: TokenIndex; governance: GovernanceDeps } | undefined {
+  const { token, governance: rules } = settings.publicConfig
+  const daoChain = settings.chains[0]
+  if (!token || !daoChain || !database) return undefined
+  const client = createPublicClient({
+    transport: http(daoChain.upstreamRpcUrl, { timeout: HTTP_TIMEOUT_MS }),
+    batch: { multicall: true },
+  }) as PublicClient
+  const tokenIndex = new TokenIndex({
+    db: database.db,
+    client,
+    chainId: daoChain.id,
+    token: token.address as Address,
+    fromBlock: settings.tokenDeployBlock,
+    confirmations: settings.tokenIndexConfirmations,
+    multicall3: daoChain.multicall3,
+    logger,
+  })
+  return {
+    tokenIndex,
+    governance: {
+      database,
+      client,
+      tokenIndex,
+      domain: governanceDomain({ chainId: token.chainId, token: token.address }),
+      rules,
+      snapshotMaxAgeBlocks: settings.snapshotMaxAgeBlocks,
+      now,
+    },
+  }
+}

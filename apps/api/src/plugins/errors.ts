@@ -1,0 +1,46 @@
+// The one error envelope, { error: code, message } (architecture.md, convention 13).
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Database } from '../db/client.ts'
+import { ApiError } from '../errors.ts'
+
+const ERROR_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+}
+
+/** The root scope's error handler; registered before any route, which takes the handler it finds. */
+export const errorsPlugin = fp(
+  async (app: FastifyInstance, { database }: { database?: Database }) => {
+    // ApiError answers as it says; other 4xx keep their status (413 body too large, 415 media type, 429 rate limit).
+    app.setErrorHandler(async (error: { statusCode?: number; message: string }, request, reply) => {
+      if (error instanceof ApiError) {
+        if (error.retryAfter) reply.header('retry-after', String(error.retryAfter))
+        return reply.status(error.status).send({ error: error.code, message: error.message })
+      }
+      const status =
+        error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
+      // Any route: a failure while the database is gone is a 503 (retry later, nothing was written: every
+      // write is one transaction), not an internal error. A bug in our code stays a 500.
+      if (status === 500 && database && !(await database.ping())) {
+        request.log.warn({ err: error }, 'database unavailable')
+        const down = ApiError.databaseUnavailable()
+        return reply
+          .status(down.status)
+          .header('retry-after', String(down.retryAfter))
+          .send({ error: down.code, message: down.message })
+      }
+      if (status === 500) request.log.error(error)
+      return reply.status(status).send({
+        error: ERROR_CODES[status] ?? (status === 500 ? 'internal' : 'bad_request'),
+        message: status === 500 ? 'Internal error' : error.message,
+      })
+    })
+  },
+  { name: 'guildhall-errors' },
+)
