@@ -233,7 +233,14 @@ const pageErrors = new WeakMap<Page, string[]>()
 
 async function waitForMark(page: Page, target: Target, mark: MarkName, timeout = 60_000): Promise<void> {
   try {
-    await page.waitForFunction(`window.__bench.${mark} !== null`, undefined, { polling: 100, timeout })
+    // Short evaluations from here rather than page.waitForFunction: while a waitForFunction is pending,
+    // Playwright does not answer the page's binding calls, so the test wallet (which reaches its node
+    // through one) never answered and the account never showed.
+    const deadline = Date.now() + timeout
+    while (!(await page.evaluate(`window.__bench.${mark} !== null`))) {
+      if (Date.now() > deadline) throw new Error(`${mark} still null`)
+      await new Promise((done) => setTimeout(done, 100))
+    }
   } catch (error) {
     const errors = pageErrors.get(page) ?? []
     const seen = errors.length ? `; errors in the page:\n  ${errors.slice(0, 10).join('\n  ')}` : ''
