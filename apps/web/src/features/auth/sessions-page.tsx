@@ -1,12 +1,12 @@
-import { shortenAddress } from '@guildhall/core'
+import { type SessionListItem, shortenAddress } from '@guildhall/core'
 import { useState } from 'react'
 import { useAccount } from 'wagmi'
 import { describeRequestError } from '../../lib/api.ts'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import './auth.css'
 import { useSignIn } from './auth-provider.tsx'
+import { useMemberSessions } from './queries/member-sessions.ts'
 import { useRevokeSessions } from './queries/revoke-sessions.ts'
-import { type SessionRow, useSessions } from './queries/sessions.ts'
 import { SignInButton } from './session-gate.tsx'
 import { describeUserAgent } from './user-agent.ts'
 
@@ -27,7 +27,7 @@ export function SessionsPage() {
   return (
     <article className="page sessions-page">
       <h1>Your sessions</h1>
-      {!signIn?.available ? (
+      {!signIn ? (
         <p className="muted">Sign-in is turned off on this server, so there are no sessions to manage.</p>
       ) : signIn.status === 'loading' ? (
         <p className="muted" role="status">
@@ -51,7 +51,7 @@ export function SessionsPage() {
 
 function SessionList({ address }: { address: string }) {
   const config = usePublicConfig()
-  const sessions = useSessions(true)
+  const sessions = useMemberSessions()
   const revoke = useRevokeSessions()
   const [confirmAll, setConfirmAll] = useState(false)
   const chainName = (id: number) => config.chains.find((chain) => chain.id === id)?.name ?? `Chain ${id}`
@@ -128,7 +128,7 @@ function SessionItem({
   busy,
   onRevoke,
 }: {
-  row: SessionRow
+  row: SessionListItem
   chainName: string
   busy: boolean
   onRevoke: () => void
