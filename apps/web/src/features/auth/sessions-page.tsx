@@ -2,6 +2,7 @@ import { type SessionListItem, shortenAddress } from '@guildhall/core'
 import { useState } from 'react'
 import { useAccount } from 'wagmi'
 import { describeRequestError } from '../../lib/api.ts'
+import { chainName } from '../../lib/chains.ts'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import './auth.css'
 import { useSignIn } from './auth-provider.tsx'
@@ -54,7 +55,6 @@ function SessionList({ address }: { address: string }) {
   const sessions = useMemberSessions()
   const revoke = useRevokeSessions()
   const [confirmAll, setConfirmAll] = useState(false)
-  const chainName = (id: number) => config.chains.find((chain) => chain.id === id)?.name ?? `Chain ${id}`
 
   return (
     <>
@@ -79,7 +79,7 @@ function SessionList({ address }: { address: string }) {
             <SessionItem
               key={row.id}
               row={row}
-              chainName={chainName(row.chainId)}
+              chain={chainName(config.chains, row.chainId)}
               busy={revoke.isPending}
               onRevoke={() => revoke.mutate({ id: row.id, current: row.current })}
             />
@@ -124,12 +124,13 @@ function SessionList({ address }: { address: string }) {
 
 function SessionItem({
   row,
-  chainName,
+  chain,
   busy,
   onRevoke,
 }: {
   row: SessionListItem
-  chainName: string
+  /** The name of the chain it signed in on. */
+  chain: string
   busy: boolean
   onRevoke: () => void
 }) {
@@ -139,7 +140,7 @@ function SessionItem({
       <div className="session-what">
         <strong title={row.userAgent ?? undefined}>{device}</strong>
         {row.current ? <span className="session-badge">This device</span> : null}
-        <span className="muted">on {chainName}</span>
+        <span className="muted">on {chain}</span>
       </div>
       <dl className="session-times">
         <div>
