@@ -616,3 +616,24 @@ describe('the sign-in policy over HTTP (adversarial sign-in cases)', () => {
     }
   })
 })
+
+describe('sign-in off (SIGN_IN=off)', () => {
+  test('behavior: one setting decides: the public config says sign-in is off and no /api/auth route exists', async () => {
+    const settings = envFor(anvil.url, { SIGN_IN: 'off' })
+    expect(settings.publicConfig.signIn).toBe(false)
+    const connectOnly = await buildApp({ settings })
+    try {
+      for (const [method, url] of [
+        ['GET', '/api/auth/session'],
+        ['POST', '/api/auth/nonce'],
+        ['POST', '/api/auth/logout'],
+      ] as const) {
+        const response = await connectOnly.inject({ method, url, headers: { origin: ORIGIN } })
+        expect(response.statusCode, `${method} ${url}`).toBe(404)
+      }
+    } finally {
+      await connectOnly.close()
+    }
+    expect(envFor(anvil.url).publicConfig.signIn).toBe(true)
+  })
+})
