@@ -71,6 +71,9 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'proposals.message',
       'proposals.signature',
       'proposals.created_at',
+      'rate_limits.key',
+      'rate_limits.points',
+      'rate_limits.expire',
       'sessions.id',
       'sessions.token_hash',
       'sessions.address',
@@ -120,6 +123,7 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'governance_log_proposal_idx',
       'proposals_end_idx',
       'proposals_pkey',
+      'rate_limits_pkey',
       'sessions_address_idx',
       'sessions_pkey',
       'sessions_token_hash_unique',
@@ -134,7 +138,7 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
     const applied = await db.execute<{ n: number }>(
       sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
     )
-    expect(applied.rows[0]?.n).toBe(3)
+    expect(applied.rows[0]?.n).toBe(4)
   })
 
   test('a session and a nonce round-trip: defaults filled (uuid id, now() timestamps), Dates back, nulls kept', async () => {
@@ -349,7 +353,7 @@ if (serverUrl) {
       // A second, empty database: drop what testDatabase() migrated and let two clients race.
       await fresh.db.execute(sql`drop schema drizzle cascade`)
       await fresh.db.execute(
-        sql`drop table sessions, auth_nonces, ballots, votes, governance_log, proposals, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints`,
+        sql`drop table sessions, auth_nonces, ballots, votes, governance_log, proposals, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints, rate_limits`,
       )
       const url = (await fresh.db.execute<{ db: string }>(sql`select current_database() as db`)).rows[0]
         ?.db as string
@@ -362,7 +366,7 @@ if (serverUrl) {
       const applied = await a.db.execute<{ n: number }>(
         sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
       )
-      expect(applied.rows[0]?.n).toBe(3)
+      expect(applied.rows[0]?.n).toBe(4)
     })
 
     test('ping() answers false (without throwing) when the server cannot be reached', async () => {
