@@ -11,18 +11,17 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
-import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { PublicConfig } from '@guildhall/core'
+import { getFreePort } from '@guildhall/devchain/anvil'
 import { type Browser, chromium } from 'playwright-core'
 import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
 import { parseEnv } from '../apps/api/src/env.ts'
 import { startServer } from '../apps/api/src/server.ts'
+import { demoEnv, startDemoChain } from '../apps/api/test-support/demo-chain.ts'
 import { CHROMIUM_ARGS, findChromium } from '../e2e/support/chromium.ts'
 import { benchJsonSchema } from './bench/schema.ts'
 import { governanceSection, lighthouseSection, signInSection } from './bench/sections.ts'
 import { webSection } from './bench/web.ts'
-import { demoEnv } from './demo-env.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const outDir = join(root, 'bench-results')
@@ -110,9 +109,8 @@ function buildWeb(noBuild: boolean): () => Promise<string> {
 
 async function startStack(webDist: string, env: Record<string, string> = {}) {
   step('starting anvil, deploying the demo DAO, starting the app server')
-  const anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+  const { anvil, deployment } = await startDemoChain()
   cleanups.push(() => anvil.stop())
-  const deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
   const port = await getFreePort()
   const settings = parseEnv({
     ...demoEnv({ anvilUrl: anvil.url, deployment, webDist }),

@@ -9,7 +9,7 @@ import { deploySafes } from '@guildhall/devchain/safe'
 import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
 import { EnvError, parseEnv } from '../apps/api/src/env.ts'
 import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
-import { demoEnv } from './demo-env.ts'
+import { demoEnv } from '../apps/api/test-support/demo-chain.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const dataDir = resolve(root, process.env.GUILDHALL_DATA_DIR ?? '.data')

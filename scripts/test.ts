@@ -16,7 +16,7 @@ const command = (name: string, cmd: string, args: string[], env: NodeJS.ProcessE
 
 let chromium = ''
 const steps: Step[] = [
-  command('lint and format (Biome)', 'npx', ['biome', 'check', '.']),
+  command('lint and format (Biome), dead code and dependencies (knip)', 'npm', ['run', '--silent', 'lint']),
   command('types (tsc)', 'npm', ['run', '--silent', 'typecheck']),
   command('unit and integration tests (Vitest)', 'npx', ['vitest', 'run']),
   {

@@ -29,7 +29,6 @@ import {
 } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
 import {
   type Abi,
@@ -52,20 +51,11 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { openDatabase } from '../../apps/api/src/db/client.ts'
 import { TokenIndex } from '../../apps/api/src/indexer/token-index.ts'
+import { startApiProcess, stopApiProcess } from '../../apps/api/test-support/api-process.ts'
+import { startChain, testEnv } from '../../apps/api/test-support/demo-chain.ts'
 import { compileContract } from '../build-contracts.ts'
 import { table } from './report.ts'
-import {
-  cpuMs,
-  type Latency,
-  latency,
-  pool,
-  post,
-  processCpuMs,
-  round1,
-  type ServerProcess,
-  startPostgres,
-  startServerProcess,
-} from './sign-in.ts'
+import { cpuMs, type Latency, latency, pool, post, processCpuMs, round1, startPostgres } from './sign-in.ts'
 
 const VOTERS = 1_000
 const PROPOSALS = 2
@@ -95,7 +85,7 @@ const LOOKUPS = 2_000
 const INDEX_READY_TIMEOUT_MS = 120_000
 const REQUEST_HEADERS = { 'user-agent': 'guildhall-bench', 'content-type': 'application/json' }
 
-export type IngestRun = {
+type IngestRun = {
   database: string
   voters: number
   proposals: number
@@ -108,7 +98,7 @@ export type IngestRun = {
   /** CPU milliseconds per vote in the window: the API server process, and PostgreSQL's processes (null: PGlite). */
   cpuMsPerVote: { apiServer: number; databaseServer: number | null }
 }
-export type IndexRun = {
+type IndexRun = {
   database: string
   transfers: number
   events: number
@@ -360,24 +350,14 @@ async function ingestRun({
   databaseCpuMs: (() => number) | null
   indexedFrom: number
 }): Promise<Omit<IngestRun, 'database'>> {
-  const port = await getFreePort()
-  const server: ServerProcess = await startServerProcess({
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'silent',
-    CHAIN_IDS: String(LOCAL_CHAIN_ID),
-    [`RPC_URL_${LOCAL_CHAIN_ID}`]: chain.url,
-    [`MULTICALL3_ADDRESS_${LOCAL_CHAIN_ID}`]: MULTICALL3_ADDRESS,
-    TOKEN_ADDRESS: chain.deployment.token,
-    TOKEN_DEPLOY_BLOCK: String(chain.deployment.deployBlock),
-    WALLETS: 'injected',
+  const server = await startApiProcess({
+    ...testEnv(chain.url, chain.deployment),
     SIGN_IN: 'off',
     // The bench measures ingest from one load generator, not the per-client limit.
     GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
     ...storage,
   })
-  const url = new URL(server.url)
+  const url = new URL(server.origin)
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY })
   const headers = { ...REQUEST_HEADERS, origin: url.origin }
   const send = (request: SignedBody) => post(agent, url, request.path, headers, request.body)
@@ -449,7 +429,7 @@ async function ingestRun({
     }
   } finally {
     agent.destroy()
-    await server.stop()
+    await stopApiProcess(server, 'SIGTERM')
   }
 }
 
@@ -577,7 +557,7 @@ export async function runGovernanceBench({
 
   const cleanups: (() => Promise<void>)[] = []
   try {
-    const anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+    const anvil = await startChain()
     cleanups.push(() => anvil.stop())
     const chain = await prepareChain(anvil, log)
     const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: chain.deployment.token })

@@ -22,7 +22,7 @@ async function activeProposalPath(appUrl: string): Promise<string> {
 }
 
 /** The pages audited: the Overview, and an active proposal of the demo data (results, vote panel). */
-export const LIGHTHOUSE_PAGES: ReadonlyArray<{
+const LIGHTHOUSE_PAGES: ReadonlyArray<{
   name: string
   path: string | ((appUrl: string) => Promise<string>)
   note?: string
@@ -68,7 +68,7 @@ const CHROMIUM_FLAGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 ]
 
-export interface FailingAudit {
+interface FailingAudit {
   id: string
   title: string
   /** Lighthouse's summary, e.g. "Potential savings of 320 KiB". */
@@ -77,7 +77,7 @@ export interface FailingAudit {
   items: Array<{ target: string; finding?: string }>
 }
 
-export interface LighthouseRun {
+interface LighthouseRun {
   page: string
   preset: Preset
   url: string

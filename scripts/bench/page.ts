@@ -120,7 +120,7 @@ const probe = (selectors: Selectors) => `(() => {
 })();`
 
 /** Everything one browser context sent: app RPC, blocked off-machine requests, app JS loaded. */
-export type Traffic = {
+type Traffic = {
   /** HTTP POSTs to the page's /rpc/<chainId>. */
   rpcPosts: number
   /** JSON-RPC methods inside those POSTs, one entry per call (batched arrays count each call). */

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static'
 import react from '@vitejs/plugin-react'
 import Fastify from 'fastify'
 import { build } from 'vite'
+import { staticFilesOptions } from '../../apps/api/src/plugins/web-shell.ts'
 import { precompress } from './bundle.ts'
 
 export type ReferenceName = 'rainbowkit' | 'floor'
@@ -30,10 +31,10 @@ export async function buildReference(name: ReferenceName, outDir: string): Promi
 }
 
 /**
- * Serves a reference build the way Guildhall's API serves apps/web (apps/api/src/plugins/web-shell.ts): @fastify/static
- * with `preCompressed`, so every page gets brotli from the same pre-compressed files (a phone on a slow link
- * pays for bytes on the wire: serving the references uncompressed would make Guildhall look better than it
- * is), the same cache headers, and POST /rpc/<chainId> proxied to the same anvil.
+ * Serves a reference build the way Guildhall's API serves apps/web (staticFilesOptions of
+ * apps/api/src/plugins/web-shell.ts), so every page gets brotli from the same pre-compressed files (a phone
+ * on a slow link pays for bytes on the wire: serving the references uncompressed would make Guildhall look
+ * better than it is) and the same cache headers; and POST /rpc/<chainId> proxied to the same anvil.
  */
 export async function serveReference(
   dist: string,
@@ -52,17 +53,7 @@ export async function serveReference(
       .header('content-type', 'application/json')
       .send(await upstream.text())
   })
-  await app.register(fastifyStatic, {
-    root: dist,
-    preCompressed: true,
-    cacheControl: false,
-    setHeaders(res, path) {
-      res.setHeader(
-        'cache-control',
-        path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-      )
-    },
-  })
+  await app.register(fastifyStatic, staticFilesOptions(dist))
   const address = await app.listen({ host: '127.0.0.1', port: 0 })
   return { url: `${address}/`, close: () => app.close() }
 }

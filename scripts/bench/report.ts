@@ -7,7 +7,7 @@ export type Spread = { median: number; min: number; max: number; samples: number
 
 export type NetworkAtLoad = { rpc: RpcCount; external: { count: number; hosts: Record<string, number> } }
 
-export type Listed = Size & { list: string[] }
+type Listed = Size & { list: string[] }
 
 /** Everything measured on one page: Guildhall's or a reference page's, by the same code. */
 export type PageFigures = {

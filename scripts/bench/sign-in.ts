@@ -3,27 +3,26 @@
 // one verification costs.
 //
 // The real API server (startServer(parseEnv(…)), anvil as the RPC of chain 31337) runs in a child process
-// (sign-in-server.ts), not in this one. In-process, the server would share its CPU counter and event loop
+// (apps/api/test-support/api-process.ts), not in this one. In-process, the server would share its CPU counter and event loop
 // with the load generator (HTTP client, bookkeeping), so "server CPU" would be a guess after subtracting a
 // separately measured client cost; in its own process, process.cpuUsage() there is the server's work and
 // nothing else. The load generator's CPU over the same window is reported beside it, and the PostgreSQL
 // server's processes are read from /proc, since with PostgreSQL the database work is in those processes
 // (with PGlite it is inside the API server process).
-import { fork, spawn, spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import { Agent, request } from 'node:http'
 import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
-import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { openDatabase, poolSettings } from '../../apps/api/src/db/client.ts'
+import { type ApiProcess, startApiProcess, stopApiProcess } from '../../apps/api/test-support/api-process.ts'
+import { startChain, testEnv } from '../../apps/api/test-support/demo-chain.ts'
+import { PREAUTH_COOKIE, signedSignInMessage } from '../../apps/api/test-support/sign-in.ts'
 import { spread } from './report.ts'
-import type { ServerMessage } from './sign-in-server.ts'
 
 const root = resolve(import.meta.dirname, '../..')
 const ACCOUNTS = 1000
@@ -41,9 +40,9 @@ const FAILURE_KINDS = 5
 export type Latency = { p50: number; p99: number; max: number }
 
 /** Failed requests of one phase and status (0 = no HTTP answer); `error` is the first answer's body. */
-export type Failure = { phase: 'warm-up' | 'nonce' | 'verify'; status: number; error: string; count: number }
+type Failure = { phase: 'warm-up' | 'nonce' | 'verify'; status: number; error: string; count: number }
 
-export type SignInRun = {
+type SignInRun = {
   concurrency: number
   accounts: number
   verify: { latency: Latency; perSecond: number; wallMs: number; ok: number }
@@ -59,7 +58,7 @@ export type SignInRun = {
   failures: { count: number; kinds: Failure[] }
 }
 
-export type SignInDatabaseResult =
+type SignInDatabaseResult =
   | { database: 'PGlite' | 'PostgreSQL'; version: string; connections: string; runs: SignInRun[] }
   | { database: 'PGlite' | 'PostgreSQL'; skipped: string }
 
@@ -77,7 +76,7 @@ const failureKinds = (run: SignInRun) =>
   run.failures.kinds.map((f) => `${f.count} × ${f.phase} ${f.status || 'no answer'} ${f.error}`).join('; ')
 
 /** The bench ran, but some request did not get its 200: `result` holds the figures and the failures. */
-export class SignInBenchError extends Error {
+class SignInBenchError extends Error {
   override name = 'SignInBenchError'
   constructor(readonly result: SignInBenchResult) {
     const lines = result.databases.flatMap((db) =>
@@ -91,72 +90,6 @@ export class SignInBenchError extends Error {
         : [],
     )
     super(`sign-in bench: requests failed (every nonce and verify must answer 200)\n${lines.join('\n')}`)
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The API server in a child process
-
-export type ServerProcess = { url: string; cpu: () => Promise<NodeJS.CpuUsage>; stop: () => Promise<void> }
-
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = fork(join(import.meta.dirname, 'sign-in-server.ts'), [JSON.stringify(env)], {
-    cwd: root,
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  })
-  let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000)
-  })
-  const exited = new Promise<void>((done) => child.once('exit', () => done()))
-  const next = (type: ServerMessage['type'], timeoutMs: number) =>
-    new Promise<ServerMessage>((resolveMessage, reject) => {
-      const onMessage = (message: ServerMessage) => {
-        if (message.type !== type) return
-        finish()
-        resolveMessage(message)
-      }
-      const onExit = (code: number | null) => {
-        finish()
-        reject(new Error(`the API server process exited (code ${code}) ${stderr.trim()}`))
-      }
-      const timer = setTimeout(() => {
-        finish()
-        reject(new Error(`the API server process sent no '${type}' within ${timeoutMs / 1000} s`))
-      }, timeoutMs)
-      const finish = () => {
-        clearTimeout(timer)
-        child.off('message', onMessage)
-        child.off('exit', onExit)
-      }
-      child.on('message', onMessage)
-      child.once('exit', onExit)
-    })
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    child.send('close')
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-    await exited
-    clearTimeout(timer)
-  }
-  try {
-    // PGlite creates its cluster and migrates first: tens of seconds on a busy machine.
-    const ready = await next('ready', 180_000)
-    return {
-      url: ready.type === 'ready' ? ready.url : '',
-      async cpu() {
-        const reply = next('cpu', 10_000)
-        child.send('cpu')
-        const message = await reply
-        if (message.type !== 'cpu') throw new Error('unexpected message from the API server process')
-        return message.usage
-      },
-      stop,
-    }
-  } catch (error) {
-    child.kill('SIGKILL')
-    throw error
   }
 }
 
@@ -336,13 +269,13 @@ type Account = ReturnType<typeof privateKeyToAccount>
 
 /** nonce → sign → verify, once per account; nonce and verify are timed, signing happens between them. */
 async function signInLoad(
-  server: ServerProcess,
+  server: ApiProcess,
   accounts: Account[],
   concurrency: number,
   databaseCpuMs: (() => number) | null,
   failurePhase?: 'warm-up',
 ): Promise<SignInRun> {
-  const url = new URL(server.url)
+  const url = new URL(server.origin)
   const origin = url.origin
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
   const failures: SignInRun['failures'] = { count: 0, kinds: [] }
@@ -368,7 +301,7 @@ async function signInLoad(
         nonceMs.push(reply.ms)
         const cookie = reply.setCookie
           .map((c) => c.split(';')[0] as string)
-          .find((c) => c.startsWith('guildhall_preauth='))
+          .find((c) => c.startsWith(`${PREAUTH_COOKIE}=`))
         const nonce = reply.status === 200 ? (JSON.parse(reply.body) as { nonce?: string }).nonce : undefined
         if (reply.status !== 200 || !nonce || !cookie) fail('nonce', reply.status, reply.body)
         else issued[i] = { nonce, cookie }
@@ -385,16 +318,11 @@ async function signInLoad(
     for (const [i, account] of accounts.entries()) {
       const nonce = issued[i]
       if (!nonce) continue
-      const message = buildSignInMessage({
-        address: account.address,
-        chainId: LOCAL_CHAIN_ID,
-        nonce: nonce.nonce,
-        domain: url.host,
+      const { message, signature } = await signedSignInMessage(account, {
         origin,
-        statement: signInStatement(DAO_NAME),
-        issuedAt: new Date(),
+        nonce: nonce.nonce,
+        daoName: DAO_NAME,
       })
-      const signature = await account.signMessage({ message })
       signed[i] = {
         body: JSON.stringify({ message, signature }),
         cookie: nonce.cookie,
@@ -481,16 +409,9 @@ async function benchDatabase(options: {
 }): Promise<SignInRun[]> {
   const { database, accounts, log } = options
   log(`sign-in, ${database}: starting the API server`)
-  const port = await getFreePort()
-  const server = await startServerProcess({
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'silent',
+  const server = await startApiProcess({
+    ...testEnv(options.anvilUrl),
     DAO_NAME,
-    CHAIN_IDS: String(LOCAL_CHAIN_ID),
-    [`RPC_URL_${LOCAL_CHAIN_ID}`]: options.anvilUrl,
-    WALLETS: 'injected',
     SIGN_IN: 'on',
     AUTH_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
     ...options.env,
@@ -510,7 +431,7 @@ async function benchDatabase(options: {
     first.failures.kinds.unshift(...warmUp.failures.kinds)
     return runs
   } finally {
-    await server.stop()
+    await stopApiProcess(server, 'SIGTERM')
   }
 }
 
@@ -524,7 +445,7 @@ export async function runSignInBench({
   const databases: SignInDatabaseResult[] = []
   log(`sign-in: rate limiting raised for the bench (AUTH_RATE_LIMIT_PER_MINUTE=${RATE_LIMIT_PER_MINUTE})`)
   try {
-    const anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+    const anvil = await startChain()
     cleanups.push(() => anvil.stop())
     log(`sign-in: creating ${WARM_UP.accounts + CONCURRENCY.length * ACCOUNTS} accounts`)
     // Each database is new, so the same sets serve both: every account signs in once per database.

@@ -2,11 +2,11 @@
 // wallet list and a plain-wagmi floor page, measured by the same code (scripts/bench/page.ts).
 import { join } from 'node:path'
 import { LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { testWalletInitScript } from '@guildhall/devchain/wallet/inject'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { signIn } from '../../apps/api/test-support/sign-in.ts'
 import type { BenchContext, SectionResult } from '../bench.ts'
 import { allJs, indexHtmlJs, sizeOf, staticGraphJs } from './bundle.ts'
 import {
@@ -71,44 +71,15 @@ function bundleFigures(
   }
 }
 
-/** name=value of each Set-Cookie header of a response. */
-const setCookies = (response: Response): Cookie[] =>
-  response.headers.getSetCookie().map((header) => {
-    const [name = '', ...value] = (header.split(';')[0] ?? '').split('=')
-    return { name, value: value.join('=') }
-  })
-
 /**
- * A live sign-in session for `privateKey`, made over HTTP as the app makes it (nonce, EIP-4361 message,
- * signature, verify): the connected visitor is a returning member, wallet authorised and signed in, so
- * Guildhall shows the account as the references (which have no sign-in step) do.
+ * A live sign-in session for `privateKey`, made over HTTP as the app makes it: the connected visitor is a
+ * returning member, wallet authorised and signed in, so Guildhall shows the account as the references
+ * (which have no sign-in step) do.
  */
 async function signedInCookies(appUrl: string, config: PublicConfig, privateKey: Hex): Promise<Cookie[]> {
-  const origin = new URL(appUrl).origin
-  const nonceResponse = await fetch(new URL('/api/auth/nonce', origin), {
-    method: 'POST',
-    headers: { origin },
-  })
-  if (!nonceResponse.ok) throw new Error(`sign-in nonce: HTTP ${nonceResponse.status}`)
-  const { nonce } = (await nonceResponse.json()) as { nonce: string }
-  const account = privateKeyToAccount(privateKey)
-  const message = buildSignInMessage({
-    address: account.address,
-    chainId: LOCAL_CHAIN_ID,
-    nonce,
-    domain: new URL(origin).host,
-    origin,
-    statement: signInStatement(config.dao.name),
-  })
-  const signature = await account.signMessage({ message })
-  const preauth = setCookies(nonceResponse).map((c) => `${c.name}=${c.value}`)
-  const verify = await fetch(new URL('/api/auth/verify', origin), {
-    method: 'POST',
-    headers: { origin, 'content-type': 'application/json', cookie: preauth.join('; ') },
-    body: JSON.stringify({ message, signature }),
-  })
-  if (!verify.ok) throw new Error(`sign-in verify: HTTP ${verify.status} ${await verify.text()}`)
-  return setCookies(verify).filter((cookie) => cookie.value !== '')
+  const session = await signIn(new URL(appUrl).origin, privateKeyToAccount(privateKey), config.dao.name)
+  const [name = '', ...value] = session.split('=')
+  return [{ name, value: value.join('=') }]
 }
 
 export async function webSection(ctx: BenchContext): Promise<SectionResult> {

@@ -8,10 +8,11 @@ import {
   PUBLIC_CONFIG_PLACEHOLDER,
   publicConfigSchema,
 } from '@guildhall/core'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import { type AnvilInstance, getFreePort } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startDemoChain, testEnv } from '../test-support/demo-chain.ts'
 import { buildApp } from './app.ts'
 import { type Database, openDatabase } from './db/client.ts'
 import { testDatabase } from './db/test-database.ts'
@@ -31,8 +32,7 @@ const HOSTILE_NAME = '</script><img src=x onerror=alert(1)>'
 const PATTERN_DESCRIPTION = "Dues $' and $& are paid"
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  ;({ anvil, deployment } = await startDemoChain())
   webDist = await mkdtemp(join(tmpdir(), 'guildhall-web-'))
   await writeFile(
     join(webDist, 'index.html'),
@@ -45,10 +45,7 @@ beforeAll(async () => {
     PUBLIC_ORIGIN: 'http://127.0.0.1:3999',
     DAO_NAME: HOSTILE_NAME,
     DAO_DESCRIPTION: PATTERN_DESCRIPTION,
-    CHAIN_IDS: String(LOCAL_CHAIN_ID),
-    [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
-    TOKEN_ADDRESS: deployment.token,
-    TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
+    ...testEnv(anvil.url, deployment),
     WALLETS: 'injected,coinbase',
     WEB_DIST: webDist,
   })
@@ -82,10 +79,7 @@ describe('GET /api/token/holders', () => {
   test('behavior: chain down gives 503 with Retry-After, not 500', async () => {
     const closedPort = await getFreePort()
     const settings = parseEnv({
-      CHAIN_IDS: String(LOCAL_CHAIN_ID),
-      [`RPC_URL_${LOCAL_CHAIN_ID}`]: `http://127.0.0.1:${closedPort}`,
-      TOKEN_ADDRESS: deployment.token,
-      WALLETS: 'injected',
+      ...testEnv(`http://127.0.0.1:${closedPort}`, deployment),
       SIGN_IN: 'off',
     })
     const downDatabase = await testDatabase()

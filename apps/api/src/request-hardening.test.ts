@@ -3,14 +3,14 @@
 // TEST_DATABASE_URL.
 import { request as httpRequest } from 'node:http'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { deployDemoDao } from '@guildhall/devchain/demo-dao'
+import { type AnvilInstance, getFreePort } from '@guildhall/devchain/anvil'
 import type { FastifyInstance } from 'fastify'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startDemoChain, testEnv } from '../test-support/demo-chain.ts'
+import { signIn } from '../test-support/sign-in.ts'
 import { buildApp } from './app.ts'
 import { type TestDatabase, testDatabase } from './db/test-database.ts'
 import { parseEnv } from './env.ts'
@@ -59,49 +59,22 @@ function send(
 const json = { 'content-type': 'application/json' }
 
 /** Signs `index`'s anvil account in; returns its session cookie (name=value). */
-async function signIn(index: number): Promise<string> {
-  const account = privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
-  const nonce = await send('POST', '/api/auth/nonce', { origin })
-  expect(nonce.status).toBe(200)
-  const preauth = String(nonce.headers['set-cookie']).split(';')[0] as string
-  const message = buildSignInMessage({
-    address: account.address,
-    chainId: LOCAL_CHAIN_ID,
-    nonce: JSON.parse(nonce.body).nonce,
-    domain: new URL(origin).host,
-    origin,
-    statement: signInStatement(DAO_NAME),
-    issuedAt: new Date(),
-  })
-  const signature = await account.signMessage({ message })
-  const verify = await send(
-    'POST',
-    '/api/auth/verify',
-    { origin, ...json, cookie: preauth },
-    JSON.stringify({ message, signature }),
-  )
-  expect(verify.status).toBe(200)
-  const cookies = verify.headers['set-cookie'] as string[]
-  return (cookies.find((c) => c.startsWith('guildhall_session=')) as string).split(';')[0] as string
-}
+const signInAs = (index: number) =>
+  signIn(origin, privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex), DAO_NAME)
 
 const sessionOf = async (cookie: string) =>
   JSON.parse((await send('GET', '/api/auth/session', { cookie })).body).session as { address: string } | null
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  const deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  const chain = await startDemoChain()
+  anvil = chain.anvil
   database = await testDatabase()
   port = await getFreePort()
   origin = `http://127.0.0.1:${port}`
   const settings = parseEnv({
     PUBLIC_ORIGIN: origin,
     DAO_NAME,
-    CHAIN_IDS: String(LOCAL_CHAIN_ID),
-    [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
-    TOKEN_ADDRESS: deployment.token,
-    TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
-    WALLETS: 'injected',
+    ...testEnv(anvil.url, chain.deployment),
     AUTH_RATE_LIMIT_PER_MINUTE: '1000',
   })
   app = await buildApp({ settings, database })
@@ -116,7 +89,7 @@ afterAll(async () => {
 
 describe('Origin', () => {
   test("security: a mutating request from another site is refused with 403 however its path is spelled, and the member's session survives", async () => {
-    const cookie = await signIn(1)
+    const cookie = await signInAs(1)
     const spellings = [
       '/api/auth/logout',
       '/%61pi/auth/logout',
@@ -148,7 +121,7 @@ describe('Origin', () => {
   })
 
   test('behavior: from our own pages the same spellings are served', async () => {
-    const cookie = await signIn(2)
+    const cookie = await signInAs(2)
     const answer = await send('POST', '/%61pi/auth/logout', { origin, cookie })
     expect(answer.status).toBe(204)
     expect(await sessionOf(cookie)).toBeNull()
@@ -224,7 +197,7 @@ const ODD_SEGMENTS = [
 
 describe('odd ids and paths', () => {
   test('security: DELETE /api/auth/sessions/<not a UUID> is a 400, an unknown UUID a 404', async () => {
-    const cookie = await signIn(3)
+    const cookie = await signInAs(3)
     for (const id of ['-'.repeat(36), 'f'.repeat(36), 'g'.repeat(36), `${'f'.repeat(8)}-${'f'.repeat(27)}`]) {
       const answer = await send('DELETE', `/api/auth/sessions/${id}`, { origin, cookie })
       expect(answer.status, id).toBe(400)
@@ -252,7 +225,7 @@ describe('odd ids and paths', () => {
         ['GET', '/api/proposals/:id/power/:address'],
       ]),
     )
-    const cookie = await signIn(4)
+    const cookie = await signInAs(4)
     const failures: string[] = []
     for (const [method, url] of routes) {
       for (const segment of ODD_SEGMENTS) {
@@ -275,7 +248,7 @@ describe('odd ids and paths', () => {
 
 describe('answers about the signed-in member', () => {
   test('security: every /api/auth answer, errors included, carries Cache-Control: no-store', async () => {
-    const cookie = await signIn(5)
+    const cookie = await signInAs(5)
     const withCookie = { origin, cookie }
     const answers: [string, Answer][] = [
       ['session, signed in', await send('GET', '/api/auth/session', { cookie })],

@@ -1,7 +1,7 @@
 // POST /rpc/<chainId> over real HTTP against a real anvil: what it forwards, what it answers itself.
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { FastifyInstance } from 'fastify'
 import {
   type Address,
@@ -16,6 +16,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startChain, testEnv } from '../test-support/demo-chain.ts'
 import { buildApp } from './app.ts'
 import { parseEnv } from './env.ts'
 
@@ -51,18 +52,11 @@ const rpc = (body: unknown) => send(JSON.stringify(body))
 
 beforeAll(async () => {
   // A chain longer than the eth_getLogs limit, so that 'earliest'..'latest' is too wide.
-  anvil = await startAnvil({
-    port: await getFreePort(),
-    chainId: LOCAL_CHAIN_ID,
-    quiet: true,
-    genesisBlockNumber: 20_000,
-  })
+  anvil = await startChain({ genesisBlockNumber: 20_000 })
   node = createPublicClient({ chain: foundry, transport: http(anvil.url) }) as PublicClient
   const settings = parseEnv({
     PUBLIC_ORIGIN: ORIGIN,
-    CHAIN_IDS: String(LOCAL_CHAIN_ID),
-    [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
-    WALLETS: 'injected',
+    ...testEnv(anvil.url),
     SIGN_IN: 'off',
   })
   app = await buildApp({ settings })

@@ -6,6 +6,7 @@ import { connect, type Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { testEnv } from '../test-support/demo-chain.ts'
 import { buildApp } from './app.ts'
 import { parseEnv } from './env.ts'
 
@@ -32,9 +33,7 @@ beforeAll(async () => {
     SIGN_IN: 'off',
     LOG_LEVEL: 'silent',
     // A chain on loopback gets the /rpc/<id> route, which takes a JSON body (the node is never reached).
-    CHAIN_IDS: '31337',
-    RPC_URL_31337: 'http://127.0.0.1:9',
-    WALLETS: 'injected',
+    ...testEnv('http://127.0.0.1:9'),
     REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
     KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_TIMEOUT_MS),

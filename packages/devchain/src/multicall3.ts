@@ -10,7 +10,7 @@ import type { Hex, TestClient } from 'viem'
 const CONSTRUCTOR = /^0x608060405234801561001057600080fd5b5061([0-9a-f]{4})806100206000396000f3fe/
 
 /** Multicall3's runtime code, cut out of the creation code viem ships. */
-export async function multicall3RuntimeCode(): Promise<Hex> {
+async function multicall3RuntimeCode(): Promise<Hex> {
   const viemRoot = dirname(createRequire(import.meta.url).resolve('viem/package.json'))
   const constants = (await import(pathToFileURL(join(viemRoot, '_esm/constants/contracts.js')).href)) as {
     multicall3Bytecode?: Hex

@@ -6,11 +6,12 @@ import {
   logChainProblem,
   proposalState,
 } from '@guildhall/core'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { asc } from 'drizzle-orm'
 import { createPublicClient, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startDemoChain } from '../../test-support/demo-chain.ts'
 import { ballots, governanceLog, proposals } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { TokenIndex } from '../indexer/token-index.ts'
@@ -21,8 +22,7 @@ let deployment: DemoDeployment
 let database: TestDatabase
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  ;({ anvil, deployment } = await startDemoChain())
   database = await testDatabase()
 }, 60_000)
 

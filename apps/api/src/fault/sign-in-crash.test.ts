@@ -7,17 +7,27 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import { inArray } from 'drizzle-orm'
-import type { Hex, PrivateKeyAccount } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import {
+  type ApiProcess,
+  startApiProcess,
+  stopApiProcess,
+  stopApiProcesses,
+} from '../../test-support/api-process.ts'
+import { startChain, testEnv } from '../../test-support/demo-chain.ts'
+import {
+  cookieValue,
+  type PreparedSignIn,
+  prepareSignIn,
+  SESSION_COOKIE,
+  verifySignIn,
+} from '../../test-support/sign-in.ts'
 import { type Database, openDatabase } from '../db/client.ts'
 import { authNonces, sessions } from '../db/schema.ts'
 import { type TestDatabase, testDatabase, testDatabaseUrl } from '../db/test-database.ts'
-import { type ApiProcess, startApi, startedApis, stopApi } from './api-process.ts'
 
 const DAO_NAME = 'Guildhall Fault DAO'
 const ACCOUNTS = 200
@@ -25,22 +35,21 @@ const IN_FLIGHT = 50
 /** The server is killed as soon as this many verifies have answered 200, so about IN_FLIGHT are cut off. */
 const KILL_AFTER_OKS = 60
 const REQUEST_TIMEOUT_MS = 30_000
-const SESSION_COOKIE = 'guildhall_session'
-const PREAUTH_COOKIE = 'guildhall_preauth'
+const signInOptions = { daoName: DAO_NAME, timeoutMs: REQUEST_TIMEOUT_MS }
 
 let anvil: AnvilInstance | undefined
 let postgres: TestDatabase | undefined
 let dataDir: string | undefined
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+  anvil = await startChain()
   // PostgreSQL: a fresh database that both server processes use; PGlite: a fresh data folder.
   if (testDatabaseUrl()) postgres = await testDatabase()
   else dataDir = await mkdtemp(join(tmpdir(), 'guildhall-fault-'))
 }, 60_000)
 
 afterAll(async () => {
-  for (const api of startedApis) await stopApi(api, 'SIGKILL')
+  await stopApiProcesses()
   await anvil?.stop()
   await postgres?.close()
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
@@ -48,55 +57,12 @@ afterAll(async () => {
 
 /** This file's server: the shared child-process server on this test's chain and database. */
 function startSignInApi(): Promise<ApiProcess> {
-  return startApi({
-    CHAIN_IDS: String(LOCAL_CHAIN_ID),
-    [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil?.url,
+  return startApiProcess({
+    ...testEnv(anvil?.url as string),
     DAO_NAME,
-    WALLETS: 'injected',
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     ...(postgres?.url ? { DATABASE_URL: postgres.url } : { DATA_DIR: dataDir as string }),
   })
-}
-
-/** The value of a Set-Cookie of the response. */
-function cookieValue(response: Response, name: string): string | undefined {
-  for (const header of response.headers.getSetCookie()) {
-    const [pair = ''] = header.split(';')
-    const separator = pair.indexOf('=')
-    if (pair.slice(0, separator) === name) return pair.slice(separator + 1)
-  }
-  return undefined
-}
-
-type PreparedSignIn = {
-  account: PrivateKeyAccount
-  nonce: string
-  preauth: string
-  message: string
-  signature: Hex
-}
-
-/** Nonce and signature of a sign-in, everything but the verify. */
-async function prepareSignIn(origin: string, account: PrivateKeyAccount): Promise<PreparedSignIn> {
-  const response = await fetch(`${origin}/api/auth/nonce`, {
-    method: 'POST',
-    headers: { origin },
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  })
-  expect(response.status).toBe(200)
-  const { nonce } = (await response.json()) as { nonce: string }
-  const preauth = cookieValue(response, PREAUTH_COOKIE)
-  if (!preauth) throw new Error('the nonce response set no pre-auth cookie')
-  const message = buildSignInMessage({
-    address: account.address,
-    chainId: LOCAL_CHAIN_ID,
-    nonce,
-    domain: new URL(origin).host,
-    origin,
-    statement: signInStatement(DAO_NAME),
-    issuedAt: new Date(),
-  })
-  return { account, nonce, preauth, message, signature: await account.signMessage({ message }) }
 }
 
 /**
@@ -111,12 +77,7 @@ type Outcome =
 
 async function verify(origin: string, signIn: PreparedSignIn): Promise<Outcome> {
   try {
-    const response = await fetch(`${origin}/api/auth/verify`, {
-      method: 'POST',
-      headers: { origin, 'content-type': 'application/json', cookie: `${PREAUTH_COOKIE}=${signIn.preauth}` },
-      body: JSON.stringify({ message: signIn.message, signature: signIn.signature }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    })
+    const response = await verifySignIn(origin, signIn, { timeoutMs: REQUEST_TIMEOUT_MS })
     const body = (await response.json()) as { session?: { address?: string } }
     const token = cookieValue(response, SESSION_COOKIE)
     if (response.status === 200 && token && body.session?.address === signIn.account.address) {
@@ -155,7 +116,7 @@ test('a SIGKILL during a burst of sign-ins: every 200 keeps its session, nothing
   const accounts = Array.from({ length: ACCOUNTS }, () => privateKeyToAccount(generatePrivateKey()))
   const prepared: PreparedSignIn[] = []
   await eachLimited(accounts, 10, async (account, index) => {
-    prepared[index] = await prepareSignIn(first.origin, account)
+    prepared[index] = await prepareSignIn(first.origin, account, signInOptions)
   })
 
   // The burst: the verifies only, IN_FLIGHT at a time; the server dies once KILL_AFTER_OKS have answered 200.
@@ -202,9 +163,9 @@ test('a SIGKILL during a burst of sign-ins: every 200 keeps its session, nothing
   })
   // The restarted server writes too: a member whose sign-in was cut off signs in again.
   const retry = prepared[cut[0] as number] as PreparedSignIn
-  const again = await verify(second.origin, await prepareSignIn(second.origin, retry.account))
+  const again = await verify(second.origin, await prepareSignIn(second.origin, retry.account, signInOptions))
   expect(again.kind).toBe('ok')
-  await stopApi(second, 'SIGTERM')
+  await stopApiProcess(second, 'SIGTERM')
   expect(second.child.exitCode).toBe(0)
 
   // The database itself, with no server running: it opens and migrates cleanly after the crash.

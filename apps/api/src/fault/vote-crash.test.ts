@@ -22,16 +22,22 @@ import {
   voteTypedData,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { asc } from 'drizzle-orm'
 import { createPublicClient, createTestClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import {
+  type ApiProcess,
+  startApiProcess,
+  stopApiProcess,
+  stopApiProcesses,
+} from '../../test-support/api-process.ts'
+import { startDemoChain, testEnv } from '../../test-support/demo-chain.ts'
 import { openDatabase } from '../db/client.ts'
 import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
 import { type TestDatabase, testDatabase, testDatabaseUrl } from '../db/test-database.ts'
-import { type ApiProcess, startApi, startedApis, stopApi } from './api-process.ts'
 
 /** Proposals voted on by Ada, Ben and Cleo each, plus re-votes on the first RE_VOTED of them. */
 const PROPOSALS = 40
@@ -48,15 +54,14 @@ let postgres: TestDatabase | undefined
 let dataDir: string | undefined
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  ;({ anvil, deployment } = await startDemoChain())
   await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 2 })
   if (testDatabaseUrl()) postgres = await testDatabase()
   else dataDir = await mkdtemp(join(tmpdir(), 'guildhall-vote-fault-'))
 }, 60_000)
 
 afterAll(async () => {
-  for (const api of startedApis) await stopApi(api, 'SIGKILL')
+  await stopApiProcesses()
   await anvil?.stop()
   await postgres?.close()
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
@@ -65,12 +70,8 @@ afterAll(async () => {
 const storage = () =>
   postgres?.url ? { DATABASE_URL: postgres.url } : { DATA_DIR: join(dataDir as string, 'db') }
 const startVoteApi = () =>
-  startApi({
-    CHAIN_IDS: String(LOCAL_CHAIN_ID),
-    [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
-    TOKEN_ADDRESS: deployment.token,
-    TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
-    WALLETS: 'injected',
+  startApiProcess({
+    ...testEnv(anvil.url, deployment),
     SIGN_IN: 'off',
     // A burst of hundreds of votes from one address is the point here, not the per-client limit.
     GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
@@ -160,7 +161,7 @@ test(`behavior: SIGKILL during a burst of ${PROPOSALS * 3 + RE_VOTED * 3} votes 
         const outcome = await post(first, path, body)
         outcomes.set(index, outcome)
         if ('status' in outcome && outcome.status < 300 && ++oks === KILL_AFTER_OKS)
-          killed = stopApi(first, 'SIGKILL')
+          killed = stopApiProcess(first, 'SIGKILL')
       }
     }),
   )
@@ -182,7 +183,7 @@ test(`behavior: SIGKILL during a burst of ${PROPOSALS * 3 + RE_VOTED * 3} votes 
       true,
     )
   }
-  await stopApi(second, 'SIGTERM')
+  await stopApiProcess(second, 'SIGTERM')
 
   const database = await openDatabase(
     postgres?.url ? { databaseUrl: postgres.url } : { dataDir: join(dataDir as string, 'db') },

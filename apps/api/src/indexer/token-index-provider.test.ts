@@ -2,10 +2,11 @@
 // (test-support.ts: an HTTP proxy on 127.0.0.1 in front of a real anvil), answering as hosted providers do
 // when a range has too many blocks or results; everything else reaches anvil unchanged.
 import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { createPublicClient, createTestClient, http, type PublicClient } from 'viem'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { startDemoChain } from '../../test-support/demo-chain.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import {
   expectIndexEqualsChain,
@@ -52,8 +53,7 @@ function expectContiguous(calls: RpcCall[]) {
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  ;({ anvil, deployment } = await startDemoChain())
   head = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber())
   await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 1 })
   chain = createPublicClient({ transport: http(anvil.url) }) as PublicClient

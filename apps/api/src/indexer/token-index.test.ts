@@ -2,8 +2,8 @@
 // scripts/with-postgres.sh): every answer is checked against what the token contract itself says.
 import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import {
   createPublicClient,
   createTestClient,
@@ -15,6 +15,7 @@ import {
   type TestClient,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startDemoChain } from '../../test-support/demo-chain.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import {
   delegate,
@@ -58,8 +59,7 @@ const onChain = () => ({ client: chain, url: anvil.url, token: deployment.token 
 const head = async () => Number(await chain.getBlockNumber({ cacheTime: 0 }))
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  ;({ anvil, deployment } = await startDemoChain())
   chain = createPublicClient({ transport: http(anvil.url) }) as PublicClient
   testClient = createTestClient({ mode: 'anvil', transport: http(anvil.url) })
   database = await testDatabase()

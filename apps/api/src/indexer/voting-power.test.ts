@@ -1,10 +1,11 @@
 // Why an account has no voting power at a snapshot block: each reason the vote panel shows, decided by the
 // token index, once from the synced index and once from the chain while an index has not caught up.
 import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { createPublicClient, createTestClient, http, type PublicClient, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startDemoChain } from '../../test-support/demo-chain.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { delegate, demoAccount, transfer } from './test-support.ts'
 import { type AnswerSource, TokenIndex, type TokenIndexOptions } from './token-index.ts'
@@ -26,8 +27,7 @@ const gia = demoAccount(7)
 const iris = demoAccount(9)
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  ;({ anvil, deployment } = await startDemoChain())
   chain = createPublicClient({ transport: http(anvil.url) }) as PublicClient
   const testClient = createTestClient({ mode: 'anvil', transport: http(anvil.url) })
   snapshot = Number(await chain.getBlockNumber({ cacheTime: 0 }))

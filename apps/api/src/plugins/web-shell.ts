@@ -2,7 +2,7 @@
 // public config, the app shell and, on a proposal's page, its heading.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import fastifyStatic from '@fastify/static'
+import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static'
 import {
   APP_SHELL_PLACEHOLDER,
   PUBLIC_CONFIG_ELEMENT_ID,
@@ -29,6 +29,28 @@ function scriptSafeJson(value: unknown): string {
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029')
+}
+
+/**
+ * @fastify/static options for a Vite build's files as Guildhall serves them (the bench serves its reference
+ * pages with them too, so they are compared on equal terms): the pre-compressed copy when the client takes
+ * it, hashed assets cached for good, everything else revalidated.
+ */
+export function staticFilesOptions(root: string): FastifyStaticOptions {
+  return {
+    root,
+    // The build writes .br and .gz beside each asset (apps/web/vite.config.ts).
+    preCompressed: true,
+    // Our setHeaders decides caching; the plugin's own header would replace it with max-age=0.
+    cacheControl: false,
+    setHeaders(res, path) {
+      // Vite's hashed assets never change; everything else is revalidated.
+      res.setHeader(
+        'cache-control',
+        path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      )
+    },
+  }
 }
 
 /** On the root scope: the not-found handler it sets answers every path. */
@@ -60,22 +82,8 @@ export const webShellPlugin = fp(
         return ''
       }
     }
-    await app.register(fastifyStatic, {
-      root: webDist,
-      index: false,
-      wildcard: false,
-      // The build writes .br and .gz beside each asset (apps/web/vite.config.ts).
-      preCompressed: true,
-      // Our setHeaders decides caching; the plugin's own header would replace it with max-age=0.
-      cacheControl: false,
-      setHeaders(res, path) {
-        // Vite's hashed assets never change; everything else is revalidated.
-        res.setHeader(
-          'cache-control',
-          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-        )
-      },
-    })
+    // index.html is never served as a file: the route below writes it.
+    await app.register(fastifyStatic, { ...staticFilesOptions(webDist), index: false, wildcard: false })
     const notFound = (request: FastifyRequest) =>
       ApiError.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`)
     // Every other GET is a client route: the page. A route rather than the not-found handler, so the

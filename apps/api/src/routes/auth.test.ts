@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import { type AnvilInstance, getFreePort } from '@guildhall/devchain/anvil'
 import {
   deploySafes,
   type SafeDeployment,
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import parsingNegative from '../../../../packages/core/test-fixtures/siwe/parsing_negative.json' with {
   type: 'json',
 }
+import { startChain, testEnv } from '../../test-support/demo-chain.ts'
 import { buildApp } from '../app.ts'
 import type { Database } from '../db/client.ts'
 import { authNonces, sessions } from '../db/schema.ts'
@@ -43,16 +44,14 @@ const envFor = (rpcUrl: string, env: Record<string, string> = {}) =>
   parseEnv({
     PUBLIC_ORIGIN: ORIGIN,
     DAO_NAME,
-    CHAIN_IDS: String(LOCAL_CHAIN_ID),
-    [`RPC_URL_${LOCAL_CHAIN_ID}`]: rpcUrl,
-    WALLETS: 'injected',
+    ...testEnv(rpcUrl),
     // High enough for this whole file; the flood test builds its own app with a low limit.
     AUTH_RATE_LIMIT_PER_MINUTE: '1000',
     ...env,
   })
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+  anvil = await startChain()
   safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
   database = await testDatabase()
   app = await buildApp({ settings: envFor(anvil.url), database })

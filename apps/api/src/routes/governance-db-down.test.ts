@@ -16,13 +16,14 @@ import {
   voteTypedData,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { count } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { createPublicClient, createTestClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startDemoChain, testEnv } from '../../test-support/demo-chain.ts'
 import { buildApp } from '../app.ts'
 import { type DatabaseOptions, openDatabase } from '../db/client.ts'
 import { votes } from '../db/schema.ts'
@@ -40,8 +41,7 @@ let postgres: TestDatabase | undefined
 let target: DatabaseOptions
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  ;({ anvil, deployment } = await startDemoChain())
   await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 2 })
   if (testDatabaseUrl()) {
     postgres = await testDatabase()
@@ -60,11 +60,7 @@ async function serverOn(database: Awaited<ReturnType<typeof openDatabase>>): Pro
   const app = await buildApp({
     settings: parseEnv({
       PUBLIC_ORIGIN: ORIGIN,
-      CHAIN_IDS: String(LOCAL_CHAIN_ID),
-      [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
-      TOKEN_ADDRESS: deployment.token,
-      TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
-      WALLETS: 'injected',
+      ...testEnv(anvil.url, deployment),
       SIGN_IN: 'off',
     }),
     database,

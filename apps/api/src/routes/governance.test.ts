@@ -22,8 +22,8 @@ import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { recount, resultBundleSchema } from '@guildhall/core/recount'
 import { SIGNATURE_CHECK_GAS } from '@guildhall/core/signature'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
 import {
   approveHashOnChain,
@@ -48,6 +48,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startDemoChain, testEnv } from '../../test-support/demo-chain.ts'
 import { buildApp } from '../app.ts'
 import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
@@ -150,8 +151,7 @@ const votesOn = async (proposal: Hex) =>
   (await database.db.select({ n: count() }).from(votes).where(eq(votes.proposalId, proposal)))[0]?.n ?? 0
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  ;({ anvil, deployment } = await startDemoChain())
   // Contract voters: Gia and Hugo delegate their votes to the demo Safes (1-of-1 Ada; 2-of-3 Ada, Ben,
   // Cleo), which so hold voting power without holding tokens.
   safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
@@ -174,11 +174,7 @@ async function appOn(rpcUrl: string, env: Record<string, string> = {}, now?: () 
   const built = await buildApp({
     settings: parseEnv({
       PUBLIC_ORIGIN: ORIGIN,
-      CHAIN_IDS: String(LOCAL_CHAIN_ID),
-      [`RPC_URL_${LOCAL_CHAIN_ID}`]: rpcUrl,
-      TOKEN_ADDRESS: deployment.token,
-      TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
-      WALLETS: 'injected',
+      ...testEnv(rpcUrl, deployment),
       SIGN_IN: 'off',
       GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000',
       EXPORT_RATE_LIMIT_PER_MINUTE: '100000',

@@ -6,8 +6,8 @@ import {
   verifyPersonalSignature,
 } from '@guildhall/core/signature'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import { type AnvilInstance, getFreePort } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
 import {
   approveHashOnChain,
@@ -29,6 +29,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startDemoChain } from '../../test-support/demo-chain.ts'
 
 const ada = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
 const ben = privateKeyToAccount(anvilAccounts[2]?.privateKey as Hex)
@@ -41,8 +42,7 @@ let client: PublicClient
 let downClient: PublicClient
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  ;({ anvil, deployment } = await startDemoChain())
   client = createPublicClient({ chain: foundry, transport: http(anvil.url) }) as PublicClient
   // Nothing listens there: every call fails at once, like a chain node that is down.
   downClient = createPublicClient({

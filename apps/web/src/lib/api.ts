@@ -23,10 +23,7 @@ export const UNEXPECTED_ANSWER_MESSAGE =
   'The server sent an answer this page cannot read. Reload the page; if it happens again, the server may be running another version of Guildhall.'
 
 /** The JSON body of a successful `response`, validated by `schema`; otherwise an error with a sentence. */
-export async function readAnswer<T extends z.ZodMiniType>(
-  response: Response,
-  schema: T,
-): Promise<z.infer<T>> {
+async function readAnswer<T extends z.ZodMiniType>(response: Response, schema: T): Promise<z.infer<T>> {
   let body: unknown
   try {
     body = await response.json()
@@ -54,7 +51,7 @@ export function describeRequestError(
 }
 
 /** The server's own sentence for a failed response, or a plain one when it sent none. */
-export async function errorFromResponse(response: Response): Promise<ApiRequestError> {
+async function errorFromResponse(response: Response): Promise<ApiRequestError> {
   const body: unknown = await response.json().catch(() => null)
   const parsed = apiErrorSchema.safeParse(body)
   return new ApiRequestError(

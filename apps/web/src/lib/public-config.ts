@@ -5,7 +5,7 @@ import {
   publicConfigSchema,
 } from '@guildhall/core'
 
-export class ConfigError extends Error {
+class ConfigError extends Error {
   override name = 'ConfigError'
 }
 

@@ -8,7 +8,7 @@ type EventfulProvider = {
 }
 
 /** wagmi 2's per-connector "do not reconnect on load" flag (what wagmi 1 called clearing `injected.shimDisconnect`; ADR 005). */
-export const disconnectedFlagKey = (connectorId: string) => `${connectorId}.disconnected`
+const disconnectedFlagKey = (connectorId: string) => `${connectorId}.disconnected`
 
 /**
  * A provider `disconnect` event clears the remembered connection, except code 1013 while the

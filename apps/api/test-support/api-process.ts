@@ -1,0 +1,108 @@
+// The real API server as a child process (api-server.ts), for the fault tests and the bench: a SIGKILL
+// kills the server and nothing else, and its CPU time is its own.
+import { type ChildProcess, fork } from 'node:child_process'
+import { resolve } from 'node:path'
+import { getFreePort } from '@guildhall/devchain/anvil'
+import type { ServerMessage } from './api-server.ts'
+
+const ROOT = resolve(import.meta.dirname, '../../..')
+/** PGlite creates its cluster and migrates first: tens of seconds on a busy machine. */
+const START_TIMEOUT_MS = 180_000
+
+export type ApiProcess = {
+  child: ChildProcess
+  origin: string
+  exited: Promise<void>
+  /** The last few thousand characters the server wrote. */
+  output: () => string
+  /** The server process's own process.cpuUsage(). */
+  cpu: () => Promise<NodeJS.CpuUsage>
+}
+
+/** Every server started, so an afterAll (stopApiProcesses) can kill what a failed test left running. */
+const started: ApiProcess[] = []
+
+/** Starts the server with `env` (after PORT, HOST, PUBLIC_ORIGIN and LOG_LEVEL of its own) and waits until it listens. */
+export async function startApiProcess(env: Record<string, string | undefined>): Promise<ApiProcess> {
+  const port = await getFreePort()
+  const origin = `http://127.0.0.1:${port}`
+  const settings = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_ORIGIN: origin,
+    LOG_LEVEL: 'silent',
+    ...env,
+  }
+  const child = fork(resolve(import.meta.dirname, 'api-server.ts'), [JSON.stringify(settings)], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  })
+  let output = ''
+  const remember = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000)
+  }
+  child.stdout?.on('data', remember)
+  child.stderr?.on('data', remember)
+  const exited = new Promise<void>((done) => {
+    child.once('exit', () => done())
+    child.once('error', () => done())
+  })
+  const next = <T extends ServerMessage['type']>(type: T, timeoutMs: number) =>
+    new Promise<Extract<ServerMessage, { type: T }>>((resolveMessage, reject) => {
+      const onMessage = (message: ServerMessage) => {
+        if (message.type !== type) return
+        finish()
+        resolveMessage(message as Extract<ServerMessage, { type: T }>)
+      }
+      const onExit = () => {
+        finish()
+        reject(new Error(`the API exited (code ${child.exitCode}):\n${output}`))
+      }
+      const timer = setTimeout(() => {
+        finish()
+        reject(new Error(`the API sent no '${type}' within ${timeoutMs / 1000} s:\n${output}`))
+      }, timeoutMs)
+      const finish = () => {
+        clearTimeout(timer)
+        child.off('message', onMessage)
+        child.off('exit', onExit)
+      }
+      child.on('message', onMessage)
+      child.once('exit', onExit)
+    })
+  const api: ApiProcess = {
+    child,
+    origin,
+    exited,
+    output: () => output,
+    async cpu() {
+      const reply = next('cpu', 10_000)
+      child.send('cpu')
+      return (await reply).usage
+    },
+  }
+  started.push(api)
+  try {
+    await next('ready', START_TIMEOUT_MS)
+    return api
+  } catch (error) {
+    await stopApiProcess(api, 'SIGKILL')
+    throw error
+  }
+}
+
+/** Signals the process and waits for it to exit; SIGTERM closes the server cleanly, escalating if it hangs. */
+export async function stopApiProcess(api: ApiProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+  if (api.child.exitCode === null && api.child.signalCode === null) {
+    api.child.kill(signal)
+    const escalate = setTimeout(() => api.child.kill('SIGKILL'), 10_000)
+    await api.exited
+    clearTimeout(escalate)
+  }
+}
+
+/** Kills every server this process started that still runs. */
+export async function stopApiProcesses(): Promise<void> {
+  for (const api of started) await stopApiProcess(api, 'SIGKILL')
+}

@@ -1,0 +1,85 @@
+// The app against a local anvil chain, one way for everything that runs it: `npm start` and the bench
+// (demoEnv), the API's integration and fault tests (startChain, startDemoChain, testEnv).
+import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
+import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
+import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+
+type Env = Record<string, string | undefined>
+
+/** anvil on a free port as the local chain; `genesisBlockNumber` for a chain that starts long. */
+export async function startChain(options: { genesisBlockNumber?: number } = {}): Promise<AnvilInstance> {
+  return startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true, ...options })
+}
+
+export type DemoChain = { anvil: AnvilInstance; deployment: DemoDeployment }
+
+/** The local chain with the demo DAO deployed (its token, members and Multicall3). */
+export async function startDemoChain(): Promise<DemoChain> {
+  const anvil = await startChain()
+  try {
+    return { anvil, deployment: await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID }) }
+  } catch (error) {
+    await anvil.stop()
+    throw error
+  }
+}
+
+/** What the running chain dictates to the app's environment: its RPC and, once deployed, the demo DAO. */
+function chainEnv(rpcUrl: string, deployment?: DemoDeployment): Env {
+  return {
+    CHAIN_IDS: String(LOCAL_CHAIN_ID),
+    [`RPC_URL_${LOCAL_CHAIN_ID}`]: rpcUrl,
+    ...(deployment && {
+      // deployDemoDao installs Multicall3 at its canonical address.
+      [`MULTICALL3_ADDRESS_${LOCAL_CHAIN_ID}`]: MULTICALL3_ADDRESS,
+      TOKEN_ADDRESS: deployment.token,
+      TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
+    }),
+  }
+}
+
+/** The API tests' environment on a chain: one injected wallet, so no WalletConnect project id is needed. */
+export function testEnv(rpcUrl: string, deployment?: DemoDeployment): Env {
+  return { ...chainEnv(rpcUrl, deployment), WALLETS: 'injected' }
+}
+
+/** Demo members first, by name, so the development wallet opens as a member; the deployer last. */
+function devWalletAccounts(deployment: DemoDeployment): string {
+  const names = new Map(deployment.members.map((m) => [m.address.toLowerCase(), m.name]))
+  const labelled = anvilAccounts.map((a) => ({
+    address: a.address,
+    label: names.get(a.address.toLowerCase()),
+  }))
+  const ordered = [...labelled.filter((a) => a.label), ...labelled.filter((a) => !a.label)]
+  return ordered.map((a) => `${a.address}:${a.label ?? 'Deployer'}`).join(',')
+}
+
+/**
+ * The local demo's environment, shared by `npm start` and `npm run bench` so both run the same app: demo
+ * defaults, then the caller's environment (which may override them), then what the running chain dictates.
+ */
+export function demoEnv({
+  anvilUrl,
+  deployment,
+  webDist,
+  env = process.env,
+}: {
+  anvilUrl: string
+  deployment: DemoDeployment
+  webDist: string
+  env?: Env
+}): Env {
+  return {
+    DAO_NAME: 'Guildhall Demo DAO',
+    DAO_DESCRIPTION:
+      'A demo community running on a local chain: try connecting, delegating and adding the token to your wallet.',
+    // RainbowKit's documented placeholder, which it swaps for its example WalletConnect project id.
+    WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
+    LOG_LEVEL: 'warn',
+    ...env,
+    ...chainEnv(anvilUrl, deployment),
+    DEV_WALLET_ACCOUNTS: devWalletAccounts(deployment),
+    WEB_DIST: webDist,
+  }
+}
