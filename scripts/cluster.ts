@@ -12,9 +12,9 @@ import { deployDemoDao } from '@guildhall/devchain/demo-dao'
 import { openDatabase } from '../apps/api/src/db/client.ts'
 import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
 import { EnvError, parseEnv } from '../apps/api/src/env.ts'
-import { type ApiProcess, startApi, stopApi } from '../apps/api/src/fault/api-process.ts'
 import { startHaproxy } from '../apps/api/src/fault/haproxy.ts'
-import { demoEnv } from './demo-env.ts'
+import { type ApiProcess, startApiProcess, stopApiProcess } from '../apps/api/test-support/api-process.ts'
+import { demoEnv } from '../apps/api/test-support/demo-chain.ts'
 import { ensureHaproxy, ensurePostgres } from './system-deps.ts'
 
 const root = resolve(import.meta.dirname, '..')
@@ -41,7 +41,7 @@ async function main(databaseUrl: string) {
   let stopHaproxy = async () => {}
   const stopAll = async () => {
     await stopHaproxy()
-    await Promise.all(apis.map((api) => stopApi(api, 'SIGTERM')))
+    await Promise.all(apis.map((api) => stopApiProcess(api, 'SIGTERM')))
     await anvil.stop()
   }
   try {
@@ -63,7 +63,7 @@ async function main(databaseUrl: string) {
     } finally {
       await database.close()
     }
-    for (let n = 0; n < instances; n++) apis.push(await startApi(env))
+    for (let n = 0; n < instances; n++) apis.push(await startApiProcess(env))
     const haproxy = await startHaproxy({ port, instances: apis.map((api) => new URL(api.origin).host) })
     stopHaproxy = haproxy.stop
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {

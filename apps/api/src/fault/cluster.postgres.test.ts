@@ -26,9 +26,14 @@ import { asc } from 'drizzle-orm'
 import { createPublicClient, createTestClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import {
+  type ApiProcess,
+  startApiProcess,
+  stopApiProcess,
+  stopApiProcesses,
+} from '../../test-support/api-process.ts'
 import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
-import { type ApiProcess, startApi, startedApis, stopApi } from './api-process.ts'
 import { type Haproxy, startHaproxy } from './haproxy.ts'
 
 const INSTANCES = 3
@@ -59,7 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await haproxy?.stop()
-  for (const api of startedApis) await stopApi(api, 'SIGKILL')
+  await stopApiProcesses()
   await anvil?.stop()
   await postgres?.close()
 }, 30_000)
@@ -106,7 +111,7 @@ test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits sha
   const origin = `http://127.0.0.1:${proxyPort}`
   const apis = await Promise.all(
     Array.from({ length: INSTANCES }, () =>
-      startApi({
+      startApiProcess({
         CHAIN_IDS: String(LOCAL_CHAIN_ID),
         [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
         TOKEN_ADDRESS: deployment.token,
@@ -204,7 +209,7 @@ test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits sha
         outcomes.set(index, outcome)
         if ('status' in outcome && outcome.status < 300 && ++oks === KILL_AFTER_OKS) {
           killedAt = Date.now()
-          killed = stopApi(leader, 'SIGKILL')
+          killed = stopApiProcess(leader, 'SIGKILL')
         }
       }
     }),

@@ -5,7 +5,7 @@ import { apiGet } from '../../../lib/api.ts'
 export const MEMBER_SESSIONS_QUERY_KEY = ['api', 'auth', 'sessions'] as const
 
 /** GET /api/auth/sessions: every live session of the signed-in address (401 without a session). */
-export const memberSessionsQueryOptions = () =>
+const memberSessionsQueryOptions = () =>
   queryOptions({
     queryKey: MEMBER_SESSIONS_QUERY_KEY,
     queryFn: () => apiGet('/api/auth/sessions', sessionsResponseSchema),

@@ -5,7 +5,7 @@ import { CURRENT_SESSION_QUERY_KEY } from './current-session.ts'
 import { MEMBER_SESSIONS_QUERY_KEY } from './member-sessions.ts'
 
 /** DELETE /api/auth/sessions/:id, or DELETE /api/auth/sessions (all of mine) when `id` is null. */
-export async function revokeSessions(id: string | null): Promise<void> {
+async function revokeSessions(id: string | null): Promise<void> {
   const path = id === null ? '/api/auth/sessions' : `/api/auth/sessions/${encodeURIComponent(id)}`
   await apiSend('DELETE', path)
 }

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiGet } from '../../../lib/api.ts'
 
 /** GET /api/token/holders: how many addresses hold the governance token. */
-export const tokenHoldersQueryOptions = () =>
+const tokenHoldersQueryOptions = () =>
   queryOptions({
     queryKey: ['api', 'token', 'holders'],
     queryFn: () => apiGet('/api/token/holders', holderStatsSchema),

@@ -4,7 +4,7 @@ import { apiSend } from '../../../lib/api.ts'
 import { proposalKeys } from './keys.ts'
 
 /** POST /api/proposals/:id/votes: a signed vote (a later one from the same voter replaces it). */
-export const submitVote = (id: string, signed: SignedVote) =>
+const submitVote = (id: string, signed: SignedVote) =>
   apiSend('POST', `/api/proposals/${id}/votes`, signed, castVoteSchema)
 
 /** Submits a signed vote; settles once every proposal query has been refreshed. */

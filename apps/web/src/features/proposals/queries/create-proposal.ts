@@ -4,7 +4,7 @@ import { apiSend } from '../../../lib/api.ts'
 import { proposalKeys } from './keys.ts'
 
 /** POST /api/proposals: a signed proposal; answers with its id. */
-export const submitProposal = (signed: SignedProposal) =>
+const submitProposal = (signed: SignedProposal) =>
   apiSend('POST', '/api/proposals', signed, createdProposalSchema)
 
 /** Submits a signed proposal; settles once the proposal queries have been refreshed. */

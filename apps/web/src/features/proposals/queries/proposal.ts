@@ -7,7 +7,7 @@ import { proposalKeys } from './keys.ts'
 const PROPOSAL_REFETCH_MS = 10_000
 
 /** GET /api/proposals/:id: the proposal, its tally and its votes. */
-export const fetchProposal = (id: string) => apiGet(`/api/proposals/${id}`, proposalDetailSchema)
+const fetchProposal = (id: string) => apiGet(`/api/proposals/${id}`, proposalDetailSchema)
 
 export const proposalQueryOptions = (id: string) =>
   queryOptions({

@@ -4,10 +4,10 @@ import { apiGet } from '../../../lib/api.ts'
 import { proposalKeys } from './keys.ts'
 
 /** GET /api/proposals[?state=…]: the proposals, newest first. */
-export const fetchProposals = (state?: ProposalState) =>
+const fetchProposals = (state?: ProposalState) =>
   apiGet(`/api/proposals${state ? `?state=${state}` : ''}`, proposalListSchema)
 
-export const proposalsQueryOptions = (state?: ProposalState) =>
+const proposalsQueryOptions = (state?: ProposalState) =>
   queryOptions({
     queryKey: proposalKeys.list(state),
     queryFn: () => fetchProposals(state),

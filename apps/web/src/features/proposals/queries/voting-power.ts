@@ -5,10 +5,10 @@ import { apiGet } from '../../../lib/api.ts'
 import { proposalKeys } from './keys.ts'
 
 /** GET /api/proposals/:id/power/:address: an account's voting power at the proposal's snapshot. */
-export const fetchVotingPower = (id: string, address: Address | undefined) =>
+const fetchVotingPower = (id: string, address: Address | undefined) =>
   apiGet(`/api/proposals/${id}/power/${address}`, votingPowerSchema)
 
-export const votingPowerQueryOptions = (id: string, address: Address | undefined) =>
+const votingPowerQueryOptions = (id: string, address: Address | undefined) =>
   queryOptions({
     queryKey: proposalKeys.power(id, address),
     queryFn: () => fetchVotingPower(id, address),
