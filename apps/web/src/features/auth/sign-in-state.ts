@@ -1,4 +1,4 @@
-import type { Session, SessionResponse } from '@guildhall/core'
+import type { PublicSession, SessionResponse } from '@guildhall/core'
 import type { AuthenticationStatus } from '@rainbow-me/rainbowkit'
 import { isSignInUnavailable } from './queries/session.ts'
 
@@ -8,7 +8,7 @@ export interface SignInState {
   /** False when the server has no sign-in (connect-only); RainbowKit then gets no adapter. */
   available: boolean
   /** The session, only when it belongs to the connected wallet. */
-  session: Session | null
+  session: PublicSession | null
   /** A session exists for an address other than the connected one: it must be ended. */
   foreignSession: boolean
 }
