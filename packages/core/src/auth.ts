@@ -2,7 +2,7 @@
  * The HTTP contract of sign-in and sessions (ADR 007). Shared by apps/api (validates requests, shapes responses)
  * and apps/web (validates responses). Errors use `apiErrorSchema` from `api-schemas.ts`.
  */
-import { checksummedAddressSchema, signatureSchema } from './primitives.ts'
+import { chainIdSchema, checksummedAddressSchema, signatureSchema } from './primitives.ts'
 import { SIWE_MESSAGE_MAX_LENGTH } from './siwe.ts'
 import { z } from './zod.ts'
 
@@ -10,8 +10,6 @@ import { z } from './zod.ts'
 export { formatIssues } from './config.ts'
 
 const isoDateTime = z.iso.datetime()
-
-const chainIdSchema = z.int().check(z.positive())
 
 /** POST /api/auth/nonce → 200 */
 export const nonceResponseSchema = z.strictObject({

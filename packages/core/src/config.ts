@@ -1,6 +1,6 @@
 import { isAddress } from 'viem'
 import { POPULAR_WALLET_IDS, WALLET_CONNECT_WALLET_IDS } from './constants.ts'
-import { tokenAmountSchema } from './primitives.ts'
+import { chainIdSchema, tokenAmountSchema } from './primitives.ts'
 import { z } from './zod.ts'
 
 /** RainbowKit's own wording for a WalletConnect wallet without a project id. */
@@ -20,7 +20,7 @@ export const addressSchema = z.pipe(
 )
 
 export const publicChainSchema = z.strictObject({
-  id: z.int().check(z.positive()),
+  id: chainIdSchema,
   name: z.string().check(z.minLength(1), z.maxLength(64)),
   /** The URL the browser sends JSON-RPC to. */
   rpcUrl: z.url(),
@@ -66,10 +66,7 @@ export const publicConfigSchema = z
     appUrl: z.url(),
     /** The DAO's chain first; more chains make the chain selector appear. */
     chains: z.array(publicChainSchema).check(z.minLength(1, 'No chains found on connector.')),
-    token: z._default(
-      z.nullable(z.strictObject({ address: addressSchema, chainId: z.int().check(z.positive()) })),
-      null,
-    ),
+    token: z._default(z.nullable(z.strictObject({ address: addressSchema, chainId: chainIdSchema })), null),
     governance: z._default(governanceRulesSchema, DEFAULT_GOVERNANCE_RULES),
     wallets: z._default(
       z.array(z.enum(POPULAR_WALLET_IDS)).check(

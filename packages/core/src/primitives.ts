@@ -10,6 +10,9 @@ export const SIGNATURE_MAX_BYTES = 4096
 
 const asHex = z.transform((value: string) => value as Hex)
 
+/** An EVM chain id. */
+export const chainIdSchema = z.int().check(z.positive())
+
 /** An EIP-55 checksummed address. */
 export const checksummedAddressSchema = z.pipe(
   z.string().check(

@@ -20,7 +20,7 @@ import {
   voteTypedData,
 } from './governance/messages.ts'
 import { countingVotes, voteChoicesProblem } from './governance/rules.ts'
-import { hexSchema } from './primitives.ts'
+import { chainIdSchema, hexSchema } from './primitives.ts'
 import { verifyHashSignature } from './signature.ts'
 import { TALLY_VERSION, type Tally, tally } from './tally.ts'
 import { z } from './zod.ts'
@@ -32,7 +32,7 @@ export const resultBundleSchema = z.object({
   domain: z.object({
     name: z.literal(GOVERNANCE_DOMAIN_NAME),
     version: z.literal(GOVERNANCE_DOMAIN_VERSION),
-    chainId: z.int().check(z.positive()),
+    chainId: chainIdSchema,
     verifyingContract: hexSchema,
   }),
   proposal: z.object({ id: hexSchema, message: proposalMessageSchema, signature: hexSchema }),
