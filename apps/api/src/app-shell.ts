@@ -1,4 +1,5 @@
 import {
+  BYTES32_PATTERN,
   MAIN_NAV,
   type ProposalState,
   type PublicConfig,
@@ -6,7 +7,6 @@ import {
   shortenAddress,
   timeLine,
 } from '@guildhall/core'
-import { PROPOSAL_ID } from './routes/params.ts'
 
 /**
  * The static app shell the server writes into index.html's #root, so a phone paints the header (and on
@@ -56,7 +56,7 @@ const PROPOSAL_PAGE = /^\/proposals\/([^/]+)\/?$/
 /** The proposal id of a proposal's page, or undefined for any other page. */
 export function proposalPageId(url: string): string | undefined {
   const id = PROPOSAL_PAGE.exec(url.split(/[?#]/)[0] ?? '')?.[1]
-  return id !== undefined && PROPOSAL_ID.test(id) ? id : undefined
+  return id !== undefined && BYTES32_PATTERN.test(id) ? id : undefined
 }
 
 /**

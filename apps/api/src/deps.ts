@@ -7,7 +7,7 @@ import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
 import { Leadership } from './indexer/leader.ts'
 import { TokenIndex } from './indexer/token-index.ts'
-import type { GovernanceDeps } from './services/governance.ts'
+import type { GovernanceDeps } from './services/governance-deps.ts'
 import type { SignInDeps } from './services/sign-in.ts'
 
 const CONTRACT_CHECK_TIMEOUT_MS = 5_000

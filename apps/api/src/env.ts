@@ -10,7 +10,7 @@ import {
   type PublicChain,
   type PublicConfig,
   publicConfigSchema,
-  tokenUnitsSchema,
+  tokenAmountSchema,
   WALLET_CONNECT_WALLET_IDS,
 } from '@guildhall/core'
 import { isAddress } from 'viem'
@@ -90,8 +90,8 @@ const envSchema = z.object({
    * Governance rules in token base units (e.g. wei); frozen into each proposal when it is created. Core's
    * schemas are zod/mini, without methods: wrapped with functions, which classic zod has too.
    */
-  QUORUM: z._default(tokenUnitsSchema, DEFAULT_GOVERNANCE_RULES.quorum),
-  PROPOSAL_THRESHOLD: z._default(tokenUnitsSchema, DEFAULT_GOVERNANCE_RULES.threshold),
+  QUORUM: z._default(tokenAmountSchema, DEFAULT_GOVERNANCE_RULES.quorum),
+  PROPOSAL_THRESHOLD: z._default(tokenAmountSchema, DEFAULT_GOVERNANCE_RULES.threshold),
   ABSTAIN_COUNTS_TO_QUORUM: z.enum(['on', 'off']).default('on'),
   /** Blocks below the head the token index treats as final; default 0 on the local chain, else 12. */
   TOKEN_INDEX_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).optional(),

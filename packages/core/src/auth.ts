@@ -2,28 +2,14 @@
  * The HTTP contract of sign-in and sessions (ADR 007). Shared by apps/api (validates requests, shapes responses)
  * and apps/web (validates responses). Errors use `apiErrorSchema` from `api-schemas.ts`.
  */
-import { type Address, checksumAddress } from 'viem'
+import { chainIdSchema, checksummedAddressSchema, signatureSchema } from './primitives.ts'
 import { SIWE_MESSAGE_MAX_LENGTH } from './siwe.ts'
 import { z } from './zod.ts'
 
 /** Re-exported for the API's 400 messages (the same binding as in config.ts). */
 export { formatIssues } from './config.ts'
 
-/** Longest signature accepted: 4096 bytes, room for ERC-6492 wrapped contract-wallet signatures. */
-export const SIGNATURE_MAX_BYTES = 4096
-
 const isoDateTime = z.iso.datetime()
-
-/** An EIP-55 checksummed address. */
-export const checksummedAddressSchema = z.pipe(
-  z.string().check(
-    z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits'),
-    z.refine((a) => checksumAddress(a as Address) === a, 'must be EIP-55 checksummed'),
-  ),
-  z.transform((a: string) => a as Address),
-)
-
-const chainIdSchema = z.int().check(z.positive())
 
 /** POST /api/auth/nonce → 200 */
 export const nonceResponseSchema = z.strictObject({
@@ -37,29 +23,21 @@ export type NonceResponse = z.infer<typeof nonceResponseSchema>
  */
 export const verifyRequestSchema = z.strictObject({
   message: z.string().check(z.minLength(1), z.maxLength(SIWE_MESSAGE_MAX_LENGTH)),
-  signature: z.pipe(
-    z
-      .string()
-      .check(
-        z.maxLength(2 + 2 * SIGNATURE_MAX_BYTES),
-        z.regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'must be 0x followed by whole bytes of hex'),
-      ),
-    z.transform((s: string) => s as `0x${string}`),
-  ),
+  signature: signatureSchema,
 })
 export type VerifyRequest = z.infer<typeof verifyRequestSchema>
 
-/** The signed-in session as the web app sees it. */
-export const sessionSchema = z.strictObject({
+/** The signed-in session as the web app sees it (the server's record of it is a database row). */
+export const publicSessionSchema = z.strictObject({
   address: checksummedAddressSchema,
   chainId: chainIdSchema,
   /** When the session ends at the latest (ISO 8601, UTC). */
   expiresAt: isoDateTime,
 })
-export type Session = z.infer<typeof sessionSchema>
+export type PublicSession = z.infer<typeof publicSessionSchema>
 
 /** POST /api/auth/verify → 200 and GET /api/auth/session → 200 (`null` when signed out; never 401). */
-export const sessionResponseSchema = z.strictObject({ session: z.nullable(sessionSchema) })
+export const sessionResponseSchema = z.strictObject({ session: z.nullable(publicSessionSchema) })
 export type SessionResponse = z.infer<typeof sessionResponseSchema>
 
 /** GET /api/auth/sessions → 200: the signed-in address's sessions. */

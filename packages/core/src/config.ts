@@ -1,5 +1,6 @@
 import { isAddress } from 'viem'
 import { POPULAR_WALLET_IDS, WALLET_CONNECT_WALLET_IDS } from './constants.ts'
+import { chainIdSchema, tokenAmountSchema } from './primitives.ts'
 import { z } from './zod.ts'
 
 /** RainbowKit's own wording for a WalletConnect wallet without a project id. */
@@ -19,7 +20,7 @@ export const addressSchema = z.pipe(
 )
 
 export const publicChainSchema = z.strictObject({
-  id: z.int().check(z.positive()),
+  id: chainIdSchema,
   name: z.string().check(z.minLength(1), z.maxLength(64)),
   /** The URL the browser sends JSON-RPC to. */
   rpcUrl: z.url(),
@@ -38,19 +39,12 @@ export const publicChainSchema = z.strictObject({
 })
 export type PublicChain = z.infer<typeof publicChainSchema>
 
-/** An amount of the governance token in its base units (wei for 18 decimals), as a decimal string. */
-export const tokenUnitsSchema = z
-  .string()
-  .check(
-    z.regex(/^(0|[1-9]\d{0,76})$/, 'must be a whole number of token base units, like 1000000000000000000000'),
-  )
-
 /** Rules frozen into each proposal at creation, so a later config change cannot alter a result. */
 export const governanceRulesSchema = z.strictObject({
   /** Voting power that must take part for a result to count. */
-  quorum: tokenUnitsSchema,
+  quorum: tokenAmountSchema,
   /** Voting power an author needs at the snapshot block to create a proposal. */
-  threshold: tokenUnitsSchema,
+  threshold: tokenAmountSchema,
   /** Whether Abstain votes count toward the quorum (basic proposals). */
   abstainCountsToQuorum: z.boolean(),
 })
@@ -72,10 +66,7 @@ export const publicConfigSchema = z
     appUrl: z.url(),
     /** The DAO's chain first; more chains make the chain selector appear. */
     chains: z.array(publicChainSchema).check(z.minLength(1, 'No chains found on connector.')),
-    token: z._default(
-      z.nullable(z.strictObject({ address: addressSchema, chainId: z.int().check(z.positive()) })),
-      null,
-    ),
+    token: z._default(z.nullable(z.strictObject({ address: addressSchema, chainId: chainIdSchema })), null),
     governance: z._default(governanceRulesSchema, DEFAULT_GOVERNANCE_RULES),
     wallets: z._default(
       z.array(z.enum(POPULAR_WALLET_IDS)).check(

@@ -6,59 +6,41 @@
  */
 import { getAddress, type Hex, hashTypedData, type PublicClient, parseAbi } from 'viem'
 import { getCode, multicall, readContract } from 'viem/actions'
+import { tallyJsonSchema } from './api-schemas.ts'
 import { MULTICALL3_ADDRESS } from './constants.ts'
+import { type LogEntry, logEntryHash, logEntrySchema } from './governance/log.ts'
 import {
-  countingVotes,
-  type LogEntry,
-  logEntryHash,
+  GOVERNANCE_DOMAIN_NAME,
+  GOVERNANCE_DOMAIN_VERSION,
   proposalId,
   proposalMessageSchema,
   proposalTypedData,
-  voteChoicesProblem,
   voteId,
   voteMessageSchema,
   voteTypedData,
-} from './governance.ts'
+} from './governance/messages.ts'
+import { countingVotes, voteChoicesProblem } from './governance/rules.ts'
+import { chainIdSchema, hexSchema } from './primitives.ts'
 import { verifyHashSignature } from './signature.ts'
 import { TALLY_VERSION, type Tally, tally } from './tally.ts'
 import { z } from './zod.ts'
-
-const hex = z.string().check(z.regex(/^0x[0-9a-fA-F]*$/)) as unknown as z.ZodMiniType<Hex>
-const bigintString = z.string().check(z.regex(/^\d+$/))
 
 /** What GET /api/proposals/:id/bundle answers (format guildhall-result-bundle/1). */
 export const resultBundleSchema = z.object({
   format: z.literal('guildhall-result-bundle/1'),
   tallyVersion: z.int(),
   domain: z.object({
-    name: z.literal('Guildhall'),
-    version: z.literal('1'),
-    chainId: z.int().check(z.positive()),
-    verifyingContract: hex,
+    name: z.literal(GOVERNANCE_DOMAIN_NAME),
+    version: z.literal(GOVERNANCE_DOMAIN_VERSION),
+    chainId: chainIdSchema,
+    verifyingContract: hexSchema,
   }),
-  proposal: z.object({ id: hex, message: proposalMessageSchema, signature: hex }),
+  proposal: z.object({ id: hexSchema, message: proposalMessageSchema, signature: hexSchema }),
   snapshot: z.int().check(z.gte(0)),
-  votes: z.array(z.object({ id: hex, message: voteMessageSchema, signature: hex })),
-  tally: z.object({
-    version: z.int(),
-    perChoice: z.array(bigintString),
-    voters: z.int(),
-    votingPower: bigintString,
-    quorumPower: bigintString,
-    quorumReached: z.boolean(),
-    outcome: z.enum(['passed', 'rejected', 'no-quorum']),
-    leading: z.array(z.int()),
-  }),
-  log: z.array(
-    z.object({
-      seq: z.int().check(z.positive()),
-      kind: z.enum(['proposal', 'vote']),
-      messageId: hex,
-      signature: hex,
-      prevHash: hex,
-      hash: hex,
-    }),
-  ),
+  votes: z.array(z.object({ id: hexSchema, message: voteMessageSchema, signature: hexSchema })),
+  // The published tally's shape, without refusing fields a later server may add.
+  tally: z.object(tallyJsonSchema.shape),
+  log: z.array(logEntrySchema),
 })
 export type ResultBundle = z.infer<typeof resultBundleSchema>
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import type { Hex } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { countingVotes } from './governance.ts'
+import { countingVotes } from './governance/rules.ts'
 import {
   basisPoints,
   FINALITY_DELAY_SECONDS,

@@ -4,13 +4,7 @@
  * by anyone. A change to how votes are counted must bump TALLY_VERSION: export bundles record the version
  * their result was computed with.
  */
-import {
-  BASIC_ABSTAIN,
-  BASIC_AGAINST,
-  BASIC_FOR,
-  type PROPOSAL_STATES,
-  type ProposalKind,
-} from './governance.ts'
+import { BASIC_ABSTAIN, BASIC_AGAINST, BASIC_FOR, type ProposalKind } from './governance/messages.ts'
 
 export const TALLY_VERSION = 1
 
@@ -20,6 +14,7 @@ export const TALLY_VERSION = 1
  */
 export const FINALITY_DELAY_SECONDS = 5 * 60
 
+export const PROPOSAL_STATES = ['pending', 'active', 'closed', 'final'] as const
 export type ProposalState = (typeof PROPOSAL_STATES)[number]
 
 /** Where a proposal stands at `nowSeconds`: voting is open from `start` (inclusive) to `end` (exclusive). */
@@ -44,7 +39,8 @@ export type TallyRules = {
 /** One voter's counting vote with their voting power at the snapshot. */
 export type CountedVote = { choices: readonly number[]; power: bigint }
 
-export type Outcome = 'passed' | 'rejected' | 'no-quorum'
+export const OUTCOMES = ['passed', 'rejected', 'no-quorum'] as const
+export type Outcome = (typeof OUTCOMES)[number]
 
 export type Tally = {
   version: number

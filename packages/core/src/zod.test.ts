@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { publicChainSchema } from './config.ts'
-import { BASIC_CHOICES, proposalMessageSchema, voteChoicesSchema } from './governance.ts'
+import { BASIC_CHOICES, proposalMessageSchema, voteChoicesSchema } from './governance/messages.ts'
 import type { z } from './zod.ts'
 
 /** The issues of a failed parse as `path: message`. */

@@ -21,7 +21,9 @@ import type { Database } from '../db/client.ts'
 import { proposals } from '../db/schema.ts'
 import type { Settings } from '../env.ts'
 import { TokenIndex } from '../indexer/token-index.ts'
-import { castVote, createProposal, type GovernanceDeps } from '../services/governance.ts'
+import type { GovernanceDeps } from '../services/governance-deps.ts'
+import { createProposal } from '../services/proposals.ts'
+import { castVote } from '../services/votes.ts'
 
 const HOUR = 3_600
 const DAY = 24 * HOUR

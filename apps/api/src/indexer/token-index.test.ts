@@ -133,7 +133,7 @@ describe('token index', () => {
     expect(power).toEqual({
       votes: 0n,
       source: 'chain',
-      zeroReason: { code: 'not-delegated', balance: parseEther('50') },
+      zeroCause: { code: 'not-delegated', balance: parseEther('50') },
     })
     // getPastVotes alone, then balanceOf and delegates at the block together through Multicall3.
     expect(calls('eth_call').map((call) => getAddress((call.params[0] as { to: string }).to))).toEqual([

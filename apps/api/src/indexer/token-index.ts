@@ -12,6 +12,7 @@
 //   database never apply the same range twice.
 // - The chain's hash of a range's last block is read before and after its logs, and the cursor block's
 //   hash after: if either moved, the logs may come from a fork being replaced and the range is not applied.
+import type { AnswerSource } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { and, desc, eq, inArray, lt, lte, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import {
@@ -45,8 +46,6 @@ import {
   tokenVoteCheckpoints,
 } from '../db/schema.ts'
 
-/** Where an answer came from: the database, or the chain because the index has not reached that block. */
-export type AnswerSource = 'index' | 'chain'
 export type Answer<T> = { value: T; source: AnswerSource }
 
 export type SyncResult = {
@@ -60,8 +59,11 @@ export type SyncResult = {
 
 export type TokenIndexLogger = { warn(details: object, message: string): void }
 
-/** Why an account has no votes at a block (the vote panel's explainer; codes as in core's ZERO_POWER_CODES). */
-export type ZeroVotesReason =
+/**
+ * Why an account has no votes at a block, in figures (services/voting-power.ts words it for the member
+ * under the same code, one of core's ZERO_POWER_CODES).
+ */
+export type ZeroVotesCause =
   | { code: 'no-tokens' }
   /** No tokens at the block, some now (at the indexed block, or the chain's head while the index lags). */
   | { code: 'tokens-after-snapshot'; balanceNow: bigint }
@@ -71,7 +73,7 @@ export type ZeroVotesReason =
   | { code: 'delegated-to-other'; balance: bigint; delegate: Address }
 
 /** Votes of an account at a block and, when they are zero, why; `source` is 'chain' if any part came from it. */
-export type VotingPower = { votes: bigint; source: AnswerSource; zeroReason: ZeroVotesReason | null }
+export type VotesAtBlock = { votes: bigint; source: AnswerSource; zeroCause: ZeroVotesCause | null }
 
 export type TokenIndexOptions = {
   db: Db
@@ -258,25 +260,25 @@ export class TokenIndex {
    * Votes of `account` at block `block` and, when they are zero, why: no tokens then, tokens that arrived
    * later, tokens not delegated, or delegated to someone else (who is named).
    */
-  async votingPower(account: Address, block: bigint | number): Promise<VotingPower> {
+  async votingPower(account: Address, block: bigint | number): Promise<VotesAtBlock> {
     const n = blockNumber(block)
     const holder = getAddress(account)
     const votes = await this.votesAt(holder, n)
-    if (votes.value > 0n) return { votes: votes.value, source: votes.source, zeroReason: null }
+    if (votes.value > 0n) return { votes: votes.value, source: votes.source, zeroCause: null }
     const held = await this.#balanceAndDelegateAt(holder, n)
     let source: AnswerSource = votes.source === 'chain' || held.source === 'chain' ? 'chain' : 'index'
-    let zeroReason: ZeroVotesReason
+    let zeroCause: ZeroVotesCause
     if (held.balance === 0n) {
       const now = await this.#balanceNow(holder, n)
       if (now.source === 'chain') source = 'chain'
-      zeroReason =
+      zeroCause =
         now.value > 0n ? { code: 'tokens-after-snapshot', balanceNow: now.value } : { code: 'no-tokens' }
     } else if (held.delegate === zeroAddress) {
-      zeroReason = { code: 'not-delegated', balance: held.balance }
+      zeroCause = { code: 'not-delegated', balance: held.balance }
     } else {
-      zeroReason = { code: 'delegated-to-other', balance: held.balance, delegate: held.delegate }
+      zeroCause = { code: 'delegated-to-other', balance: held.balance, delegate: held.delegate }
     }
-    return { votes: 0n, source, zeroReason }
+    return { votes: 0n, source, zeroCause }
   }
 
   /** Balance and delegate at `block`: both from the index, or both from the chain in one multicall. */

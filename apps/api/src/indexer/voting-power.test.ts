@@ -1,6 +1,6 @@
 // Why an account has no voting power at a snapshot block: each reason the vote panel shows, decided by the
 // token index, once from the synced index and once from the chain while an index has not caught up.
-import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
+import { type AnswerSource, LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { createPublicClient, createTestClient, http, type PublicClient, parseEther } from 'viem'
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startDemoChain } from '../../test-support/demo-chain.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { delegate, demoAccount, transfer } from './test-support.ts'
-import { type AnswerSource, TokenIndex, type TokenIndexOptions } from './token-index.ts'
+import { TokenIndex, type TokenIndexOptions } from './token-index.ts'
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment
@@ -62,7 +62,7 @@ describe.each(['index', 'chain'] as const)('zero voting power explained (answere
     expect(await indexes[source].votingPower(deployer, snapshot)).toEqual({
       votes: 0n,
       source,
-      zeroReason: { code: 'no-tokens' },
+      zeroCause: { code: 'no-tokens' },
     })
   })
 
@@ -70,7 +70,7 @@ describe.each(['index', 'chain'] as const)('zero voting power explained (answere
     expect(await indexes[source].votingPower(iris, snapshot)).toEqual({
       votes: 0n,
       source,
-      zeroReason: { code: 'tokens-after-snapshot', balanceNow: parseEther('20') },
+      zeroCause: { code: 'tokens-after-snapshot', balanceNow: parseEther('20') },
     })
   })
 
@@ -78,7 +78,7 @@ describe.each(['index', 'chain'] as const)('zero voting power explained (answere
     expect(await indexes[source].votingPower(finn, snapshot)).toEqual({
       votes: 0n,
       source,
-      zeroReason: { code: 'not-delegated', balance: parseEther('50') },
+      zeroCause: { code: 'not-delegated', balance: parseEther('50') },
     })
   })
 
@@ -87,12 +87,12 @@ describe.each(['index', 'chain'] as const)('zero voting power explained (answere
     expect(await indexes[source].votingPower(gia, snapshot)).toEqual({
       votes: 0n,
       source,
-      zeroReason: { code: 'not-delegated', balance: parseEther('10') },
+      zeroCause: { code: 'not-delegated', balance: parseEther('10') },
     })
     expect(await indexes[source].votingPower(gia, now)).toEqual({
       votes: parseEther('10'),
       source,
-      zeroReason: null,
+      zeroCause: null,
     })
   })
 
@@ -100,7 +100,7 @@ describe.each(['index', 'chain'] as const)('zero voting power explained (answere
     expect(await indexes[source].votingPower(dev, snapshot)).toEqual({
       votes: 0n,
       source,
-      zeroReason: { code: 'delegated-to-other', balance: parseEther('250'), delegate: ada },
+      zeroCause: { code: 'delegated-to-other', balance: parseEther('250'), delegate: ada },
     })
   })
 
@@ -108,7 +108,7 @@ describe.each(['index', 'chain'] as const)('zero voting power explained (answere
     expect(await indexes[source].votingPower(ada, snapshot)).toEqual({
       votes: parseEther('1250'),
       source,
-      zeroReason: null,
+      zeroCause: null,
     })
   })
 })

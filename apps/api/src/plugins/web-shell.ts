@@ -13,7 +13,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { proposalPageId, renderAppShell, renderDataPreloads, renderProposalHeader } from '../app-shell.ts'
 import { ApiError } from '../errors.ts'
-import { findProposal, type GovernanceDeps, proposalSummary, seconds } from '../services/governance.ts'
+import { type GovernanceDeps, seconds } from '../services/governance-deps.ts'
+import { findProposal, proposalSummary } from '../services/proposals.ts'
 
 export interface WebShellOptions {
   /** The build's folder (index.html, assets). */

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import {
   BASIC_CHOICES,
-  castVoteSchema,
+  castVoteResponseSchema,
   DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   governanceDomain,
   LOCAL_CHAIN_ID,
@@ -418,7 +418,7 @@ describe('votes (adversarial vote cases)', () => {
     })
     const first = await postVote(`/api/proposals/${proposal}/votes`, { message, signature })
     expect(first.statusCode).toBe(201)
-    expect(castVoteSchema.parse(first.json())).toEqual({ id, created: true, counts: true })
+    expect(castVoteResponseSchema.parse(first.json())).toEqual({ id, created: true, counts: true })
     const replay = await postVote(`/api/proposals/${proposal}/votes`, { message, signature })
     expect(replay.statusCode).toBe(200)
     expect(replay.json()).toEqual({ id, created: false, counts: true })

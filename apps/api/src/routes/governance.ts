@@ -1,37 +1,26 @@
 // HTTP for proposals and votes: validate strictly, call the service, map its answer.
-import { signedProposalSchema, signedVoteSchema, TALLY_VERSION, type Tally } from '@guildhall/core'
+import {
+  PROPOSAL_STATES,
+  signedProposalSchema,
+  signedVoteSchema,
+  TALLY_VERSION,
+  tallyToJson,
+} from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { logPage, resultBundle } from '../services/exports.ts'
-import {
-  castVote,
-  createProposal,
-  type GovernanceDeps,
-  listProposals,
-  proposalResult,
-  proposalSummary,
-  requireProposal,
-  seconds,
-  votingPowerAt,
-} from '../services/governance.ts'
+import { type GovernanceDeps, seconds } from '../services/governance-deps.ts'
+import { logPage } from '../services/governance-log.ts'
+import { createProposal, listProposals, proposalSummary, requireProposal } from '../services/proposals.ts'
+import { proposalResult, resultBundle } from '../services/results.ts'
+import { castVote } from '../services/votes.ts'
+import { votingPowerAt } from '../services/voting-power.ts'
 import { addressParam, parse, proposalIdParams } from './params.ts'
 
 /** A proposal's body is the largest signed text (20 000 characters, up to 4 bytes each in UTF-8). */
 const PROPOSAL_BODY_LIMIT = 128 * 1024
 const VOTE_BODY_LIMIT = 16 * 1024
-const listQuery = z.strictObject({ state: z.enum(['pending', 'active', 'closed', 'final']).optional() })
+const listQuery = z.strictObject({ state: z.enum(PROPOSAL_STATES).optional() })
 const logQuery = z.strictObject({ after: z.coerce.number().int().min(0).default(0) })
-
-const tallyJson = (result: Tally) => ({
-  version: result.version,
-  perChoice: result.perChoice.map(String),
-  voters: result.voters,
-  votingPower: String(result.votingPower),
-  quorumPower: String(result.quorumPower),
-  quorumReached: result.quorumReached,
-  outcome: result.outcome,
-  leading: result.leading,
-})
 
 export interface GovernanceRouteOptions {
   deps: GovernanceDeps
@@ -85,7 +74,7 @@ export async function governanceRoutes(
       ...proposalSummary(proposal, nowSeconds()),
       message: proposal.message,
       signature: proposal.signature,
-      tally: tallyJson(result.tally),
+      tally: tallyToJson(result.tally),
       votes: result.votes.map((vote) => ({
         id: vote.id,
         voter: vote.voter,
@@ -139,7 +128,7 @@ export async function governanceRoutes(
       proposal: { id: proposal.id, message: proposal.message, signature: proposal.signature },
       snapshot: proposal.snapshot,
       votes: bundle.votes.map((vote) => ({ id: vote.id, message: vote.message, signature: vote.signature })),
-      tally: tallyJson(bundle.result.tally),
+      tally: tallyToJson(bundle.result.tally),
       log: bundle.log,
     }
   })

@@ -1,16 +1,15 @@
 // Path parameters shared by the routes, one definition each.
-import { formatIssues } from '@guildhall/core'
+import { BYTES32_PATTERN, formatIssues } from '@guildhall/core'
 import { type Address, getAddress, isAddress } from 'viem'
 import { z } from 'zod'
 import { ApiError } from '../errors.ts'
 
-/** A proposal id: its EIP-712 digest, as the server writes it (lower-case hex). */
-export const PROPOSAL_ID = /^0x[0-9a-f]{64}$/
 /** A session id as the database writes it; anything else would fail inside the query (a 500). */
 export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** A proposal id: its EIP-712 digest, as the server writes it (lower-case hex). */
 export const proposalIdParams = z.strictObject({
-  id: z.string().regex(PROPOSAL_ID, 'must be a proposal id (0x + 64 hex)'),
+  id: z.string().regex(BYTES32_PATTERN, 'must be a proposal id (0x + 64 hex)'),
 })
 
 /** `value` parsed by `schema`, or a 400 naming `what` and the issues. */

@@ -1,11 +1,11 @@
-import type { Session, SessionResponse } from '@guildhall/core'
+import type { PublicSession, SessionResponse } from '@guildhall/core'
 import type { AuthenticationStatus } from '@rainbow-me/rainbowkit'
 
 export interface SignInState {
   /** What RainbowKit is told. */
   status: AuthenticationStatus
   /** The session, only when it belongs to the connected wallet. */
-  session: Session | null
+  session: PublicSession | null
   /** A session exists for an address other than the connected one: it must be ended. */
   foreignSession: boolean
 }

@@ -1,4 +1,4 @@
-import { type ProposalState, STATE_LABELS, timeLine } from '@guildhall/core'
+import { PROPOSAL_STATES, type ProposalState, STATE_LABELS, timeLine } from '@guildhall/core'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { describeRequestError } from '../../lib/api.ts'
@@ -6,8 +6,8 @@ import { exactTime } from './format.ts'
 import { useProposals } from './queries/proposals-list.ts'
 import './proposals.css'
 
-const FILTERS: { id: 'all' | ProposalState; label: string; states: ProposalState[] }[] = [
-  { id: 'all', label: 'All', states: ['pending', 'active', 'closed', 'final'] },
+const FILTERS: { id: 'all' | ProposalState; label: string; states: readonly ProposalState[] }[] = [
+  { id: 'all', label: 'All', states: PROPOSAL_STATES },
   { id: 'active', label: 'Active', states: ['active'] },
   { id: 'pending', label: 'Pending', states: ['pending'] },
   { id: 'closed', label: 'Closed', states: ['closed', 'final'] },

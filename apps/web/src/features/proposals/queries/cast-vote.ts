@@ -1,11 +1,11 @@
-import { castVoteSchema, type SignedVote } from '@guildhall/core'
+import { castVoteResponseSchema, type SignedVote } from '@guildhall/core'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiSend } from '../../../lib/api.ts'
 import { proposalKeys } from './keys.ts'
 
 /** POST /api/proposals/:id/votes: a signed vote (a later one from the same voter replaces it). */
 const submitVote = (id: string, signed: SignedVote) =>
-  apiSend('POST', `/api/proposals/${id}/votes`, signed, castVoteSchema)
+  apiSend('POST', `/api/proposals/${id}/votes`, signed, castVoteResponseSchema)
 
 /** Submits a signed vote; settles once every proposal query has been refreshed. */
 export function useCastVote() {

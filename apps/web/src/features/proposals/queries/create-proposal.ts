@@ -1,11 +1,11 @@
-import { createdProposalSchema, type SignedProposal } from '@guildhall/core'
+import { createProposalResponseSchema, type SignedProposal } from '@guildhall/core'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiSend } from '../../../lib/api.ts'
 import { proposalKeys } from './keys.ts'
 
 /** POST /api/proposals: a signed proposal; answers with its id. */
 const submitProposal = (signed: SignedProposal) =>
-  apiSend('POST', '/api/proposals', signed, createdProposalSchema)
+  apiSend('POST', '/api/proposals', signed, createProposalResponseSchema)
 
 /** Submits a signed proposal; settles once the proposal queries have been refreshed. */
 export function useCreateProposal() {

@@ -1,4 +1,4 @@
-import { votingPowerSchema } from '@guildhall/core'
+import { votingPowerResponseSchema } from '@guildhall/core'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import type { Address } from 'viem'
 import { apiGet } from '../../../lib/api.ts'
@@ -6,7 +6,7 @@ import { proposalKeys } from './keys.ts'
 
 /** GET /api/proposals/:id/power/:address: an account's voting power at the proposal's snapshot. */
 const fetchVotingPower = (id: string, address: Address | undefined) =>
-  apiGet(`/api/proposals/${id}/power/${address}`, votingPowerSchema)
+  apiGet(`/api/proposals/${id}/power/${address}`, votingPowerResponseSchema)
 
 const votingPowerQueryOptions = (id: string, address: Address | undefined) =>
   queryOptions({

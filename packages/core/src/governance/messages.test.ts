@@ -5,13 +5,9 @@ import fc from 'fast-check'
 import { type Hex, hashStruct, hashTypedData, keccak256, verifyTypedData } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { SIGNATURE_MAX_BYTES } from './auth.ts'
+import { SIGNATURE_MAX_BYTES } from '../primitives.ts'
 import {
   BASIC_CHOICES,
-  countingVotes,
-  DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
-  durationInWords,
-  GOVERNANCE_LIMITS,
   governanceDomain,
   type ProposalMessage,
   proposalId,
@@ -19,18 +15,12 @@ import {
   proposalTypedData,
   signedProposalSchema,
   signedVoteSchema,
-  snapshotProblem,
-  supersedes,
-  TIMESTAMP_MAX_AGE_SECONDS,
-  TIMESTAMP_MAX_SKEW_SECONDS,
-  timestampProblem,
-  timestampProblemMessage,
   type VoteMessage,
-  voteChoicesProblem,
   voteId,
   voteMessageSchema,
   voteTypedData,
-} from './governance.ts'
+} from './messages.ts'
+import { GOVERNANCE_LIMITS } from './rules.ts'
 
 const author = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
 const domain = governanceDomain({ chainId: 31337, token: '0x5FbDB2315678afecb367f032d93F642f64180aa3' })
@@ -107,7 +97,7 @@ type Vector = {
   encoded: Hex
   digest: Hex
 }
-const vectorsFile = readFileSync(new URL('../test-fixtures/eip712/typed-data.json.gz', import.meta.url))
+const vectorsFile = readFileSync(new URL('../../test-fixtures/eip712/typed-data.json.gz', import.meta.url))
 const vectors: Vector[] = JSON.parse(gunzipSync(vectorsFile).toString())
 
 /** ethers' vectors write integers as decimal or hex strings; viem takes bigint. */
@@ -127,7 +117,7 @@ function widen(type: string, value: unknown, types: Record<string, VectorField[]
 
 describe('the EIP-712 vectors of ethers (test-fixtures/eip712/SOURCES.md)', () => {
   test('default: the file is the one SOURCES.md names (sha256) and holds the 130 cases it had when copied', () => {
-    const sources = readFileSync(new URL('../test-fixtures/eip712/SOURCES.md', import.meta.url), 'utf8')
+    const sources = readFileSync(new URL('../../test-fixtures/eip712/SOURCES.md', import.meta.url), 'utf8')
     const recorded = /^([0-9a-f]{64}) {2}typed-data\.json\.gz$/m.exec(sources)?.[1]
     expect(createHash('sha256').update(vectorsFile).digest('hex')).toBe(recorded)
     expect(vectors).toHaveLength(130)
@@ -277,112 +267,6 @@ describe('message schemas (adversarial vote cases)', () => {
   })
 })
 
-describe('voteChoicesProblem', () => {
-  const single = { kind: 'single-choice', choices: ['A', 'B', 'C'] } as const
-  const approval = { kind: 'approval', choices: ['A', 'B', 'C'] } as const
-
-  test('parameters: choices that fit the proposal → null', () => {
-    expect(voteChoicesProblem(single, [3])).toBeNull()
-    expect(voteChoicesProblem(approval, [1, 3])).toBeNull()
-    expect(voteChoicesProblem({ kind: 'basic', choices: [...BASIC_CHOICES] }, [3])).toBeNull()
-  })
-
-  test('parameters: choices that do not fit → the reason', () => {
-    expect(voteChoicesProblem(single, [4])).toBe('Choice 4 does not exist: this proposal has choices 1 to 3')
-    expect(voteChoicesProblem(single, [1, 2])).toBe('This proposal takes exactly one choice')
-    expect(voteChoicesProblem(approval, [])).toBe('Pick at least one choice')
-    expect(voteChoicesProblem(approval, [2, 2])).toBe('Each choice may be picked once')
-    expect(voteChoicesProblem(approval, [0])).toBe(
-      'Choice 0 does not exist: this proposal has choices 1 to 3',
-    )
-    expect(voteChoicesProblem(single, [1.5])).toBe(
-      'Choice 1.5 does not exist: this proposal has choices 1 to 3',
-    )
-    expect(voteChoicesProblem({ kind: 'basic', choices: [...BASIC_CHOICES] }, [1, 3])).toBe(
-      'This proposal takes exactly one choice',
-    )
-  })
-
-  test('property: null exactly when the choices are distinct whole numbers in range, one unless approval', () => {
-    const kinds = ['basic', 'single-choice', 'approval'] as const
-    const choiceArbitrary = fc.oneof(fc.integer({ min: -3, max: 25 }), fc.double({ noNaN: true }))
-    fc.assert(
-      fc.property(
-        fc.constantFrom(...kinds),
-        fc.integer({ min: 2, max: GOVERNANCE_LIMITS.choicesMax }),
-        fc.array(choiceArbitrary, { maxLength: 6 }),
-        (kind, count, choices) => {
-          const proposal = {
-            kind,
-            choices: kind === 'basic' ? [...BASIC_CHOICES] : Array.from({ length: count }, (_, i) => `C${i}`),
-          }
-          const fits =
-            choices.length > 0 &&
-            new Set(choices).size === choices.length &&
-            choices.every((c) => Number.isInteger(c) && c >= 1 && c <= proposal.choices.length) &&
-            (kind === 'approval' || choices.length === 1)
-          expect(voteChoicesProblem(proposal, choices) === null).toBe(fits)
-        },
-      ),
-    )
-  })
-})
-
-describe('timestampProblem', () => {
-  test('boundary: up to 6 days old and 5 minutes ahead are accepted', () => {
-    const now = 1_800_000_000
-    expect(timestampProblem(now - 6 * 24 * 3600, now)).toBeNull()
-    expect(timestampProblem(now - 6 * 24 * 3600 - 1, now)).toBe('too-old')
-    expect(timestampProblem(now + 300, now)).toBeNull()
-    expect(timestampProblem(now + 301, now)).toBe('in-the-future')
-  })
-
-  test('boundary: a vote may be dated up to 5 minutes before its proposal starts, not earlier', () => {
-    const now = 1_800_000_000
-    const start = now - 3600
-    expect(timestampProblem(start - TIMESTAMP_MAX_SKEW_SECONDS, now, start)).toBeNull()
-    expect(timestampProblem(start - TIMESTAMP_MAX_SKEW_SECONDS - 1, now, start)).toBe('before-start')
-  })
-
-  test('behavior: the refusals name the limits in words', () => {
-    expect(timestampProblemMessage('proposal', 'too-old')).toBe(
-      'This proposal was signed more than 6 days ago. Sign it again.',
-    )
-    expect(timestampProblemMessage('vote', 'in-the-future')).toBe(
-      "This vote is dated more than 5 minutes ahead of the server's clock. Check your device clock.",
-    )
-  })
-})
-
-describe('snapshotProblem', () => {
-  test('boundary: one of the last maxAgeBlocks blocks before the head, no older, and not the head itself', () => {
-    const head = 1_000
-    const bound = DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS
-    expect(snapshotProblem(head - 1, head, bound)).toBeNull()
-    expect(snapshotProblem(head - bound, head, bound)).toBeNull()
-    expect(snapshotProblem(head - bound - 1, head, bound)).toBe(
-      `The snapshot block ${head - bound - 1} is ${bound + 1} blocks old; it must be one of the last ${bound} blocks before the chain's current block (1000). Sign the proposal again to take a recent snapshot.`,
-    )
-    expect(snapshotProblem(head, head, bound)).toBe(
-      "The snapshot block 1000 is not yet final: it must be before the chain's current block (1000).",
-    )
-    expect(snapshotProblem(head + 5, head, bound)).toMatch(/not yet final/)
-  })
-})
-
-describe('durationInWords', () => {
-  test.each([
-    [3600, '1 hour'],
-    [90 * 24 * 3600, '90 days'],
-    [TIMESTAMP_MAX_AGE_SECONDS, '6 days'],
-    [TIMESTAMP_MAX_SKEW_SECONDS, '5 minutes'],
-    [90, '90 seconds'],
-    [36 * 3600, '36 hours'],
-  ])('parameters: %s s → %s', (seconds, words) => {
-    expect(durationInWords(seconds)).toBe(words)
-  })
-})
-
 /**
  * Every limit packages/core declares, at its boundary: the value at the limit passes the shared schema
  * and one step beyond is refused with a message naming the limit. Keyed by GOVERNANCE_LIMITS, so a new
@@ -517,34 +401,5 @@ describe('limits (GOVERNANCE_LIMITS, one by one)', () => {
     expect(withSignature(SIGNATURE_MAX_BYTES + 1).error?.issues.map((issue) => issue.message)).toEqual([
       `must be at most ${SIGNATURE_MAX_BYTES} bytes`,
     ])
-  })
-})
-
-describe('which vote counts', () => {
-  const id = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex
-
-  test('behavior: a later timestamp wins; an equal one goes to the lower id; a vote never supersedes itself', () => {
-    expect(supersedes({ id: id(9), timestamp: 2 }, { id: id(1), timestamp: 1 })).toBe(true)
-    expect(supersedes({ id: id(1), timestamp: 1 }, { id: id(9), timestamp: 2 })).toBe(false)
-    expect(supersedes({ id: id(1), timestamp: 5 }, { id: id(9), timestamp: 5 })).toBe(true)
-    expect(supersedes({ id: id(9), timestamp: 5 }, { id: id(1), timestamp: 5 })).toBe(false)
-    expect(supersedes({ id: id(4), timestamp: 5 }, { id: id(4), timestamp: 5 })).toBe(false)
-  })
-
-  test('property: every arrival order, with replays, converges to the same vote per voter', () => {
-    const voteArbitrary = fc.record({
-      voter: fc.constantFrom('0xaa', '0xbb', '0xcc'),
-      timestamp: fc.integer({ min: 0, max: 5 }),
-      id: fc.integer({ min: 0, max: 20 }).map(id),
-    })
-    fc.assert(
-      fc.property(fc.array(voteArbitrary, { maxLength: 30 }), fc.func(fc.integer()), (votes, key) => {
-        const withReplays = [...votes, ...votes.slice(0, 5)]
-        const shuffled = [...withReplays].sort((a, b) => key(a) - key(b))
-        const expected = countingVotes(votes)
-        const actual = countingVotes(shuffled)
-        expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(expected))
-      }),
-    )
   })
 })

@@ -1,0 +1,65 @@
+// The hash-chained log of every accepted proposal and vote: appending to it (inside the transaction that
+// stores the message) and reading it back.
+import { LOG_GENESIS_HASH, type LogEntry, logEntryHash } from '@guildhall/core'
+import { asc, desc, eq, gt, sql } from 'drizzle-orm'
+import type { Hex } from 'viem'
+import type { Tx } from '../db/client.ts'
+import { governanceLog } from '../db/schema.ts'
+import type { GovernanceDeps } from './governance-deps.ts'
+
+/** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
+const LOG_LOCK_KEY = 0x6775696c64 // "guild"
+
+/** Log entries a page holds at most. */
+const LOG_PAGE_SIZE = 1000
+
+/** Appends an entry to the log inside `tx`; the advisory lock makes appends take turns. */
+export async function appendLog(
+  tx: Tx,
+  entry: { kind: LogEntry['kind']; messageId: Hex; proposalId: Hex; signature: Hex },
+): Promise<LogEntry> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${LOG_LOCK_KEY})`)
+  const [last] = await tx
+    .select({ seq: governanceLog.seq, hash: governanceLog.hash })
+    .from(governanceLog)
+    .orderBy(desc(governanceLog.seq))
+    .limit(1)
+  const unhashed = {
+    seq: (last?.seq ?? 0) + 1,
+    kind: entry.kind,
+    messageId: entry.messageId,
+    signature: entry.signature,
+    prevHash: (last?.hash as Hex | undefined) ?? LOG_GENESIS_HASH,
+  }
+  const logged = { ...unhashed, hash: logEntryHash(unhashed) }
+  await tx.insert(governanceLog).values({ ...logged, proposalId: entry.proposalId })
+  return logged
+}
+
+/** The entries of one proposal and its votes, in log order. */
+export async function proposalLogEntries(deps: GovernanceDeps, proposalId: string): Promise<LogEntry[]> {
+  const entries = await deps.database.db
+    .select()
+    .from(governanceLog)
+    .where(eq(governanceLog.proposalId, proposalId))
+    .orderBy(asc(governanceLog.seq))
+  return entries.map((entry) => ({
+    seq: entry.seq,
+    kind: entry.kind,
+    messageId: entry.messageId as Hex,
+    signature: entry.signature as Hex,
+    prevHash: entry.prevHash as Hex,
+    hash: entry.hash as Hex,
+  }))
+}
+
+/** The log from entry `after` + 1 on, one bounded page. */
+export async function logPage(deps: GovernanceDeps, after: number) {
+  const rows = await deps.database.db
+    .select()
+    .from(governanceLog)
+    .where(gt(governanceLog.seq, after))
+    .orderBy(asc(governanceLog.seq))
+    .limit(LOG_PAGE_SIZE)
+  return rows.map(({ createdAt: _c, proposalId: _p, ...entry }) => entry)
+}

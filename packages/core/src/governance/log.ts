@@ -1,0 +1,49 @@
+/** The hash-chained log every accepted proposal and vote is appended to, so results can be re-checked. */
+import { encodeAbiParameters, type Hex, keccak256, zeroHash } from 'viem'
+import { hexSchema } from '../primitives.ts'
+import { z } from '../zod.ts'
+
+/** One entry as the API answers it (a result bundle's `log`, GET /api/governance/log). */
+export const logEntrySchema = z.object({
+  /** 1, 2, 3 … with no gap. */
+  seq: z.int().check(z.positive()),
+  kind: z.enum(['proposal', 'vote']),
+  /** The message's EIP-712 digest, which commits to everything that was signed. */
+  messageId: hexSchema,
+  signature: hexSchema,
+  /** The previous entry's hash; LOG_GENESIS_HASH for entry 1. */
+  prevHash: hexSchema,
+  hash: hexSchema,
+})
+export type LogEntry = z.infer<typeof logEntrySchema>
+export const LOG_GENESIS_HASH: Hex = zeroHash
+
+/** An entry's hash: keccak256 of its ABI-encoded fields, the previous hash included. */
+export function logEntryHash(entry: Omit<LogEntry, 'hash'>): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: 'uint64' }, { type: 'string' }, { type: 'bytes32' }, { type: 'bytes' }, { type: 'bytes32' }],
+      [BigInt(entry.seq), entry.kind, entry.messageId, entry.signature, entry.prevHash],
+    ),
+  )
+}
+
+/**
+ * The first place where `entries` (in order) stop forming one chain from `first`'s predecessor, or null
+ * when every entry links to the one before it and hashes to its stored hash.
+ */
+export function logChainProblem(
+  entries: readonly LogEntry[],
+  previous: { seq: number; hash: Hex } = { seq: 0, hash: LOG_GENESIS_HASH },
+): { seq: number; problem: string } | null {
+  let before = previous
+  for (const entry of entries) {
+    if (entry.seq !== before.seq + 1) return { seq: entry.seq, problem: `expected entry ${before.seq + 1}` }
+    if (entry.prevHash !== before.hash)
+      return { seq: entry.seq, problem: 'does not link to the entry before it' }
+    if (logEntryHash(entry) !== entry.hash)
+      return { seq: entry.seq, problem: 'its hash does not match its fields' }
+    before = entry
+  }
+  return null
+}

@@ -1,0 +1,228 @@
+/**
+ * The signed governance messages (docs/product.md, docs/security.md "Signed governance messages"): one
+ * EIP-712 definition each for Proposal and Vote, the JSON shape the API receives them in, the typed data a
+ * wallet signs and the ids (digests) they get. Shared by apps/web (what the wallet signs) and apps/api
+ * (what the server rebuilds and verifies); the client's domain and types are never trusted.
+ */
+import { type Address, type Hex, hashTypedData, type TypedDataDomain } from 'viem'
+import { bytes32Schema, checksummedAddressSchema, signatureSchema, tokenAmountSchema } from '../primitives.ts'
+import { z } from '../zod.ts'
+import { durationInWords, GOVERNANCE_LIMITS } from './rules.ts'
+
+export const GOVERNANCE_DOMAIN_NAME = 'Guildhall'
+export const GOVERNANCE_DOMAIN_VERSION = '1'
+
+/** The domain every governance message is signed under: this DAO's chain and governance token. */
+export function governanceDomain({ chainId, token }: { chainId: number; token: Address }) {
+  return {
+    name: GOVERNANCE_DOMAIN_NAME,
+    version: GOVERNANCE_DOMAIN_VERSION,
+    chainId,
+    verifyingContract: token,
+  } as const satisfies TypedDataDomain
+}
+export type GovernanceDomain = ReturnType<typeof governanceDomain>
+
+/**
+ * basic: For / Against / Abstain. single-choice: one of the author's choices. approval: any number of them.
+ * A string in the signed struct, so a wallet shows the kind in words.
+ */
+export const PROPOSAL_KINDS = ['basic', 'single-choice', 'approval'] as const
+export type ProposalKind = (typeof PROPOSAL_KINDS)[number]
+/** The choices of a basic proposal, in this order (1 For, 2 Against, 3 Abstain). */
+export const BASIC_CHOICES = ['For', 'Against', 'Abstain'] as const
+export const BASIC_FOR = 1
+export const BASIC_AGAINST = 2
+export const BASIC_ABSTAIN = 3
+
+/** Wallet-friendly field types: strings, numbers, one flat array each; the author or voter inside. */
+export const proposalTypes = {
+  Proposal: [
+    { name: 'author', type: 'address' },
+    { name: 'title', type: 'string' },
+    { name: 'body', type: 'string' },
+    { name: 'kind', type: 'string' },
+    { name: 'choices', type: 'string[]' },
+    { name: 'start', type: 'uint64' },
+    { name: 'end', type: 'uint64' },
+    { name: 'snapshot', type: 'uint64' },
+    { name: 'quorum', type: 'uint256' },
+    { name: 'threshold', type: 'uint256' },
+    { name: 'abstainCountsToQuorum', type: 'bool' },
+    { name: 'timestamp', type: 'uint64' },
+  ],
+} as const
+
+export const voteTypes = {
+  Vote: [
+    { name: 'voter', type: 'address' },
+    { name: 'proposal', type: 'bytes32' },
+    { name: 'choices', type: 'uint32[]' },
+    { name: 'reason', type: 'string' },
+    { name: 'timestamp', type: 'uint64' },
+  ],
+} as const
+
+/** A UTF-16 surrogate not paired with its other half: with the `u` flag a valid pair is one code point. */
+const LONE_SURROGATE = /\p{Cs}/u
+
+/**
+ * Text as a person would type it: no NUL bytes (PostgreSQL refuses them, and they hide text), and valid
+ * Unicode: EIP-712 hashes a string's UTF-8 bytes, where every lone surrogate becomes U+FFFD, so texts that
+ * differ only there would share one digest (one id), and PostgreSQL's jsonb refuses them.
+ */
+const text = (max: number, what: string) =>
+  z.string().check(
+    z.maxLength(max, `${what} must be at most ${max} characters`),
+    z.refine((value) => !value.includes('\u0000'), `${what} must not contain NUL characters`),
+    z.refine((value) => !LONE_SURROGATE.test(value), `${what} must be valid Unicode text`),
+  )
+
+/**
+ * Unix seconds: a whole, non-negative number that fits uint64 and a JavaScript number. `z.int` as a check
+ * of `z.number()`, so its message is for fractions only and a non-number still reads "expected number".
+ */
+const unixSeconds = z.number().check(z.int('must be whole seconds'), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))
+
+export const proposalMessageSchema = z
+  .strictObject({
+    author: checksummedAddressSchema,
+    title: text(GOVERNANCE_LIMITS.titleMax, 'The title').check(
+      z.refine((value) => value.trim().length > 0, 'The title must not be empty'),
+    ),
+    body: text(GOVERNANCE_LIMITS.bodyMax, 'The body'),
+    kind: z.enum(PROPOSAL_KINDS, `The kind must be one of ${PROPOSAL_KINDS.join(', ')}`),
+    choices: z
+      .array(
+        text(GOVERNANCE_LIMITS.choiceMax, 'A choice').check(
+          z.refine((value) => value.trim().length > 0, 'A choice must not be empty'),
+        ),
+      )
+      .check(
+        z.minLength(
+          GOVERNANCE_LIMITS.choicesMin,
+          `A proposal needs at least ${GOVERNANCE_LIMITS.choicesMin} choices`,
+        ),
+        z.maxLength(
+          GOVERNANCE_LIMITS.choicesMax,
+          `A proposal has at most ${GOVERNANCE_LIMITS.choicesMax} choices`,
+        ),
+        z.refine((choices) => new Set(choices).size === choices.length, 'Each choice must appear once'),
+      ),
+    start: unixSeconds,
+    end: unixSeconds,
+    snapshot: z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)),
+    quorum: tokenAmountSchema,
+    threshold: tokenAmountSchema,
+    abstainCountsToQuorum: z.boolean(),
+    timestamp: unixSeconds,
+  })
+  .check(
+    z.superRefine((message, context) => {
+      if (message.kind === 'basic' && message.choices.join('\n') !== BASIC_CHOICES.join('\n')) {
+        context.addIssue({
+          code: 'custom',
+          path: ['choices'],
+          message: `A basic proposal's choices are exactly ${BASIC_CHOICES.join(', ')}`,
+        })
+      }
+      const period = message.end - message.start
+      if (period < GOVERNANCE_LIMITS.periodMinSeconds || period > GOVERNANCE_LIMITS.periodMaxSeconds) {
+        context.addIssue({
+          code: 'custom',
+          path: ['end'],
+          message: `The voting period must last from ${durationInWords(GOVERNANCE_LIMITS.periodMinSeconds)} to ${durationInWords(GOVERNANCE_LIMITS.periodMaxSeconds)}`,
+        })
+      }
+      // Against its own signing time, so it needs no clock: the server bounds that time separately.
+      if (message.start - message.timestamp > GOVERNANCE_LIMITS.startMaxAheadSeconds) {
+        context.addIssue({
+          code: 'custom',
+          path: ['start'],
+          message: `A proposal may start at most ${durationInWords(GOVERNANCE_LIMITS.startMaxAheadSeconds)} after it is signed`,
+        })
+      }
+    }),
+  )
+export type ProposalMessage = z.infer<typeof proposalMessageSchema>
+
+/**
+ * Choices as the voter picked them, 1-based. Shape only: whether they fit the proposal (its number of
+ * choices, one or many) is `voteChoicesProblem`, which needs the proposal.
+ */
+export const voteChoicesSchema = z
+  .array(
+    z
+      .number('Each choice must be a number')
+      .check(
+        z.int('Each choice must be a whole number'),
+        z.gte(1, 'Choices are numbered from 1'),
+        z.lte(
+          GOVERNANCE_LIMITS.choicesMax,
+          `No proposal has more than ${GOVERNANCE_LIMITS.choicesMax} choices`,
+        ),
+      ),
+  )
+  .check(
+    z.minLength(1, 'Pick at least one choice'),
+    z.maxLength(
+      GOVERNANCE_LIMITS.choicesMax,
+      `No proposal has more than ${GOVERNANCE_LIMITS.choicesMax} choices`,
+    ),
+    z.refine((choices) => new Set(choices).size === choices.length, 'Each choice may be picked once'),
+  )
+
+export const voteMessageSchema = z.strictObject({
+  voter: checksummedAddressSchema,
+  /** The proposal's id: its EIP-712 digest. */
+  proposal: bytes32Schema,
+  choices: voteChoicesSchema,
+  reason: text(GOVERNANCE_LIMITS.reasonMax, 'The reason'),
+  timestamp: unixSeconds,
+})
+export type VoteMessage = z.infer<typeof voteMessageSchema>
+
+/** POST /api/proposals body. An empty signature (`0x`) is a Safe's on-chain approved hash. */
+export const signedProposalSchema = z.strictObject({
+  message: proposalMessageSchema,
+  signature: signatureSchema,
+})
+export type SignedProposal = z.infer<typeof signedProposalSchema>
+/** POST /api/proposals/:id/votes body. */
+export const signedVoteSchema = z.strictObject({ message: voteMessageSchema, signature: signatureSchema })
+export type SignedVote = z.infer<typeof signedVoteSchema>
+
+/** The typed data a wallet signs and the server verifies, numbers widened to what EIP-712 encodes. */
+export function proposalTypedData(domain: GovernanceDomain, message: ProposalMessage) {
+  return {
+    domain,
+    types: proposalTypes,
+    primaryType: 'Proposal',
+    message: {
+      ...message,
+      choices: [...message.choices],
+      start: BigInt(message.start),
+      end: BigInt(message.end),
+      snapshot: BigInt(message.snapshot),
+      quorum: BigInt(message.quorum),
+      threshold: BigInt(message.threshold),
+      timestamp: BigInt(message.timestamp),
+    },
+  } as const
+}
+
+export function voteTypedData(domain: GovernanceDomain, message: VoteMessage) {
+  return {
+    domain,
+    types: voteTypes,
+    primaryType: 'Vote',
+    message: { ...message, choices: [...message.choices], timestamp: BigInt(message.timestamp) },
+  } as const
+}
+
+/** A proposal's id: the EIP-712 digest of what its author signed. */
+export const proposalId = (domain: GovernanceDomain, message: ProposalMessage): Hex =>
+  hashTypedData(proposalTypedData(domain, message))
+/** A vote's id: the EIP-712 digest of what the voter signed. */
+export const voteId = (domain: GovernanceDomain, message: VoteMessage): Hex =>
+  hashTypedData(voteTypedData(domain, message))

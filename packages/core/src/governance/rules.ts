@@ -1,0 +1,139 @@
+/**
+ * The rules of governance messages that are not their shape: the limits of every field, the windows a
+ * message's timestamp and a proposal's snapshot must fall in, which choices fit a proposal, and which of a
+ * member's votes counts. The same on the server, in the web forms and in every recount.
+ */
+import type { ProposalKind } from './messages.ts'
+
+/** Limits of every field; the web forms show the same numbers. */
+export const GOVERNANCE_LIMITS = {
+  titleMax: 200,
+  bodyMax: 20_000,
+  choicesMin: 2,
+  choicesMax: 20,
+  choiceMax: 80,
+  reasonMax: 1_000,
+  /** A voting period from 1 hour to 90 days. */
+  periodMinSeconds: 60 * 60,
+  periodMaxSeconds: 90 * 24 * 60 * 60,
+  /** A proposal may start at most this far ahead of its signing. */
+  startMaxAheadSeconds: 30 * 24 * 60 * 60,
+} as const
+
+/**
+ * A message's timestamp may lie this far behind the server's clock (a multisig collecting signatures) and
+ * this far ahead (clock skew). A vote may also be dated up to the skew before its proposal's start.
+ */
+export const TIMESTAMP_MAX_AGE_SECONDS = 6 * 24 * 60 * 60
+export const TIMESTAMP_MAX_SKEW_SECONDS = 5 * 60
+
+/**
+ * How far below the chain's head a new proposal's snapshot may lie, by default (ADR 015). The author
+ * signs the snapshot, so the server cannot pick it afterwards; it bounds the pick instead, to the chain as
+ * it stood minutes before creation, so no one can reach back past delegations made since. 25 blocks are
+ * 5 minutes of Ethereum's 12-second blocks; chains with faster blocks set SNAPSHOT_MAX_AGE_BLOCKS.
+ */
+export const DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS = 25
+
+/**
+ * Why a new proposal's snapshot is refused when the chain's head is `head`, or null: it must be one of the
+ * `maxAgeBlocks` blocks before the head (a block's voting power is final once the next one exists).
+ */
+export function snapshotProblem(snapshot: number, head: number, maxAgeBlocks: number): string | null {
+  if (snapshot >= head) {
+    return `The snapshot block ${snapshot} is not yet final: it must be before the chain's current block (${head}).`
+  }
+  if (snapshot < head - maxAgeBlocks) {
+    return `The snapshot block ${snapshot} is ${head - snapshot} blocks old; it must be one of the last ${maxAgeBlocks} blocks before the chain's current block (${head}). Sign the proposal again to take a recent snapshot.`
+  }
+  return null
+}
+
+const UNITS = [
+  ['day', 24 * 60 * 60],
+  ['hour', 60 * 60],
+  ['minute', 60],
+  ['second', 1],
+] as const
+/** A limit in seconds as the messages word it: the largest unit it is a whole number of (90 days, 1 hour). */
+export function durationInWords(seconds: number): string {
+  const [unit, size] = UNITS.find(([, size]) => seconds % size === 0) ?? UNITS[3]
+  const count = seconds / size
+  return `${count} ${unit}${count === 1 ? '' : 's'}`
+}
+
+/**
+ * Why these choices do not fit the proposal, or null when they do: a basic or single-choice proposal
+ * takes exactly one, an approval proposal one or more, each numbered within the proposal's choices.
+ */
+export function voteChoicesProblem(
+  proposal: { kind: ProposalKind; choices: readonly string[] },
+  choices: readonly number[],
+): string | null {
+  if (choices.length === 0) return 'Pick at least one choice'
+  if (new Set(choices).size !== choices.length) return 'Each choice may be picked once'
+  const outOfRange = choices.find(
+    (choice) => !Number.isInteger(choice) || choice < 1 || choice > proposal.choices.length,
+  )
+  if (outOfRange !== undefined) {
+    return `Choice ${outOfRange} does not exist: this proposal has choices 1 to ${proposal.choices.length}`
+  }
+  if (proposal.kind !== 'approval' && choices.length !== 1) return 'This proposal takes exactly one choice'
+  return null
+}
+
+/** What a timestamp window check needs to know of a message. */
+export type TimestampProblem = 'too-old' | 'in-the-future' | 'before-start' | null
+/**
+ * Whether a message signed at `timestamp` is in the window around the server's clock; for a vote,
+ * `votingStart` is its proposal's start, which it may precede by the clock skew at most.
+ */
+export function timestampProblem(
+  timestamp: number,
+  nowSeconds: number,
+  votingStart?: number,
+): TimestampProblem {
+  if (timestamp < nowSeconds - TIMESTAMP_MAX_AGE_SECONDS) return 'too-old'
+  if (timestamp > nowSeconds + TIMESTAMP_MAX_SKEW_SECONDS) return 'in-the-future'
+  if (votingStart !== undefined && timestamp < votingStart - TIMESTAMP_MAX_SKEW_SECONDS) return 'before-start'
+  return null
+}
+
+/** The refusal of a timestamp outside the window, in the limits' own numbers. */
+export function timestampProblemMessage(
+  what: 'proposal' | 'vote',
+  problem: Exclude<TimestampProblem, null>,
+): string {
+  switch (problem) {
+    case 'too-old':
+      return `This ${what} was signed more than ${durationInWords(TIMESTAMP_MAX_AGE_SECONDS)} ago. Sign it again.`
+    case 'in-the-future':
+      return `This ${what} is dated more than ${durationInWords(TIMESTAMP_MAX_SKEW_SECONDS)} ahead of the server's clock. Check your device clock.`
+    case 'before-start':
+      return `This ${what} was signed before the voting period began. Sign it again.`
+  }
+}
+
+/** The part of a vote the "which vote counts" rule reads. */
+export type OrderedVote = { id: string; timestamp: number }
+
+/**
+ * Whether vote `a` replaces vote `b` of the same voter on the same proposal: the later timestamp wins;
+ * on equal timestamps the lower id (digest) wins, so every server and every recount picks the same vote
+ * whatever order they arrived in. A vote never supersedes itself (an exact replay changes nothing).
+ */
+export function supersedes(a: OrderedVote, b: OrderedVote): boolean {
+  if (a.timestamp !== b.timestamp) return a.timestamp > b.timestamp
+  return a.id.toLowerCase() < b.id.toLowerCase()
+}
+
+/** Each voter's counting vote among any number of votes (replays and re-votes included), by voter. */
+export function countingVotes<V extends OrderedVote & { voter: string }>(votes: Iterable<V>): Map<string, V> {
+  const byVoter = new Map<string, V>()
+  for (const vote of votes) {
+    const voter = vote.voter.toLowerCase()
+    const current = byVoter.get(voter)
+    if (!current || supersedes(vote, current)) byVoter.set(voter, vote)
+  }
+  return byVoter
+}
