@@ -2,7 +2,6 @@
 // message against the domain and types this server rebuilds from its config, check the rules, and store it
 // with its entry in the hash-chained log in one transaction.
 import {
-  countingVotes,
   type GovernanceDomain,
   type GovernanceRules,
   LOG_GENESIS_HASH,
@@ -14,8 +13,8 @@ import {
   type SignedProposal,
   type SignedVote,
   snapshotProblem,
+  supersedes,
   type Tally,
-  tally,
   timestampProblem,
   timestampProblemMessage,
   type VoteMessage,
@@ -23,12 +22,13 @@ import {
   voteId,
 } from '@guildhall/core'
 import { ChainUnavailableError, verifyHashSignature } from '@guildhall/core/signature'
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Address, Hex, PublicClient } from 'viem'
 import type { Database, Tx } from '../db/client.ts'
 import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
 import { ApiError } from '../errors.ts'
 import type { AnswerSource, TokenIndex, ZeroVotesReason } from '../indexer/token-index.ts'
+import { insertEmptyTally, lockTally, moveTally, storedTally, tallyRules } from './tallies.ts'
 
 /** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
 const LOG_LOCK_KEY = 0x6775696c64 // "guild"
@@ -190,7 +190,8 @@ export async function createProposal(
       .onConflictDoNothing()
       .returning({ id: proposals.id })
     if (inserted.length === 0) return { id, created: false }
-    await appendLog(tx, { kind: 'proposal', messageId: id, proposalId: id, signature })
+    const logged = await appendLog(tx, { kind: 'proposal', messageId: id, proposalId: id, signature })
+    await insertEmptyTally(tx, id, message, logged.seq)
     return { id, created: true }
   })
 }
@@ -221,12 +222,6 @@ export async function requireProposal(deps: GovernanceDeps, id: string): Promise
   const proposal = await findProposal(deps, id)
   if (!proposal) throw ApiError.unknownProposal()
   return proposal
-}
-
-/** The proposals as the list shows them as of `nowSeconds`, latest start first, optionally of one state. */
-export async function listProposals(deps: GovernanceDeps, nowSeconds: number, state?: ProposalState) {
-  const rows = await deps.database.db.select().from(proposals).orderBy(desc(proposals.start))
-  return rows.map((row) => proposalSummary(row, nowSeconds)).filter((p) => !state || p.state === state)
 }
 
 /**
@@ -269,7 +264,10 @@ export async function castVote(
     )
   }
 
+  const rules = tallyRules(proposal.message)
   return deps.database.db.transaction(async (tx) => {
+    // Votes on this proposal take turns from here to the commit: the ballot read below stays the counting one.
+    const locked = await lockTally(tx, proposal.id)
     const inserted = await tx
       .insert(votes)
       .values({
@@ -286,25 +284,43 @@ export async function castVote(
       .returning({ id: votes.id })
     // A replay that raced this one stored it first.
     if (inserted.length === 0) return { id, created: false, counts: true }
-    // The ballot moves to this vote only if it supersedes the counting one (later, or same time and
-    // lower id), in one statement, so concurrent re-votes cannot both win.
-    const moved = await tx
-      .insert(ballots)
-      .values({ proposalId: proposal.id, voter: message.voter, voteId: id, timestamp: message.timestamp })
-      .onConflictDoUpdate({
-        target: [ballots.proposalId, ballots.voter],
-        set: { voteId: id, timestamp: message.timestamp },
-        setWhere: sql`excluded.timestamp > ${ballots.timestamp} or (excluded.timestamp = ${ballots.timestamp} and excluded.vote_id < ${ballots.voteId})`,
-      })
-      .returning({ voteId: ballots.voteId })
-    if (moved.length === 0) {
+    const [replaced] = await tx
+      .select({ id: votes.id, timestamp: votes.timestamp, message: votes.message, power: votes.power })
+      .from(ballots)
+      .innerJoin(votes, eq(ballots.voteId, votes.id))
+      .where(and(eq(ballots.proposalId, proposal.id), eq(ballots.voter, message.voter)))
+    // The ballot moves to this vote only if it supersedes the counting one (later, or same time and lower id).
+    if (replaced && !supersedes({ id, timestamp: message.timestamp }, replaced)) {
       throw new ApiError(
         409,
         'superseded',
         'You have already voted later on this proposal; this earlier vote does not replace it.',
       )
     }
-    await appendLog(tx, { kind: 'vote', messageId: id, proposalId: proposal.id as Hex, signature })
+    await tx
+      .insert(ballots)
+      .values({
+        proposalId: proposal.id,
+        voter: message.voter,
+        voteId: id,
+        timestamp: message.timestamp,
+        power: power.power,
+      })
+      .onConflictDoUpdate({
+        target: [ballots.proposalId, ballots.voter],
+        set: { voteId: id, timestamp: message.timestamp, power: power.power },
+      })
+    const logged = await appendLog(tx, {
+      kind: 'vote',
+      messageId: id,
+      proposalId: proposal.id as Hex,
+      signature,
+    })
+    await moveTally(tx, proposal.id, rules, locked, {
+      replaced: replaced ? { choices: replaced.message.choices, power: replaced.power } : null,
+      counting: { choices: message.choices, power: power.power },
+      seq: logged.seq,
+    })
     return { id, created: true, counts: true }
   })
 }
@@ -331,29 +347,7 @@ async function chainRead<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A proposal's counting votes and its tally under its frozen rules. */
-export async function proposalResult(
-  deps: GovernanceDeps,
-  proposal: StoredProposal,
-): Promise<{ tally: Tally; votes: (typeof votes.$inferSelect)[] }> {
-  const rows = await deps.database.db
-    .select({ vote: votes })
-    .from(ballots)
-    .innerJoin(votes, eq(ballots.voteId, votes.id))
-    .where(eq(ballots.proposalId, proposal.id))
-    .orderBy(asc(votes.voter))
-  const counting = [...countingVotes(rows.map((row) => row.vote)).values()]
-  const { message } = proposal
-  return {
-    votes: counting,
-    tally: tally(
-      {
-        kind: message.kind,
-        choiceCount: message.choices.length,
-        quorum: BigInt(message.quorum),
-        abstainCountsToQuorum: message.abstainCountsToQuorum,
-      },
-      counting.map((vote) => ({ choices: vote.message.choices, power: vote.power })),
-    ),
-  }
+/** A proposal's result under its frozen rules, from its stored totals. */
+export function proposalResult(deps: GovernanceDeps, proposal: StoredProposal): Promise<Tally> {
+  return storedTally(deps.database.db, proposal.id, tallyRules(proposal.message))
 }
