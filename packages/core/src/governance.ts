@@ -460,9 +460,17 @@ const cursorSchema = z.string().check(z.minLength(1), z.maxLength(200))
 const pageLimit = (fallback: number, max: number) =>
   z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(max)), fallback)
 
-/** GET /api/proposals?state=&cursor=&limit= : latest start first. */
+/** GET /api/proposals?state=&cursor=&limit= : latest start first; `state` is one state or several, comma-separated. */
 export const proposalListQuerySchema = z.strictObject({
-  state: z.optional(z.enum(PROPOSAL_STATES)),
+  state: z.optional(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((text: string) => text.split(',')),
+      ),
+      z.array(z.enum(PROPOSAL_STATES)),
+    ),
+  ),
   cursor: z.optional(cursorSchema),
   limit: pageLimit(20, 100),
 })

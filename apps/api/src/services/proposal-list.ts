@@ -1,7 +1,7 @@
 // The proposal list, one page at a time, filtered by state in SQL: a proposal's state is a function of the
 // clock (core's `proposalState`), so each state is a range condition on start and end.
 import { FINALITY_DELAY_SECONDS, type ProposalListQuery, type ProposalState } from '@guildhall/core'
-import { and, desc, gt, lte, type SQL, sql } from 'drizzle-orm'
+import { and, desc, gt, lte, or, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { proposals } from '../db/schema.ts'
 import { decodeCursor, encodeCursor } from './cursor.ts'
@@ -30,7 +30,7 @@ export async function listProposals(db: Db, now: number, query: ProposalListQuer
     .from(proposals)
     .where(
       and(
-        query.state === undefined ? undefined : inState(query.state, now),
+        query.state === undefined ? undefined : or(...query.state.map((state) => inState(state, now))),
         cursor === undefined
           ? undefined
           : sql`(${proposals.start}, ${proposals.id}) < (${Number(cursor[0])}::bigint, ${cursor[1]})`,
