@@ -58,7 +58,7 @@ import { buildApp } from '../app.ts'
 import { ballots, governanceLog, proposals, proposalTallies, votes } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { parseEnv } from '../env.ts'
-import { recountTally, tallyJson, tallyRules } from '../services/tallies.ts'
+import { checkTallies, recountTally, tallyJson, tallyRules } from '../services/tallies.ts'
 
 const ORIGIN = 'http://127.0.0.1:3999'
 const member = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
@@ -764,6 +764,29 @@ describe('stored tallies and pages (reads cost a page, not the history)', () => 
       { numRuns: 12, seed: 20261126 },
     )
   }, 120_000)
+
+  test('behavior: `npm run tallies:check` finds every stored tally equal to a recount, and names a proposal whose row was altered', async () => {
+    const clean = await checkTallies(database.db)
+    expect(clean.proposals).toBe(await rowsOf(proposals))
+    expect(clean.mismatches).toEqual([])
+    const [victim] = await database.db.select().from(proposalTallies).limit(1)
+    if (!victim) throw new Error('no tally row')
+    await database.db
+      .update(proposalTallies)
+      .set({ voters: victim.voters + 1 })
+      .where(eq(proposalTallies.proposalId, victim.proposalId))
+    try {
+      const altered = await checkTallies(database.db)
+      expect(altered.mismatches.map((mismatch) => mismatch.proposalId)).toEqual([victim.proposalId])
+      expect(altered.mismatches[0]?.stored.voters).toBe(victim.voters + 1)
+      expect(altered.mismatches[0]?.recounted.voters).toBe(victim.voters)
+    } finally {
+      await database.db
+        .update(proposalTallies)
+        .set({ voters: victim.voters })
+        .where(eq(proposalTallies.proposalId, victim.proposalId))
+    }
+  })
 
   test('behavior: the migration’s backfill computes the same totals as the votes moved them (a database from before stored tallies)', async () => {
     const before = await database.db.select().from(proposalTallies).orderBy(proposalTallies.proposalId)

@@ -14,7 +14,7 @@ import {
 } from '@guildhall/core'
 import { and, asc, eq, gt } from 'drizzle-orm'
 import type { Db, Tx } from '../db/client.ts'
-import { ballots, proposalTallies, votes } from '../db/schema.ts'
+import { ballots, proposals, proposalTallies, votes } from '../db/schema.ts'
 
 /** The frozen rules of a proposal, as its signed message fixed them. */
 export function tallyRules(message: ProposalMessage): TallyRules {
@@ -132,4 +132,29 @@ export function tallyJson(result: Tally): TallyJson {
     outcome: result.outcome,
     leading: result.leading,
   }
+}
+
+/** A proposal whose stored totals differ from a recount of its ballots. */
+export type TallyMismatch = { proposalId: string; stored: TallyJson; recounted: TallyJson }
+
+/**
+ * Recounts every proposal's ballots and compares with its stored totals (`npm run tallies:check`): the
+ * operator's proof that the totals the pages show are the votes' sum. Reads a page of ballots at a time.
+ */
+export async function checkTallies(
+  db: Db,
+  onProposal: (done: number) => void = () => {},
+): Promise<{ proposals: number; mismatches: TallyMismatch[] }> {
+  const mismatches: TallyMismatch[] = []
+  const all = await db.select({ id: proposals.id, message: proposals.message }).from(proposals)
+  for (const [index, proposal] of all.entries()) {
+    const rules = tallyRules(proposal.message)
+    const stored = tallyJson(await storedTally(db, proposal.id, rules))
+    const recounted = tallyJson(await recountTally(db, proposal.id, rules))
+    if (JSON.stringify(stored) !== JSON.stringify(recounted)) {
+      mismatches.push({ proposalId: proposal.id, stored, recounted })
+    }
+    onProposal(index + 1)
+  }
+  return { proposals: all.length, mismatches }
 }
