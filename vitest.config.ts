@@ -1,4 +1,8 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+// `*.postgres.test.ts` need a PostgreSQL server (several API processes on one database): they run in the
+// PostgreSQL pass of `npm test`, where scripts/with-postgres.sh sets TEST_DATABASE_URL.
+const postgresOnly = process.env.TEST_DATABASE_URL ? [] : ['apps/api/src/**/*.postgres.test.ts']
 
 // One project per environment; the web app (jsdom/browser) adds its own entry here.
 export default defineConfig({
@@ -9,6 +13,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['packages/**/src/**/*.test.ts', 'apps/api/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...postgresOnly],
         },
       },
       {

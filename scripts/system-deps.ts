@@ -1,5 +1,5 @@
-// Finds the system Chromium (e2e) and PostgreSQL (integration tests); on Debian as root it installs them,
-// otherwise it says what to install.
+// Finds the system Chromium (e2e), PostgreSQL and HAProxy (integration tests); on Debian as root it installs
+// them, otherwise it says what to install.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { findChromium } from '../e2e/support/chromium.ts'
@@ -45,6 +45,39 @@ export function ensurePostgres(): string {
       '  Debian/Ubuntu:  sudo apt-get install -y postgresql',
       '  macOS:          brew install postgresql',
       '  or point PG_BIN at a folder holding initdb and pg_ctl.',
+    ].join('\n'),
+  )
+}
+
+/** HAProxy's binary, for the cluster test in front of several API instances. */
+function findHaproxy(): string | undefined {
+  if (existsSync('/usr/sbin/haproxy')) return '/usr/sbin/haproxy'
+  try {
+    return execFileSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).trim() || undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** HAProxy's path, installing Debian's package when possible; throws with instructions when not. */
+export function ensureHaproxy(): string {
+  const found = findHaproxy()
+  if (found) return found
+  if (existsSync('/usr/bin/apt-get') && process.getuid?.() === 0) {
+    console.log('No HAProxy found: installing Debian\'s "haproxy" package (apt-get install -y haproxy)…')
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' })
+    execFileSync('apt-get', ['install', '-y', '-qq', 'haproxy'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
+    const installed = findHaproxy()
+    if (installed) return installed
+  }
+  throw new Error(
+    [
+      'The PostgreSQL integration tests put HAProxy in front of several API instances and none was found.',
+      '  Debian/Ubuntu:  sudo apt-get install -y haproxy',
+      '  macOS:          brew install haproxy',
     ].join('\n'),
   )
 }

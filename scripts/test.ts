@@ -1,8 +1,9 @@
 // `npm test`: every check, in order, stopping at the first failure: lint, types, unit and integration
-// tests (the API's once more against PostgreSQL), the production build, then the end-to-end suite in Chromium.
+// tests (the API's once more against PostgreSQL, with the cluster test behind HAProxy), the production
+// build, then the end-to-end suite in Chromium.
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
-import { ensureChromium, ensurePostgres } from './system-deps.ts'
+import { ensureChromium, ensureHaproxy, ensurePostgres } from './system-deps.ts'
 
 const root = resolve(import.meta.dirname, '..')
 type Step = { name: string; run: () => boolean }
@@ -23,6 +24,8 @@ const steps: Step[] = [
     run: () => {
       try {
         const pgBin = ensurePostgres()
+        // The cluster test (apps/api/src/fault/cluster.postgres.test.ts) runs HAProxy.
+        ensureHaproxy()
         return command('', 'bash', ['scripts/with-postgres.sh', 'npx', 'vitest', 'run', 'apps/api'], {
           PG_BIN: pgBin,
         }).run()

@@ -64,10 +64,10 @@ afterAll(async () => {
 })
 
 describe('GET /api/health', () => {
-  test('default: answers ok', async () => {
+  test('default: answers ok, and that this instance (PGlite: the only one) runs the token index', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/health' })
     expect(response.statusCode).toBe(200)
-    expect(response.json()).toEqual({ status: 'ok' })
+    expect(response.json()).toEqual({ status: 'ok', tokenIndex: 'leader' })
   })
 })
 

@@ -31,8 +31,9 @@ export async function buildApp({
 
   // First: routes take the error handler and the hooks that exist when they are added.
   await app.register(errorsPlugin, { database })
-  await app.register(securityPlugin, { settings })
-  await app.register(healthRoutes, { database })
+  await app.register(securityPlugin, { settings, database })
+  const token = tokenDeps(settings, database, now, app.log)
+  await app.register(healthRoutes, { database, leadership: token?.leadership })
 
   if (publicConfig.signIn) {
     if (!database) throw new Error('Sign-in is on, so buildApp needs a database')
@@ -43,15 +44,15 @@ export async function buildApp({
     })
   }
 
-  const token = tokenDeps(settings, database, now, app.log)
   if (token) {
     await app.register(governanceRoutes, {
       deps: token.governance,
       writeRateLimitPerMinute: settings.governanceRateLimitPerMinute,
       exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
+      powerRateLimitPerMinute: settings.powerRateLimitPerMinute,
     })
   }
-  await app.register(tokenRoutes, { tokenIndex: token?.tokenIndex })
+  await app.register(tokenRoutes, { tokenIndex: token?.tokenIndex, leadership: token?.leadership })
 
   // Local development chains are served from the app's own origin so the browser needs one URL.
   await app.register(rpcProxyRoutes, { chains: settings.chains.filter((chain) => chain.proxied) })

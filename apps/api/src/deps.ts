@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { type Address, createPublicClient, http, type PublicClient } from 'viem'
 import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
+import { Leadership } from './indexer/leader.ts'
 import { TokenIndex } from './indexer/token-index.ts'
 import type { GovernanceDeps } from './services/governance.ts'
 import type { SignInDeps } from './services/sign-in.ts'
@@ -38,15 +39,16 @@ export function signInDeps(settings: Settings, database: Database, now: () => Da
 
 /**
  * The token index and the governance services over it, when a token is configured: the index
- * follows the token's events into the database in the background and answers holders and voting power
- * locally. Without a database there is nothing to keep it in.
+ * follows the token's events into the database in the background (on one instance, the leader, when several
+ * share a PostgreSQL database) and answers holders and voting power locally. Without a database there is
+ * nothing to keep it in.
  */
 export function tokenDeps(
   settings: Settings,
   database: Database | undefined,
   now: () => Date,
   logger: FastifyBaseLogger,
-): { tokenIndex: TokenIndex; governance: GovernanceDeps } | undefined {
+): { tokenIndex: TokenIndex; leadership: Leadership; governance: GovernanceDeps } | undefined {
   const { token, governance: rules } = settings.publicConfig
   const daoChain = settings.chains[0]
   if (!token || !daoChain || !database) return undefined
@@ -64,8 +66,15 @@ export function tokenDeps(
     multicall3: daoChain.multicall3,
     logger,
   })
+  const leadership = new Leadership({
+    connect: database.postgres?.newClient,
+    onLead: () => tokenIndex.start(),
+    onStandby: () => tokenIndex.stop(),
+    logger,
+  })
   return {
     tokenIndex,
+    leadership,
     governance: {
       database,
       client,

@@ -254,15 +254,43 @@ describe('parseEnv: Multicall3', () => {
 describe('parseEnv: governance', () => {
   const local = { CHAIN_IDS: '31337', RPC_URL_31337: 'http://127.0.0.1:8545', WALLETS: 'injected' }
 
-  test('GOVERNANCE_RATE_LIMIT_PER_MINUTE defaults to 120 and EXPORT_RATE_LIMIT_PER_MINUTE to 30, take a whole number ≥ 1', () => {
-    expect(parseEnv(local)).toMatchObject({ governanceRateLimitPerMinute: 120, exportRateLimitPerMinute: 30 })
+  test('GOVERNANCE_RATE_LIMIT_PER_MINUTE defaults to 120, EXPORT_RATE_LIMIT_PER_MINUTE to 30 and POWER_RATE_LIMIT_PER_MINUTE to 300, take a whole number ≥ 1', () => {
+    expect(parseEnv(local)).toMatchObject({
+      governanceRateLimitPerMinute: 120,
+      exportRateLimitPerMinute: 30,
+      powerRateLimitPerMinute: 300,
+    })
     expect(
-      parseEnv({ ...local, GOVERNANCE_RATE_LIMIT_PER_MINUTE: '5', EXPORT_RATE_LIMIT_PER_MINUTE: '7' }),
-    ).toMatchObject({ governanceRateLimitPerMinute: 5, exportRateLimitPerMinute: 7 })
-    for (const name of ['GOVERNANCE_RATE_LIMIT_PER_MINUTE', 'EXPORT_RATE_LIMIT_PER_MINUTE']) {
+      parseEnv({
+        ...local,
+        GOVERNANCE_RATE_LIMIT_PER_MINUTE: '5',
+        EXPORT_RATE_LIMIT_PER_MINUTE: '7',
+        POWER_RATE_LIMIT_PER_MINUTE: '9',
+      }),
+    ).toMatchObject({
+      governanceRateLimitPerMinute: 5,
+      exportRateLimitPerMinute: 7,
+      powerRateLimitPerMinute: 9,
+    })
+    for (const name of [
+      'GOVERNANCE_RATE_LIMIT_PER_MINUTE',
+      'EXPORT_RATE_LIMIT_PER_MINUTE',
+      'POWER_RATE_LIMIT_PER_MINUTE',
+    ]) {
       for (const value of ['0', '1.5', 'lots']) {
         expect(() => parseEnv({ ...local, [name]: value }), `${name}=${value}`).toThrow(new RegExp(name))
       }
+    }
+  })
+
+  test('TRUST_PROXY is off by default, else the proxies as IP addresses, CIDR ranges or named ranges; a hop count or anything else is refused', () => {
+    expect(parseEnv(local).trustProxy).toBe(false)
+    expect(parseEnv({ ...local, TRUST_PROXY: 'off' }).trustProxy).toBe(false)
+    expect(
+      parseEnv({ ...local, TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,fd00::/8, loopback' }).trustProxy,
+    ).toEqual(['10.0.0.5', '10.1.0.0/16', 'fd00::/8', 'loopback'])
+    for (const value of ['1', 'on', 'true', '10.0.0.0/33', '10.0.0.1/8/8', 'proxy.internal', ',']) {
+      expect(() => parseEnv({ ...local, TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/)
     }
   })
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import {
   DEFAULT_GOVERNANCE_RULES,
   DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
@@ -41,6 +42,16 @@ const KNOWN_CHAINS = new Map<number, KnownChain>([
   ],
   [foundry.id, { name: 'Local chain', testnet: true }],
 ])
+
+/** An IP address or CIDR range, or one of the named ranges Fastify's trustProxy knows. */
+const isProxyRange = (range: string) => {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(range)) return true
+  const [address = '', prefix, ...rest] = range.split('/')
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return false
+  if (prefix === undefined) return true
+  return /^[0-9]+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)
+}
 
 const csv = (value: string) =>
   value
@@ -106,6 +117,25 @@ const envSchema = z.object({
   GOVERNANCE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   /** Result bundles, and log pages, one client (IP) may fetch per minute. */
   EXPORT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Voting-power look-ups one client (IP) may make per minute; above the indexed block each asks the chain. */
+  POWER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /**
+   * Behind a load balancer: the proxies whose X-Forwarded-For names the client (rate limits, logs), as IP
+   * addresses and CIDR ranges; `off`: the peer is the client.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('off')
+    .transform((value, context) => {
+      if (value.trim() === 'off') return false
+      const ranges = csv(value)
+      if (ranges.length > 0 && ranges.every(isProxyRange)) return ranges
+      context.addIssue({
+        code: 'custom',
+        message: 'must be off, or IP addresses and CIDR ranges of the proxies, separated by commas',
+      })
+      return z.NEVER
+    }),
   /** A new proposal's snapshot must be one of this many blocks before the chain's head (ADR 015). */
   SNAPSHOT_MAX_AGE_BLOCKS: z.coerce
     .number()
@@ -139,6 +169,9 @@ export interface Settings {
   authRateLimitPerMinute: number
   governanceRateLimitPerMinute: number
   exportRateLimitPerMinute: number
+  powerRateLimitPerMinute: number
+  /** Fastify's trustProxy: false, or the proxies' addresses and ranges. */
+  trustProxy: false | string[]
   snapshotMaxAgeBlocks: number
   /** Bounds on how long a client may hold a connection (milliseconds). */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number }
@@ -271,6 +304,8 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     governanceRateLimitPerMinute: e.GOVERNANCE_RATE_LIMIT_PER_MINUTE,
     exportRateLimitPerMinute: e.EXPORT_RATE_LIMIT_PER_MINUTE,
+    powerRateLimitPerMinute: e.POWER_RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY,
     snapshotMaxAgeBlocks: e.SNAPSHOT_MAX_AGE_BLOCKS,
     timeouts: {
       requestMs: e.REQUEST_TIMEOUT_MS,

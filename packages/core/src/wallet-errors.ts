@@ -24,7 +24,7 @@ type ErrorLike = {
 }
 
 /** The error and its causes, outermost first (viem and wagmi wrap errors in `cause`). */
-function chain(error: unknown): ErrorLike[] {
+function errorCauses(error: unknown): ErrorLike[] {
   const out: ErrorLike[] = []
   let current = error
   while (current && typeof current === 'object' && out.length < 10) {
@@ -36,7 +36,7 @@ function chain(error: unknown): ErrorLike[] {
 
 /** True for errors that are a deliberate user choice, shown as no error: rejected, closed modal, no accounts. */
 export function isUserRejection(error: unknown): boolean {
-  return chain(error).some(
+  return errorCauses(error).some(
     (e) =>
       e.code === 4001 ||
       e.name === 'UserRejectedRequestError' ||
@@ -52,7 +52,7 @@ const UNSUPPORTED_METHOD_CODES = [4200, -32601]
  * was attempted when that changes the meaning (a wallet without the switch method cannot switch).
  */
 export function walletErrorMessage(error: unknown, action?: 'switchChain'): string {
-  const errors = chain(error)
+  const errors = errorCauses(error)
   const has = (test: (e: ErrorLike) => boolean) => errors.some(test)
   const named = (name: string) => has((e) => e.name === name)
   const messageIncludes = (text: string) =>

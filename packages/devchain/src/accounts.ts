@@ -1,4 +1,4 @@
-// Browser-safe: plain data, no node: imports (the web app's development wallet imports this).
+// Browser-safe: plain data, no node: imports (the web app's dev wallet bundles it through browser.ts).
 import type { Address, Hex } from 'viem'
 
 /** Anvil's standard development mnemonic; never use it for anything real. */

@@ -44,6 +44,11 @@ export type Database = {
   close(): Promise<void>
   /** True when a trivial query succeeds now. Never throws. */
   ping(): Promise<boolean>
+  /**
+   * PostgreSQL only: the pool (for libraries that take a pg pool, e.g. the shared rate-limit store) and a
+   * new connection outside it (for a session-level advisory lock held for a long time, e.g. leadership).
+   */
+  postgres?: { pool: pg.Pool; newClient(): pg.Client }
 }
 
 export type DatabaseOptions = {
@@ -110,14 +115,17 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
 }
 
 async function openPostgres(databaseUrl: string, onPoolError?: (error: Error) => void): Promise<Database> {
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: databaseUrl,
-    max: poolSettings.max,
     connectionTimeoutMillis: poolSettings.connectionTimeoutMillis,
-    idleTimeoutMillis: poolSettings.idleTimeoutMillis,
     statement_timeout: poolSettings.statementTimeoutMillis,
     idle_in_transaction_session_timeout: poolSettings.idleInTransactionTimeoutMillis,
     application_name: 'guildhall',
+  }
+  const pool = new pg.Pool({
+    ...connection,
+    max: poolSettings.max,
+    idleTimeoutMillis: poolSettings.idleTimeoutMillis,
   })
   // Without a listener, an idle client's error (e.g. the server restarting) would crash the process.
   pool.on('error', (error) => onPoolError?.(error))
@@ -126,6 +134,8 @@ async function openPostgres(databaseUrl: string, onPoolError?: (error: Error) =>
   return {
     db,
     kind: 'postgres',
+    // A connection held for long (a lock) notices a vanished peer (network cut) in minutes, not hours.
+    postgres: { pool, newClient: () => new pg.Client({ ...connection, keepAlive: true }) },
     async migrate() {
       // One dedicated connection holds the advisory lock for the whole migration.
       const client = await pool.connect()

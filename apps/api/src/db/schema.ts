@@ -13,6 +13,7 @@ import {
   text,
   timestamp,
   uuid,
+  varchar,
 } from 'drizzle-orm/pg-core'
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
@@ -210,6 +211,17 @@ export const governanceLog = pgTable(
   (table) => [index('governance_log_proposal_idx').on(table.proposalId)],
 )
 
+/**
+ * Rate-limit counters shared by every API instance on one PostgreSQL database (ADR 022), in the layout
+ * rate-limiter-flexible's RateLimiterPostgres reads and writes: `route:client` key, points used in the
+ * window, the window's end (epoch ms). Unused on PGlite, where one process counts in memory.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
+})
+
 export const schema = {
   authNonces,
   proposals,
@@ -223,6 +235,7 @@ export const schema = {
   tokenBalanceCheckpoints,
   tokenDelegateChanges,
   tokenVoteCheckpoints,
+  rateLimits,
 }
 export type Schema = typeof schema
 export type AuthNonce = typeof authNonces.$inferSelect

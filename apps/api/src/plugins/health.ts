@@ -2,9 +2,16 @@
 import type { FastifyInstance } from 'fastify'
 import type { Database } from '../db/client.ts'
 import { ApiError } from '../errors.ts'
+import type { Leadership } from '../indexer/leader.ts'
 
-export async function healthRoutes(app: FastifyInstance, { database }: { database?: Database }) {
-  app.get('/api/health', async () => ({ status: 'ok' }))
+export async function healthRoutes(
+  app: FastifyInstance,
+  { database, leadership }: { database?: Database; leadership?: Leadership },
+) {
+  // With a token, which instance runs its index: `leader`, or `standby` (ready to take over).
+  app.get('/api/health', async () =>
+    leadership ? { status: 'ok', tokenIndex: leadership.role } : { status: 'ok' },
+  )
   // Ready = able to serve: the database answers.
   app.get('/api/ready', async () => {
     if (database && !(await database.ping()))

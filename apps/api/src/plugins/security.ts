@@ -1,5 +1,5 @@
-// What the server does with every request (README "Security"): bounds, compression, headers, CORS, the
-// Origin check.
+// What the server does with every request (README "Security"): bounds, compression, headers, CORS, rate
+// limits, the Origin check.
 
 import type { Server } from 'node:http'
 import fastifyCompress from '@fastify/compress'
@@ -10,20 +10,24 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import type { FastifyHttpOptions, FastifyInstance, FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { contentSecurityPolicy } from '../csp.ts'
+import type { Database } from '../db/client.ts'
 import type { Settings } from '../env.ts'
 import { ApiError } from '../errors.ts'
+import { postgresRateLimitStore } from './rate-limit-store.ts'
 
 /** Methods that change nothing; any other one needs our Origin. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-/** The Fastify options: body limit and the timeouts. */
+/** The Fastify options: body limit, the timeouts, and whose X-Forwarded-For names the client. */
 export function serverOptions(
-  { timeouts }: Settings,
+  { timeouts, trustProxy }: Settings,
   logger: FastifyServerOptions['logger'],
 ): FastifyHttpOptions<Server> {
   return {
     logger,
     bodyLimit: 64 * 1024,
+    // request.ip (the rate limits' key, the logs) is the peer unless the operator names the proxies in front.
+    trustProxy,
     // Bounds on what a client may hold open: a request whose headers or body trickle in (or stop) gets
     // 408, a connection silent mid-request is closed, an idle keep-alive connection is closed.
     requestTimeout: timeouts.requestMs,
@@ -40,7 +44,7 @@ export function serverOptions(
 
 /** Registered on the root scope before any route, so every route is covered. */
 export const securityPlugin = fp(
-  async (app: FastifyInstance, { settings }: { settings: Settings }) => {
+  async (app: FastifyInstance, { settings, database }: { settings: Settings; database?: Database }) => {
     const origin = settings.publicConfig.appUrl
     // Only JSON bodies: form and text bodies (what a cross-site form can send) are refused with 415.
     app.removeContentTypeParser('text/plain')
@@ -62,7 +66,12 @@ export const securityPlugin = fp(
       hsts: origin.startsWith('https://'),
     })
     await app.register(fastifyCors, { origin: [origin], credentials: true })
-    await app.register(fastifyRateLimit, { global: false })
+    // Routes opt in (`config.rateLimit`). On PostgreSQL the counts live in the database, shared by every
+    // instance behind a load balancer (ADR 022); on PGlite, one process, in memory.
+    await app.register(fastifyRateLimit, {
+      global: false,
+      ...(database?.postgres ? { store: postgresRateLimitStore(database.postgres.pool) } : {}),
+    })
 
     // Cookies ride along on cross-site requests: every request that may change something must come from our
     // own pages, whatever path it names and however that path is spelled (the router decodes `%61pi` and

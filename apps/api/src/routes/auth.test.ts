@@ -397,8 +397,15 @@ describe('cross-site and abuse', () => {
     const statuses: number[] = []
     for (let i = 0; i < 8; i++) {
       statuses.push(
-        (await flood.inject({ method: 'POST', url: '/api/auth/nonce', headers: { origin: ORIGIN } }))
-          .statusCode,
+        (
+          await flood.inject({
+            method: 'POST',
+            url: '/api/auth/nonce',
+            headers: { origin: ORIGIN },
+            // A client no other test is: on PostgreSQL the counts of every app on the database are one.
+            remoteAddress: '203.0.113.2',
+          })
+        ).statusCode,
       )
     }
     await flood.close()
@@ -614,5 +621,26 @@ describe('the sign-in policy over HTTP (adversarial sign-in cases)', () => {
       await flooded.close()
       await later.close()
     }
+  })
+})
+
+describe('sign-in off (SIGN_IN=off)', () => {
+  test('behavior: one setting decides: the public config says sign-in is off and no /api/auth route exists', async () => {
+    const settings = envFor(anvil.url, { SIGN_IN: 'off' })
+    expect(settings.publicConfig.signIn).toBe(false)
+    const connectOnly = await buildApp({ settings })
+    try {
+      for (const [method, url] of [
+        ['GET', '/api/auth/session'],
+        ['POST', '/api/auth/nonce'],
+        ['POST', '/api/auth/logout'],
+      ] as const) {
+        const response = await connectOnly.inject({ method, url, headers: { origin: ORIGIN } })
+        expect(response.statusCode, `${method} ${url}`).toBe(404)
+      }
+    } finally {
+      await connectOnly.close()
+    }
+    expect(envFor(anvil.url).publicConfig.signIn).toBe(true)
   })
 })

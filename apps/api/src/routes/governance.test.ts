@@ -168,14 +168,15 @@ beforeAll(async () => {
   snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
   domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
   database = await testDatabase()
-  // These tests send hundreds of messages from one address; the limits have their own tests below.
-  app = await appOn(anvil.url, {
-    GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000',
-    EXPORT_RATE_LIMIT_PER_MINUTE: '100000',
-  })
+  app = await appOn(anvil.url)
 }, 60_000)
 
-/** An app on `rpcUrl` sharing this file's database; `env` adds to the governance test settings. */
+/**
+ * An app on `rpcUrl` sharing this file's database; `env` adds to the governance test settings. These tests
+ * send hundreds of messages from one address, and on PostgreSQL every app on the database counts them
+ * together (as instances behind a load balancer do): the limits are high but for their own test below,
+ * which sends from addresses of its own.
+ */
 async function appOn(rpcUrl: string, env: Record<string, string> = {}, now?: () => Date) {
   const built = await buildApp({
     settings: parseEnv({
@@ -186,6 +187,9 @@ async function appOn(rpcUrl: string, env: Record<string, string> = {}, now?: () 
       TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
       WALLETS: 'injected',
       SIGN_IN: 'off',
+      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000',
+      EXPORT_RATE_LIMIT_PER_MINUTE: '100000',
+      POWER_RATE_LIMIT_PER_MINUTE: '100000',
       ...env,
     }),
     database,
@@ -791,7 +795,7 @@ describe('stored tallies and pages (reads cost a page, not the history)', () => 
   test('behavior: the migration’s backfill computes the same totals as the votes moved them (a database from before stored tallies)', async () => {
     const before = await database.db.select().from(proposalTallies).orderBy(proposalTallies.proposalId)
     expect(before.length).toBeGreaterThan(3)
-    const migration = readFileSync(new URL('../../drizzle/0003_stored_tallies.sql', import.meta.url), 'utf8')
+    const migration = readFileSync(new URL('../../drizzle/0004_stored_tallies.sql', import.meta.url), 'utf8')
     const backfill = migration
       .split('--> statement-breakpoint')
       .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
@@ -1050,15 +1054,18 @@ describe('abuse bounds: rate limits, cheap checks first, bounded chain work', ()
   })
   afterAll(() => proxy?.close())
 
-  test('behavior: a burst beyond GOVERNANCE_RATE_LIMIT_PER_MINUTE / EXPORT_RATE_LIMIT_PER_MINUTE → 429 with Retry-After and the JSON envelope, before any chain call; other clients and routes go on', async () => {
+  test('behavior: a burst beyond GOVERNANCE_RATE_LIMIT_PER_MINUTE / EXPORT_RATE_LIMIT_PER_MINUTE / POWER_RATE_LIMIT_PER_MINUTE → 429 with Retry-After and the JSON envelope, before any chain call; other clients and routes go on', async () => {
     const limited = await appOn(proxy.url, {
       GOVERNANCE_RATE_LIMIT_PER_MINUTE: '3',
       EXPORT_RATE_LIMIT_PER_MINUTE: '2',
+      POWER_RATE_LIMIT_PER_MINUTE: '2',
     })
     try {
       const open = (await createProposal(ada, { title: 'Rate limited' })).id
       const vote = await bogusVote(ben, open)
-      const send = (remoteAddress = '127.0.0.1') =>
+      // A client no other test is: on PostgreSQL the counts of every app on the database are one.
+      const client = '203.0.113.1'
+      const send = (remoteAddress = client) =>
         limited.inject({
           method: 'POST',
           url: `/api/proposals/${open}/votes`,
@@ -1078,8 +1085,11 @@ describe('abuse bounds: rate limits, cheap checks first, bounded chain work', ()
       expect(Number(refused?.headers['retry-after'])).toBeLessThanOrEqual(60)
       // Per client: another address still gets its answer.
       expect((await send('198.51.100.7')).statusCode).toBe(401)
-      // Reads are not limited.
-      expect((await limited.inject({ method: 'GET', url: `/api/proposals/${open}` })).statusCode).toBe(200)
+      // The proposal's page is not limited.
+      expect(
+        (await limited.inject({ method: 'GET', url: `/api/proposals/${open}`, remoteAddress: client }))
+          .statusCode,
+      ).toBe(200)
 
       const proposalStatuses = []
       for (let i = 0; i < 4; i++) {
@@ -1089,18 +1099,79 @@ describe('abuse bounds: rate limits, cheap checks first, bounded chain work', ()
           url: '/api/proposals',
           headers: jsonHeaders,
           payload: JSON.stringify({ message, signature: BOGUS_SIGNATURE }),
+          remoteAddress: client,
         })
         proposalStatuses.push(response.statusCode)
       }
       expect(proposalStatuses).toEqual([401, 401, 401, 429])
 
-      for (const url of [`/api/proposals/${open}/bundle`, '/api/governance/log']) {
+      for (const url of [
+        `/api/proposals/${open}/bundle`,
+        '/api/governance/log',
+        `/api/proposals/${open}/power/${ada.address}`,
+      ]) {
         const statuses = []
-        for (let i = 0; i < 3; i++) statuses.push((await limited.inject({ method: 'GET', url })).statusCode)
+        for (let i = 0; i < 3; i++)
+          statuses.push((await limited.inject({ method: 'GET', url, remoteAddress: client })).statusCode)
         expect(statuses, url).toEqual([200, 200, 429])
       }
     } finally {
       await limited.close()
+    }
+  })
+
+  test('behavior: X-Forwarded-For names the rate-limited client only when TRUST_PROXY names the peer it comes from (the load balancer)', async () => {
+    const balancer = '203.0.113.20'
+    const open = (await createProposal(ada, { title: 'Behind a proxy' })).id
+    const powerStatuses = async (
+      target: FastifyInstance,
+      requests: { from: string; forwardedFor: string }[],
+    ) => {
+      const statuses = []
+      for (const { from, forwardedFor } of requests) {
+        const response = await target.inject({
+          method: 'GET',
+          url: `/api/proposals/${open}/power/${ada.address}`,
+          headers: { 'x-forwarded-for': forwardedFor },
+          remoteAddress: from,
+        })
+        statuses.push(response.statusCode)
+      }
+      return statuses
+    }
+    // Off (the default): a client changing the header each time is still counted by its own address.
+    const direct = await appOn(proxy.url, { POWER_RATE_LIMIT_PER_MINUTE: '2' })
+    try {
+      const spoofing = ['198.51.100.1', '198.51.100.2', '198.51.100.3'].map((forwardedFor) => ({
+        from: '203.0.113.21',
+        forwardedFor,
+      }))
+      expect(await powerStatuses(direct, spoofing)).toEqual([200, 200, 429])
+    } finally {
+      await direct.close()
+    }
+    // On: behind the balancer, each client its header names is counted apart; a peer not named is the client.
+    const proxied = await appOn(proxy.url, {
+      POWER_RATE_LIMIT_PER_MINUTE: '2',
+      TRUST_PROXY: `${balancer}/32`,
+    })
+    try {
+      const viaBalancer = (forwardedFor: string) => ({ from: balancer, forwardedFor })
+      expect(
+        await powerStatuses(proxied, [
+          viaBalancer('198.51.100.10'),
+          viaBalancer('198.51.100.10'),
+          viaBalancer('198.51.100.10'),
+          viaBalancer('198.51.100.11'),
+        ]),
+      ).toEqual([200, 200, 429, 200])
+      const notTheBalancer = ['198.51.100.12', '198.51.100.13', '198.51.100.14'].map((forwardedFor) => ({
+        from: '203.0.113.22',
+        forwardedFor,
+      }))
+      expect(await powerStatuses(proxied, notTheBalancer)).toEqual([200, 200, 429])
+    } finally {
+      await proxied.close()
     }
   })
 

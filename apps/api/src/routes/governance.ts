@@ -38,15 +38,23 @@ export interface GovernanceRouteOptions {
   writeRateLimitPerMinute: number
   /** Result bundles and log pages each client may fetch per minute, each route counted apart. */
   exportRateLimitPerMinute: number
+  /** Voting-power look-ups each client may make per minute: above the indexed block each asks the chain. */
+  powerRateLimitPerMinute: number
 }
 
 export async function governanceRoutes(
   app: FastifyInstance,
-  { deps, writeRateLimitPerMinute, exportRateLimitPerMinute }: GovernanceRouteOptions,
+  {
+    deps,
+    writeRateLimitPerMinute,
+    exportRateLimitPerMinute,
+    powerRateLimitPerMinute,
+  }: GovernanceRouteOptions,
 ) {
   // Counted when the request arrives (onRequest), before its body is read or anything is checked.
   const writeLimit = { rateLimit: { max: writeRateLimitPerMinute, timeWindow: '1 minute' } }
   const exportLimit = { rateLimit: { max: exportRateLimitPerMinute, timeWindow: '1 minute' } }
+  const powerLimit = { rateLimit: { max: powerRateLimitPerMinute, timeWindow: '1 minute' } }
   const nowSeconds = () => seconds(deps.now())
 
   app.post(
@@ -99,6 +107,7 @@ export async function governanceRoutes(
 
   app.get<{ Params: { id: string; address: string } }>(
     '/api/proposals/:id/power/:address',
+    { config: powerLimit },
     async (request) => {
       const { address, ...rest } = request.params
       const { id } = parse(proposalIdParams, rest, 'proposal id')

@@ -1,13 +1,17 @@
-// HTTP for the governance token, and the token index's lifecycle: it syncs while the server runs.
+// HTTP for the governance token, and the token index's lifecycle: it syncs while the server runs and leads.
 import type { FastifyInstance } from 'fastify'
 import { ApiError } from '../errors.ts'
+import type { Leadership } from '../indexer/leader.ts'
 import type { TokenIndex } from '../indexer/token-index.ts'
 import { holderCount } from '../services/token.ts'
 
-export async function tokenRoutes(app: FastifyInstance, { tokenIndex }: { tokenIndex?: TokenIndex }) {
-  if (tokenIndex) {
-    app.addHook('onReady', async () => tokenIndex.start())
-    app.addHook('onClose', async () => tokenIndex.stop())
+export async function tokenRoutes(
+  app: FastifyInstance,
+  { tokenIndex, leadership }: { tokenIndex?: TokenIndex; leadership?: Leadership },
+) {
+  if (leadership) {
+    app.addHook('onReady', async () => leadership.start())
+    app.addHook('onClose', async () => leadership.stop())
   }
 
   app.get('/api/token/holders', async () => {

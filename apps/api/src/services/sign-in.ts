@@ -46,6 +46,10 @@ export async function issueNonce(deps: SignInDeps, preauthToken: string): Promis
   return nonce
 }
 
+/** The message's nonce has expired or was used (checked before the signature, and again when consumed). */
+const nonceSpent = () =>
+  new ApiError(401, 'invalid_nonce', 'This sign-in message has expired or was already used. Sign in again.')
+
 /** Verifies a signed SIWE message and, if everything holds, creates a session. */
 export async function verifySignIn(
   deps: SignInDeps,
@@ -72,11 +76,7 @@ export async function verifySignIn(
 
   const [issued] = await deps.db.select().from(authNonces).where(nonceMatches)
   if (!issued || issued.consumedAt || issued.expiresAt <= now) {
-    throw new ApiError(
-      401,
-      'invalid_nonce',
-      'This sign-in message has expired or was already used. Sign in again.',
-    )
+    throw nonceSpent()
   }
 
   const client = deps.clientFor(fields.chainId)
@@ -113,11 +113,7 @@ export async function verifySignIn(
       .where(and(nonceMatches, isNull(authNonces.consumedAt), gt(authNonces.expiresAt, now)))
       .returning({ nonce: authNonces.nonce })
     if (consumed.length === 0) {
-      throw new ApiError(
-        401,
-        'invalid_nonce',
-        'This sign-in message has expired or was already used. Sign in again.',
-      )
+      throw nonceSpent()
     }
     const [created] = await tx
       .insert(sessions)

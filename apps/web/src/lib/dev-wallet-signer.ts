@@ -1,8 +1,7 @@
 // The development wallet's signing, loaded on its first signature: anvil's test keys (public, in
-// @guildhall/devchain/accounts) sign in the browser and transactions go out raw, because the app's
+// @guildhall/devchain/browser) sign in the browser and transactions go out raw, because the app's
 // /rpc proxy serves no method that uses the node's unlocked accounts (ADR 017).
-import { anvilAccounts } from '@guildhall/devchain/accounts'
-import type { WalletSignerRequest } from '@guildhall/devchain/wallet/anvil-provider'
+import { anvilAccounts, type WalletSignerRequest } from '@guildhall/devchain/browser'
 import {
   BaseError,
   createWalletClient,

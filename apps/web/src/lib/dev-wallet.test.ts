@@ -6,7 +6,7 @@ import { parseEnv } from '@guildhall/api/env'
 import { governanceDomain, LOCAL_CHAIN_ID, voteTypedData } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import type { AnvilProvider } from '@guildhall/devchain/wallet/anvil-provider'
+import type { AnvilProvider } from '@guildhall/devchain/browser'
 import type { FastifyInstance } from 'fastify'
 import {
   type Address,

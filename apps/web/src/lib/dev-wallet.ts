@@ -1,5 +1,5 @@
 import type { PublicChain, PublicConfig } from '@guildhall/core'
-import { type AnvilProvider, createAnvilProvider } from '@guildhall/devchain/wallet/anvil-provider'
+import { type AnvilProvider, createAnvilProvider } from '@guildhall/devchain/browser'
 import type { Wallet } from '@rainbow-me/rainbowkit'
 import { createConnector } from 'wagmi'
 import { injected } from 'wagmi/connectors'

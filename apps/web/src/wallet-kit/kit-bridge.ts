@@ -33,12 +33,11 @@ export function requestConnectModal(): void {
   else connectModalRequested = true
 }
 
-/** RainbowKit's `useAddRecentTransaction`, usable before the kit has loaded (the entry is queued). */
-export function useAddRecentTransaction(): AddRecentTransaction {
-  return addToRecentTransactions
-}
-
-function addToRecentTransactions(transaction: Transaction): void {
+/**
+ * Adds a transaction to the kit's recent transactions (its account modal), or, while the kit has not
+ * loaded, queues it until the kit registers. A plain function: it needs nothing from React.
+ */
+export function queueRecentTransaction(transaction: Transaction): void {
   if (kit.addRecentTransaction) kit.addRecentTransaction(transaction)
   else queued.push(transaction)
 }

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { type Config, type CreateConnectorFn, createConfig, createStorage, http } from 'wagmi'
 import { mock } from 'wagmi/connectors'
 import { addWalletConnectors } from './connectors.ts'
-import { registerKitFunctions, requestConnectModal, useAddRecentTransaction } from './kit-bridge.ts'
+import { queueRecentTransaction, registerKitFunctions, requestConnectModal } from './kit-bridge.ts'
 import { rememberedConnectorIds, sdkOnDemand } from './wallet-sdk-on-demand.ts'
 
 const DEAD_RPC = 'http://127.0.0.1:9'
@@ -195,16 +195,15 @@ describe('the kit bridge', () => {
   })
 
   test('a transaction added before the kit has loaded reaches it once it registers, in order', () => {
-    const add = useAddRecentTransaction()
     const first = { hash: `0x${'01'.repeat(32)}`, description: 'first' } as const
     const second = { hash: `0x${'02'.repeat(32)}`, description: 'second' } as const
-    add(first)
-    add(second)
+    queueRecentTransaction(first)
+    queueRecentTransaction(second)
     const received: unknown[] = []
     registerKitFunctions({ addRecentTransaction: (tx) => received.push(tx), openConnectModal: undefined })
     expect(received).toEqual([first, second])
     const third = { hash: `0x${'03'.repeat(32)}`, description: 'third' } as const
-    add(third)
+    queueRecentTransaction(third)
     expect(received).toEqual([first, second, third])
   })
 })

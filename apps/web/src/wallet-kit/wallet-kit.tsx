@@ -48,11 +48,7 @@ export function WalletKit({ onShown }: WalletKitProps) {
   )
   if (!signIn) return kit
   return (
-    <RainbowKitAuthenticationProvider
-      adapter={signIn.rainbowKitAdapter}
-      status={signIn.status}
-      enabled={signIn.available}
-    >
+    <RainbowKitAuthenticationProvider adapter={signIn.adapter} status={signIn.status}>
       {kit}
     </RainbowKitAuthenticationProvider>
   )

@@ -1,5 +1,5 @@
-import { AddTokenButton } from '../../features/delegation/add-token-button.tsx'
 import { DelegationPanel } from '../../features/delegation/delegation-panel.tsx'
+import { AddTokenButton } from '../../features/overview/add-token-button.tsx'
 import { DaoSummary } from '../../features/overview/dao-summary.tsx'
 import { MyAccount } from '../../features/overview/my-account.tsx'
 

@@ -1,4 +1,3 @@
-import type { SessionResponse } from '@guildhall/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef } from 'react'
 import { useAccount, useConfig } from 'wagmi'
@@ -8,23 +7,28 @@ import {
   createGuildhallAuthenticationAdapter,
   type GuildhallAuthenticationAdapter,
 } from './authentication-adapter.ts'
-import { isSignInUnavailable, SESSION_QUERY_KEY, useSession } from './queries/session.ts'
+import { CURRENT_SESSION_QUERY_KEY, useCurrentSession } from './queries/current-session.ts'
 import {
   AUTH_CHANNEL_NAME,
   type AuthChannelMessage,
   deriveSignInState,
   type SignInState,
 } from './sign-in-state.ts'
+import { signOut } from './sign-out.ts'
 
 interface SignInContextValue extends SignInState {
-  adapter: GuildhallAuthenticationAdapter
   /** What RainbowKit's authentication provider gets (in the wallet kit). */
-  rainbowKitAdapter: GuildhallAuthenticationAdapter
+  adapter: GuildhallAuthenticationAdapter
+  /** Signs this browser out (the header's "Sign out"). */
+  signOut: () => Promise<void>
 }
 
 const SignInContext = createContext<SignInContextValue | null>(null)
 
-/** Sign-in state for the app's own UI; null when sign-in is off in the config. */
+/**
+ * Sign-in state for the app's own UI; null when sign-in is off. The config's `signIn` is the one
+ * decision: the server mounts its /api/auth routes and the app this provider from it.
+ */
 export function useSignIn(): SignInContextValue | null {
   return useContext(SignInContext)
 }
@@ -32,14 +36,14 @@ export function useSignIn(): SignInContextValue | null {
 /**
  * Sign-In with Ethereum: the session query drives the sign-in status (RainbowKit's, in the wallet kit), the
  * adapter talks to /api/auth, and every tab follows the others (BroadcastChannel, refetch on focus).
- * Must sit inside WagmiProvider and the QueryClientProvider.
+ * Must sit inside WagmiProvider and the QueryClientProvider; mounted only when the config's `signIn` is on.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const config = usePublicConfig()
   const queryClient = useQueryClient()
   const { address, status: accountStatus } = useAccount()
-  const query = useSession()
-  const { status, available, session, foreignSession } = deriveSignInState(
+  const query = useCurrentSession()
+  const { status, session, foreignSession } = deriveSignInState(
     { data: query.data, error: query.error },
     accountStatus === 'connected' ? address : undefined,
     // Only a connected or remembered wallet waits on the session; wagmi's reconnect-on-mount passes
@@ -47,36 +51,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     accountStatus === 'disconnected' || accountStatus === 'connecting',
   )
 
+  const wagmiConfig = useConfig()
   const adapter = useMemo(
     () =>
       createGuildhallAuthenticationAdapter({
         appUrl: config.appUrl,
         daoName: config.dao.name,
         queryClient,
-        isAvailable: () => !isSignInUnavailable(queryClient.getQueryState(SESSION_QUERY_KEY)?.error),
+        connectedAddress: () => {
+          const account = getAccount(wagmiConfig)
+          return account.status === 'connected' ? account.address : undefined
+        },
       }),
-    [config.appUrl, config.dao.name, queryClient],
-  )
-
-  // What RainbowKit gets: it signs out on every `change` event with accounts, even when the wallet
-  // re-announces the same account (unlock, EIP-6963 re-announce). Proving the same address again would
-  // be pointless, so that case keeps the session; a different address or a disconnect signs out. If the
-  // check ever runs before wagmi has the new account, the mismatch below still ends the session.
-  const wagmiConfig = useConfig()
-  const rainbowKitAdapter = useMemo<GuildhallAuthenticationAdapter>(
-    () => ({
-      ...adapter,
-      signOut: async () => {
-        const account = getAccount(wagmiConfig)
-        const current = queryClient.getQueryData<SessionResponse>(SESSION_QUERY_KEY)?.session
-        const sameAccount =
-          account.status === 'connected' &&
-          current != null &&
-          account.address.toLowerCase() === current.address.toLowerCase()
-        if (!sameAccount) await adapter.signOut()
-      },
-    }),
-    [adapter, wagmiConfig, queryClient],
+    [config.appUrl, config.dao.name, queryClient, wagmiConfig],
   )
 
   // Another tab signed in or out: ask the server (the cookie is shared by all tabs).
@@ -85,7 +72,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const channel = new BroadcastChannel(AUTH_CHANNEL_NAME)
     channel.onmessage = (event: MessageEvent<AuthChannelMessage>) => {
       if (event.data?.type === 'signed-in' || event.data?.type === 'signed-out') {
-        void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY })
+        void queryClient.invalidateQueries({ queryKey: CURRENT_SESSION_QUERY_KEY })
       }
     }
     return () => channel.close()
@@ -97,14 +84,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!foreignSession || endingForeign.current) return
     endingForeign.current = true
-    void adapter.signOut().finally(() => {
+    void signOut(queryClient).finally(() => {
       endingForeign.current = false
     })
-  }, [foreignSession, adapter])
+  }, [foreignSession, queryClient])
 
   const value = useMemo(
-    () => ({ status, available, session, foreignSession, adapter, rainbowKitAdapter }),
-    [status, available, session, foreignSession, adapter, rainbowKitAdapter],
+    () => ({ status, session, foreignSession, adapter, signOut: () => signOut(queryClient) }),
+    [status, session, foreignSession, adapter, queryClient],
   )
 
   return <SignInContext.Provider value={value}>{children}</SignInContext.Provider>

@@ -1,7 +1,9 @@
 import { checkSiwePolicy, parseSiweMessageStrict, signInStatement } from '@guildhall/core'
 import { QueryClient } from '@tanstack/react-query'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createGuildhallAuthenticationAdapter } from './authentication-adapter.ts'
+import { CURRENT_SESSION_QUERY_KEY } from './queries/current-session.ts'
+import { MEMBER_SESSIONS_QUERY_KEY } from './queries/member-sessions.ts'
 
 const ADA = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const DAO = 'Guildhall Test DAO'
@@ -11,7 +13,7 @@ function adapter(appUrl = 'http://127.0.0.1:4173') {
     appUrl,
     daoName: DAO,
     queryClient: new QueryClient(),
-    isAvailable: () => true,
+    connectedAddress: () => undefined,
   })
 }
 
@@ -49,5 +51,49 @@ describe('createMessage', () => {
     }) as string
     expect(message.startsWith('dao.example wants you to sign in')).toBe(true)
     expect(message).toContain('\nURI: https://dao.example\n')
+  })
+})
+
+describe('signOut (what RainbowKit calls on every disconnect and account change)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    localStorage.clear()
+  })
+
+  function signedIn(connected: string | undefined) {
+    const queryClient = new QueryClient()
+    queryClient.setQueryData(CURRENT_SESSION_QUERY_KEY, {
+      session: { address: ADA, chainId: 31337, expiresAt: '2030-01-01T00:00:00.000Z' },
+    })
+    queryClient.setQueryData(MEMBER_SESSIONS_QUERY_KEY, { sessions: [] })
+    const requests: string[] = []
+    vi.stubGlobal('fetch', async (path: string, init?: RequestInit) => {
+      requests.push(`${init?.method ?? 'GET'} ${path}`)
+      return new Response(null, { status: 204 })
+    })
+    const adapter = createGuildhallAuthenticationAdapter({
+      appUrl: 'http://127.0.0.1:4173',
+      daoName: DAO,
+      queryClient,
+      connectedAddress: () => connected,
+    })
+    return { adapter, queryClient, requests }
+  }
+
+  test('behavior: the same account re-announced (any address case) keeps the session', async () => {
+    const { adapter, queryClient, requests } = signedIn(ADA.toUpperCase().replace('0X', '0x'))
+    await adapter.signOut()
+    expect(queryClient.getQueryData(CURRENT_SESSION_QUERY_KEY)).toMatchObject({ session: { address: ADA } })
+    expect(requests).toEqual([])
+  })
+
+  test('behavior: another account or no wallet signs out here and on the server, and forgets the session list', async () => {
+    for (const connected of ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', undefined]) {
+      const { adapter, queryClient, requests } = signedIn(connected)
+      await adapter.signOut()
+      expect(queryClient.getQueryData(CURRENT_SESSION_QUERY_KEY)).toEqual({ session: null })
+      expect(queryClient.getQueryData(MEMBER_SESSIONS_QUERY_KEY)).toBeUndefined()
+      expect(requests).toEqual(['POST /api/auth/logout'])
+    }
   })
 })

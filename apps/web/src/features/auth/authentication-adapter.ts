@@ -12,9 +12,9 @@ import type { createAuthenticationAdapter } from '@rainbow-me/rainbowkit'
 import type { QueryClient } from '@tanstack/react-query'
 import { getAddress } from 'viem'
 import { apiFetch } from '../../lib/api.ts'
-import { postLogout } from './queries/logout.ts'
-import { SESSION_QUERY_KEY, setSignedOut } from './queries/session.ts'
+import { CURRENT_SESSION_QUERY_KEY } from './queries/current-session.ts'
 import { announceAuthChange } from './sign-in-state.ts'
+import { signOut } from './sign-out.ts'
 
 /**
  * Handed to RainbowKit when getNonce could not get a nonce even after retrying. RainbowKit 2.2 keeps
@@ -33,8 +33,8 @@ export interface AuthenticationAdapterOptions {
   appUrl: string
   daoName: string
   queryClient: QueryClient
-  /** False when the server has no sign-in: signOut then has nothing to tell it. */
-  isAvailable: () => boolean
+  /** The connected wallet's address, undefined while none is connected. */
+  connectedAddress: () => string | undefined
   sleep?: (ms: number) => Promise<void>
 }
 
@@ -47,12 +47,15 @@ function retryable(status: number): boolean {
   return status === 0 || status === 408 || status === 429 || status >= 500
 }
 
-/** Guildhall's sign-in (ADR 007) as RainbowKit 2.2's adapter: getNonce, createMessage, verify, signOut. */
+/**
+ * Guildhall's sign-in (ADR 007) as RainbowKit 2.2's adapter: getNonce, createMessage, verify, and signOut
+ * as RainbowKit asks for it (the app's own sign-out is `signOut` of sign-out.ts).
+ */
 export function createGuildhallAuthenticationAdapter({
   appUrl,
   daoName,
   queryClient,
-  isAvailable,
+  connectedAddress,
   sleep = defaultSleep,
 }: AuthenticationAdapterOptions): GuildhallAuthenticationAdapter {
   const publicUrl = new URL(appUrl)
@@ -121,22 +124,24 @@ export function createGuildhallAuthenticationAdapter({
       if (response.status !== 200) return false
       const parsed = sessionResponseSchema.safeParse(await response.json().catch(() => null))
       if (parsed.success && parsed.data.session) {
-        queryClient.setQueryData<SessionResponse>(SESSION_QUERY_KEY, parsed.data)
+        queryClient.setQueryData<SessionResponse>(CURRENT_SESSION_QUERY_KEY, parsed.data)
       } else {
-        await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY })
+        await queryClient.invalidateQueries({ queryKey: CURRENT_SESSION_QUERY_KEY })
       }
       announceAuthChange({ type: 'signed-in' })
       return true
     },
 
     async signOut() {
-      // Idempotent and never throws: RainbowKit calls it on every disconnect and account change.
-      // Connect-only fallback (no sign-in on this server): nothing to end, and writing `null` into the
-      // session query would replace its 404 and turn sign-in on.
-      if (!isAvailable()) return
-      setSignedOut(queryClient)
-      await postLogout()
-      announceAuthChange({ type: 'signed-out' })
+      // RainbowKit calls this on every disconnect and on every `change` event with accounts, even when
+      // the wallet re-announces the same account (unlock, EIP-6963 re-announce). Proving the same
+      // address again would be pointless, so that case keeps the session; a different address or a
+      // disconnect signs out. If this ever runs before wagmi has the new account, the provider's
+      // foreign-session check still ends the session.
+      const session = queryClient.getQueryData<SessionResponse>(CURRENT_SESSION_QUERY_KEY)?.session
+      const connected = connectedAddress()
+      if (session && connected?.toLowerCase() === session.address.toLowerCase()) return
+      await signOut(queryClient)
     },
   }
   return adapter

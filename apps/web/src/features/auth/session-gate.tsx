@@ -11,7 +11,7 @@ export type SessionGate = 'open' | 'checking' | 'sign-in'
 
 export function useSessionGate(): SessionGate {
   const signIn = useSignIn()
-  if (!signIn?.available || signIn.status === 'authenticated') return 'open'
+  if (!signIn || signIn.status === 'authenticated') return 'open'
   return signIn.status === 'loading' ? 'checking' : 'sign-in'
 }
 

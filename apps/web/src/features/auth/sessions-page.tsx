@@ -1,12 +1,13 @@
-import { shortenAddress } from '@guildhall/core'
+import { type SessionListItem, shortenAddress } from '@guildhall/core'
 import { useState } from 'react'
 import { useAccount } from 'wagmi'
 import { describeRequestError } from '../../lib/api.ts'
+import { chainName } from '../../lib/chains.ts'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import './auth.css'
 import { useSignIn } from './auth-provider.tsx'
+import { useMemberSessions } from './queries/member-sessions.ts'
 import { useRevokeSessions } from './queries/revoke-sessions.ts'
-import { type SessionRow, useSessions } from './queries/sessions.ts'
 import { SignInButton } from './session-gate.tsx'
 import { describeUserAgent } from './user-agent.ts'
 
@@ -27,7 +28,7 @@ export function SessionsPage() {
   return (
     <article className="page sessions-page">
       <h1>Your sessions</h1>
-      {!signIn?.available ? (
+      {!signIn ? (
         <p className="muted">Sign-in is turned off on this server, so there are no sessions to manage.</p>
       ) : signIn.status === 'loading' ? (
         <p className="muted" role="status">
@@ -51,10 +52,9 @@ export function SessionsPage() {
 
 function SessionList({ address }: { address: string }) {
   const config = usePublicConfig()
-  const sessions = useSessions(true)
+  const sessions = useMemberSessions()
   const revoke = useRevokeSessions()
   const [confirmAll, setConfirmAll] = useState(false)
-  const chainName = (id: number) => config.chains.find((chain) => chain.id === id)?.name ?? `Chain ${id}`
 
   return (
     <>
@@ -79,7 +79,7 @@ function SessionList({ address }: { address: string }) {
             <SessionItem
               key={row.id}
               row={row}
-              chainName={chainName(row.chainId)}
+              chain={chainName(config.chains, row.chainId)}
               busy={revoke.isPending}
               onRevoke={() => revoke.mutate({ id: row.id, current: row.current })}
             />
@@ -124,12 +124,13 @@ function SessionList({ address }: { address: string }) {
 
 function SessionItem({
   row,
-  chainName,
+  chain,
   busy,
   onRevoke,
 }: {
-  row: SessionRow
-  chainName: string
+  row: SessionListItem
+  /** The name of the chain it signed in on. */
+  chain: string
   busy: boolean
   onRevoke: () => void
 }) {
@@ -139,7 +140,7 @@ function SessionItem({
       <div className="session-what">
         <strong title={row.userAgent ?? undefined}>{device}</strong>
         {row.current ? <span className="session-badge">This device</span> : null}
-        <span className="muted">on {chainName}</span>
+        <span className="muted">on {chain}</span>
       </div>
       <dl className="session-times">
         <div>

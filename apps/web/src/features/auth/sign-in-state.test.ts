@@ -15,16 +15,12 @@ describe('deriveSignInState', () => {
   })
 
   test('behavior: loading only while the first answer is outstanding', () => {
-    expect(deriveSignInState({ data: undefined, error: null }, ADA)).toMatchObject({
-      status: 'loading',
-      available: true,
-    })
+    expect(deriveSignInState({ data: undefined, error: null }, ADA).status).toBe('loading')
   })
 
   test('behavior: a session for the connected address is authenticated (address case does not matter)', () => {
     expect(deriveSignInState({ data: { session }, error: null }, ADA.toLowerCase())).toEqual({
       status: 'authenticated',
-      available: true,
       session,
       foreignSession: false,
     })
@@ -46,14 +42,9 @@ describe('deriveSignInState', () => {
     expect(deriveSignInState({ data: { session }, error: null }, undefined).status).toBe('authenticated')
   })
 
-  test('behavior: a 404 from the session route means the server has no sign-in (connect-only)', () => {
-    const state = deriveSignInState({ data: undefined, error: new ApiRequestError(404, 'Not found') }, ADA)
-    expect(state).toMatchObject({ status: 'unauthenticated', available: false })
-  })
-
-  test('behavior: an unreachable server on the first check is unauthenticated, sign-in still offered', () => {
+  test('behavior: an unreachable server on the first check is unauthenticated', () => {
     const state = deriveSignInState({ data: undefined, error: new ApiRequestError(0, 'down') }, ADA)
-    expect(state).toMatchObject({ status: 'unauthenticated', available: true })
+    expect(state).toEqual({ status: 'unauthenticated', session: null, foreignSession: false })
   })
 
   test('behavior: a failed refetch keeps the last known session', () => {

@@ -1,12 +1,9 @@
 import type { Session, SessionResponse } from '@guildhall/core'
 import type { AuthenticationStatus } from '@rainbow-me/rainbowkit'
-import { isSignInUnavailable } from './queries/session.ts'
 
 export interface SignInState {
   /** What RainbowKit is told. */
   status: AuthenticationStatus
-  /** False when the server has no sign-in (connect-only); RainbowKit then gets no adapter. */
-  available: boolean
   /** The session, only when it belongs to the connected wallet. */
   session: Session | null
   /** A session exists for an address other than the connected one: it must be ended. */
@@ -27,25 +24,16 @@ export function deriveSignInState(
     // With no wallet connected or reconnecting nothing waits on the session. Reporting "loading" there
     // would let RainbowKit show "Connect Wallet" and then close the just-opened connect modal when the
     // answer turns the status to "unauthenticated" (its ModalProvider closes modals on that change).
-    if (query.error == null && walletIdle) {
-      return { status: 'unauthenticated', available: true, session: null, foreignSession: false }
-    }
-    if (query.error == null)
-      return { status: 'loading', available: true, session: null, foreignSession: false }
-    return {
-      status: 'unauthenticated',
-      available: !isSignInUnavailable(query.error),
-      session: null,
-      foreignSession: false,
-    }
+    const waiting = query.error == null && !walletIdle
+    return { status: waiting ? 'loading' : 'unauthenticated', session: null, foreignSession: false }
   }
   const session = query.data.session
-  if (!session) return { status: 'unauthenticated', available: true, session: null, foreignSession: false }
+  if (!session) return { status: 'unauthenticated', session: null, foreignSession: false }
   const foreign =
     connectedAddress !== undefined && connectedAddress.toLowerCase() !== session.address.toLowerCase()
   return foreign
-    ? { status: 'unauthenticated', available: true, session: null, foreignSession: true }
-    : { status: 'authenticated', available: true, session, foreignSession: false }
+    ? { status: 'unauthenticated', session: null, foreignSession: true }
+    : { status: 'authenticated', session, foreignSession: false }
 }
 
 /** The channel every tab of the app listens on for sign-in and sign-out. */

@@ -16,7 +16,7 @@ export function SignedInAs() {
   const signIn = useSignIn()
   const { isConnected } = useAccount()
   const [busy, setBusy] = useState(false)
-  if (signIn?.available && signIn.status === 'unauthenticated' && isConnected) {
+  if (signIn?.status === 'unauthenticated' && isConnected) {
     return (
       <div className="signed-in" data-testid="header-sign-in">
         <span>Not signed in</span>
@@ -28,8 +28,8 @@ export function SignedInAs() {
   const { address } = signIn.session
   const signOut = () => {
     setBusy(true)
-    // The adapter never throws; the status flips at once, the server call follows.
-    void signIn.adapter.signOut().finally(() => setBusy(false))
+    // Never throws; the status flips at once, the server call follows.
+    void signIn.signOut().finally(() => setBusy(false))
   }
   return (
     <div className="signed-in" data-testid="signed-in-as">

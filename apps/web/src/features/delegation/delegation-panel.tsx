@@ -14,7 +14,7 @@ import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAccount, useTokenContract } from '../../lib/token.ts'
 import { walletFailure } from '../../lib/wallet-errors.ts'
-import { useAddRecentTransaction } from '../../wallet-kit/kit-bridge.ts'
+import { queueRecentTransaction } from '../../wallet-kit/kit-bridge.ts'
 
 const loadTransaction = () => import('./delegation-transaction.ts')
 
@@ -53,7 +53,6 @@ export function DelegationPanel() {
   const { address, chainId, isConnected } = useAccount()
   const { account, queryKey } = useTokenAccount(address)
   const queryClient = useQueryClient()
-  const addRecentTransaction = useAddRecentTransaction()
   // The bare client with viem's tree-shakable actions: usePublicClient's would bring every public action
   // (≈ 37 KiB gzip, ENS and signature checks included) into the first page's JavaScript.
   const client = useClient({ chainId: token?.chainId })
@@ -107,7 +106,7 @@ export function DelegationPanel() {
       setError(walletFailure(e, 'the delegation'))
       return
     }
-    addRecentTransaction({ hash, description, confirmations: DEFAULT_CONFIRMATIONS })
+    queueRecentTransaction({ hash, description, confirmations: DEFAULT_CONFIRMATIONS })
     update({ step: 'pending', hash })
     try {
       const confirmed = await transaction.delegationConfirmed(client, hash)

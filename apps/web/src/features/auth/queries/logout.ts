@@ -17,11 +17,11 @@ export const logoutPending = {
   clear: () => storage()?.removeItem(LOGOUT_PENDING_KEY),
 }
 
-/** POST /api/auth/logout; true when the server has no session for us any more (204, 401, 404). */
+/** POST /api/auth/logout; true when the server has no session for us any more (its 204). */
 export async function postLogout(): Promise<boolean> {
   try {
     const response = await apiFetch('POST', '/api/auth/logout')
-    const done = response.ok || response.status === 401 || response.status === 404
+    const done = response.ok
     if (done) logoutPending.clear()
     else logoutPending.set()
     return done

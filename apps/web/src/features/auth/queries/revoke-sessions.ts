@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiSend } from '../../../lib/api.ts'
-import { announceAuthChange } from '../sign-in-state.ts'
-import { SESSION_QUERY_KEY, setSignedOut } from './session.ts'
-import { SESSIONS_QUERY_KEY } from './sessions.ts'
+import { signOut } from '../sign-out.ts'
+import { CURRENT_SESSION_QUERY_KEY } from './current-session.ts'
+import { MEMBER_SESSIONS_QUERY_KEY } from './member-sessions.ts'
 
 /** DELETE /api/auth/sessions/:id, or DELETE /api/auth/sessions (all of mine) when `id` is null. */
 export async function revokeSessions(id: string | null): Promise<void> {
@@ -17,14 +17,9 @@ export function useRevokeSessions() {
     mutationKey: ['api', 'auth', 'sessions', 'revoke'],
     mutationFn: async ({ id }: { id: string | null; current: boolean }) => revokeSessions(id),
     onSuccess: async (_data, { id, current }) => {
-      if (id === null || current) {
-        setSignedOut(queryClient)
-        queryClient.removeQueries({ queryKey: SESSIONS_QUERY_KEY })
-        announceAuthChange({ type: 'signed-out' })
-        return
-      }
-      await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY })
+      if (id === null || current) return signOut(queryClient, { serverEnded: true })
+      await queryClient.invalidateQueries({ queryKey: MEMBER_SESSIONS_QUERY_KEY })
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: CURRENT_SESSION_QUERY_KEY }),
   })
 }

@@ -1,0 +1,93 @@
+// HAProxy in front of several API instances, for the cluster fault test and `npm run cluster`
+// (docs/deploy.md shows the same configuration for production, with TLS).
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const START_TIMEOUT_MS = 10_000
+
+/** Debian's haproxy package, or the one on PATH. */
+export const haproxyBinary = (): string => (existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy')
+
+/**
+ * The configuration: HTTP on 127.0.0.1:`port`, round robin over `instances` (host:port), each checked on
+ * /api/health every half second and taken out after two failures. A request whose connection an instance
+ * refuses is sent to another (`redispatch`); one already sent is never resent by the proxy, since only
+ * the client knows it may resend (a signed vote is idempotent, the client's retry converges).
+ */
+export function haproxyConfig({ port, instances }: { port: number; instances: string[] }): string {
+  return [
+    'global',
+    '  maxconn 2000',
+    'defaults',
+    '  mode http',
+    '  option forwardfor',
+    '  option redispatch',
+    '  retries 3',
+    '  timeout connect 2s',
+    '  timeout client 60s',
+    '  timeout server 60s',
+    'frontend guildhall',
+    `  bind 127.0.0.1:${port}`,
+    '  default_backend api',
+    'backend api',
+    '  balance roundrobin',
+    '  option httpchk GET /api/health',
+    '  http-check expect status 200',
+    '  default-server inter 500ms fall 2 rise 2',
+    ...instances.map((address, n) => `  server api${n + 1} ${address} check`),
+    '',
+  ].join('\n')
+}
+
+export type Haproxy = { url: string; stop: () => Promise<void>; output: () => string }
+
+/** Writes the configuration to a temporary folder and runs HAProxy in the foreground until `stop()`. */
+export async function startHaproxy(options: { port: number; instances: string[] }): Promise<Haproxy> {
+  const dir = await mkdtemp(join(tmpdir(), 'guildhall-haproxy-'))
+  const configPath = join(dir, 'haproxy.cfg')
+  await writeFile(configPath, haproxyConfig(options))
+  const child: ChildProcess = spawn(haproxyBinary(), ['-db', '-f', configPath], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const remember = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000)
+  }
+  child.stdout?.on('data', remember)
+  child.stderr?.on('data', remember)
+  const exited = new Promise<void>((done) => {
+    child.once('exit', () => done())
+    child.once('error', (error) => {
+      output += String(error)
+      done()
+    })
+  })
+  const url = `http://127.0.0.1:${options.port}`
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      await exited
+    }
+    await rm(dir, { recursive: true, force: true })
+  }
+  const deadline = Date.now() + START_TIMEOUT_MS
+  while (true) {
+    if (child.exitCode !== null || child.signalCode !== null || output.includes('ENOENT')) {
+      await stop()
+      throw new Error(`HAProxy did not start (is Debian's haproxy package installed?):\n${output}`)
+    }
+    const up = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1_000) }).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (up) return { url, stop, output: () => output }
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`HAProxy did not answer within ${START_TIMEOUT_MS} ms:\n${output}`)
+    }
+    await new Promise((done) => setTimeout(done, 100))
+  }
+}
