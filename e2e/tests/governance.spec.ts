@@ -55,6 +55,21 @@ test('a member creates a proposal, votes, changes the vote and sees the results;
   await expect(results(page)).toContainText('For · 0 GHD · 0.00 %')
   await expect(results(page).getByTestId('quorum')).toContainText('reached')
 
+  // The votes list follows: one counting vote, Ada's latest; filters narrow it.
+  const votes = page.getByTestId('votes-list')
+  await expect(votes.getByRole('listitem')).toHaveCount(1)
+  await expect(votes.getByRole('listitem')).toContainText(/0x70…79C8\s*Against\s*1,250 GHD/)
+  await votes.getByLabel('Choice').selectOption('For')
+  await expect(votes).toContainText('No votes match.')
+  await votes.getByLabel('Choice').selectOption('Against')
+  await expect(votes.getByRole('listitem')).toHaveCount(1)
+  await votes.getByLabel('Voter').fill('0x70997970')
+  await expect(votes.getByRole('listitem')).toHaveCount(1)
+  await votes.getByLabel('Voter').fill('0x1234')
+  await expect(votes).toContainText('No votes match.')
+  await votes.getByLabel('Voter').fill('ada')
+  await expect(votes).toContainText('Search by the start of an address')
+
   await page.getByRole('button', { name: 'Verify this result' }).click()
   await expect(page.getByTestId('recount-result')).toHaveText(
     'The result matches: 2 vote signatures checked, 1 vote counted.',

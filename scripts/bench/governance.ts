@@ -25,6 +25,7 @@ import {
   proposalTypedData,
   tally,
   type VoteMessage,
+  voteListSchema,
   voteTypedData,
 } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
@@ -408,10 +409,18 @@ async function ingestRun({
       const detail = proposalDetailSchema.parse(
         await (await fetch(`${url.origin}/api/proposals/${id}`)).json(),
       )
-      const wrong = detail.votes.filter((vote) => BigInt(vote.power) !== VOTER_TOKENS)
-      if (errors === 0 && (detail.votes.length !== VOTERS || wrong.length > 0))
+      const { votes } = voteListSchema.parse(
+        await (await fetch(`${url.origin}/api/proposals/${id}/votes?order=power&limit=1`)).json(),
+      )
+      const expectedPower = VOTER_TOKENS * BigInt(VOTERS)
+      if (
+        errors === 0 &&
+        (detail.tally.voters !== VOTERS ||
+          BigInt(detail.tally.votingPower) !== expectedPower ||
+          BigInt(votes[0]?.power ?? 0) !== VOTER_TOKENS)
+      )
         throw new Error(
-          `proposal ${id}: ${detail.votes.length} votes stored, ${wrong.length} with wrong power`,
+          `proposal ${id}: ${detail.tally.voters} voters counted with ${detail.tally.votingPower} power, expected ${VOTERS} with ${expectedPower}`,
         )
     }
     return {

@@ -5,6 +5,7 @@
  * strings (JSON has no bigint).
  */
 import { PROPOSAL_KINDS, proposalMessageSchema } from './governance/messages.ts'
+import { GOVERNANCE_LIMITS } from './governance/rules.ts'
 import { bytes32Schema, checksummedAddressSchema, decimalStringSchema } from './primitives.ts'
 import { OUTCOMES, PROPOSAL_STATES, type Tally } from './tally.ts'
 import { z } from './zod.ts'
@@ -32,12 +33,68 @@ export const proposalSummarySchema = z.strictObject({
 })
 export type ProposalSummary = z.infer<typeof proposalSummarySchema>
 
+/** A page link the server wrote (opaque to clients). */
+const cursorSchema = z.string().check(z.minLength(1), z.maxLength(200))
+const pageLimit = (fallback: number, max: number) =>
+  z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(max)), fallback)
+
+/** GET /api/proposals?state=&cursor=&limit= : latest start first; `state` is one state or several, comma-separated. */
+export const proposalListQuerySchema = z.strictObject({
+  state: z.optional(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((text: string) => text.split(',')),
+      ),
+      z.array(z.enum(PROPOSAL_STATES)),
+    ),
+  ),
+  cursor: z.optional(cursorSchema),
+  limit: pageLimit(20, 100),
+})
+export type ProposalListQuery = z.infer<typeof proposalListQuerySchema>
+
 /** GET /api/proposals */
 export const proposalListSchema = z.strictObject({
   proposals: z.array(proposalSummarySchema),
+  /** The next page's cursor; null on the last page. */
+  next: z.nullable(cursorSchema),
   /** The server's clock (unix seconds), so pages show times relative to it. */
   now: z.int(),
 })
+
+export const VOTE_LIST_ORDERS = ['power', 'time'] as const
+
+/** GET /api/proposals/:id/votes?order=&choice=&voter=&cursor=&limit= : a proposal's counting votes, a page at a time. */
+export const voteListQuerySchema = z.strictObject({
+  order: z._default(z.enum(VOTE_LIST_ORDERS), 'power'),
+  /** Only votes that picked this choice (1-based). */
+  choice: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(GOVERNANCE_LIMITS.choicesMax))),
+  /** Only voters whose address starts with this (any case). */
+  voter: z.optional(
+    z.string().check(z.regex(/^0x[0-9a-fA-F]{0,40}$/, 'The voter search is the start of an address (0x…)')),
+  ),
+  cursor: z.optional(cursorSchema),
+  limit: pageLimit(25, 100),
+})
+export type VoteListQuery = z.infer<typeof voteListQuerySchema>
+
+export const voteListItemSchema = z.strictObject({
+  id: bytes32Schema,
+  voter: checksummedAddressSchema,
+  choices: z.array(z.int()),
+  reason: z.string(),
+  timestamp: z.int(),
+  power: decimalStringSchema,
+})
+export type VoteListItem = z.infer<typeof voteListItemSchema>
+
+/** GET /api/proposals/:id/votes */
+export const voteListSchema = z.strictObject({
+  votes: z.array(voteListItemSchema),
+  next: z.nullable(cursorSchema),
+})
+export type VoteList = z.infer<typeof voteListSchema>
 
 /** A tally as the API writes it: `Tally` with its amounts as decimal strings. */
 export const tallyJsonSchema = z.strictObject({
@@ -69,16 +126,6 @@ export const proposalDetailSchema = z.extend(proposalSummarySchema, {
   message: proposalMessageSchema,
   signature: z.string(),
   tally: tallyJsonSchema,
-  votes: z.array(
-    z.strictObject({
-      id: bytes32Schema,
-      voter: checksummedAddressSchema,
-      choices: z.array(z.int()),
-      reason: z.string(),
-      timestamp: z.int(),
-      power: decimalStringSchema,
-    }),
-  ),
   now: z.int(),
 })
 export type ProposalDetail = z.infer<typeof proposalDetailSchema>

@@ -42,15 +42,8 @@ export type CountedVote = { choices: readonly number[]; power: bigint }
 export const OUTCOMES = ['passed', 'rejected', 'no-quorum'] as const
 export type Outcome = (typeof OUTCOMES)[number]
 
-export type Tally = {
+export type Tally = TallyTotals & {
   version: number
-  /** Power per choice, index 0 = choice 1. Approval: each approved choice gets the voter's full power. */
-  perChoice: bigint[]
-  /** Voters with a counting vote, and their power (each voter once, whatever they picked). */
-  voters: number
-  votingPower: bigint
-  /** The power that counts toward the quorum (basic: without Abstain unless the rules count it). */
-  quorumPower: bigint
   quorumReached: boolean
   outcome: Outcome
   /** 1-based choices with the most power; several on a tie; empty when no choice has power. */
@@ -58,40 +51,82 @@ export type Tally = {
 }
 
 /**
+ * The sums a tally is settled from. The server keeps them per proposal and moves them with every vote
+ * (`voteContribution`), so a proposal's page reads a row instead of its history; a recount rebuilds
+ * them from the votes (`tally`) and must find them equal.
+ */
+export type TallyTotals = {
+  /** Power per choice, index 0 = choice 1. Approval: each approved choice gets the voter's full power. */
+  perChoice: bigint[]
+  /** Voters with a counting vote, and their power (each voter once, whatever they picked). */
+  voters: number
+  votingPower: bigint
+  /** The power that counts toward the quorum (basic: without Abstain unless the rules count it). */
+  quorumPower: bigint
+}
+
+export function emptyTallyTotals(choiceCount: number): TallyTotals {
+  return {
+    perChoice: Array.from({ length: choiceCount }, () => 0n),
+    voters: 0,
+    votingPower: 0n,
+    quorumPower: 0n,
+  }
+}
+
+/** What one counting vote adds to the totals: one voter, its power on each choice it picked and toward the quorum. */
+export function voteContribution(rules: TallyRules, vote: CountedVote): TallyTotals {
+  const contribution = emptyTallyTotals(rules.choiceCount)
+  contribution.voters = 1
+  contribution.votingPower = vote.power
+  for (const choice of vote.choices) contribution.perChoice[choice - 1] = vote.power
+  const onlyAbstains = rules.kind === 'basic' && vote.choices.every((choice) => choice === BASIC_ABSTAIN)
+  if (!onlyAbstains || rules.abstainCountsToQuorum) contribution.quorumPower = vote.power
+  return contribution
+}
+
+/** `totals` with `change` added (`sign` 1) or taken off (`sign` -1): a replaced ballot is taken off, its successor added. */
+export function addToTotals(totals: TallyTotals, change: TallyTotals, sign: 1 | -1 = 1): TallyTotals {
+  const factor = BigInt(sign)
+  return {
+    perChoice: totals.perChoice.map((power, index) => power + factor * (change.perChoice[index] ?? 0n)),
+    voters: totals.voters + sign * change.voters,
+    votingPower: totals.votingPower + factor * change.votingPower,
+    quorumPower: totals.quorumPower + factor * change.quorumPower,
+  }
+}
+
+/**
  * Counts the votes under the rules. Votes must already be one per voter (`countingVotes`) with valid
  * choices; a vote with zero power counts as a participant but moves nothing.
- *
- * Outcome, once the quorum is reached (quorumPower ≥ quorum, so a quorum exactly met counts):
+ */
+export function tally(rules: TallyRules, votes: Iterable<CountedVote>): Tally {
+  let totals = emptyTallyTotals(rules.choiceCount)
+  for (const vote of votes) totals = addToTotals(totals, voteContribution(rules, vote))
+  return settleTally(rules, totals)
+}
+
+/**
+ * The result the totals give under the rules. Outcome, once the quorum is reached (quorumPower ≥ quorum, so
+ * a quorum exactly met counts):
  * - basic: passed when For > Against (Abstain never decides);
  * - single choice and approval: passed when one choice leads alone with power above zero; a tie at the
  *   top is rejected, as no choice won.
  */
-export function tally(rules: TallyRules, votes: Iterable<CountedVote>): Tally {
-  const perChoice = Array.from({ length: rules.choiceCount }, () => 0n)
-  let voters = 0
-  let votingPower = 0n
-  let quorumPower = 0n
-  for (const vote of votes) {
-    voters += 1
-    votingPower += vote.power
-    for (const choice of vote.choices) perChoice[choice - 1] = (perChoice[choice - 1] ?? 0n) + vote.power
-    const onlyAbstains = rules.kind === 'basic' && vote.choices.every((choice) => choice === BASIC_ABSTAIN)
-    if (!onlyAbstains || rules.abstainCountsToQuorum) quorumPower += vote.power
-  }
+export function settleTally(rules: TallyRules, totals: TallyTotals): Tally {
+  const { perChoice } = totals
   let top = 0n
   for (const power of perChoice) if (power > top) top = power
   const leading = top === 0n ? [] : perChoice.flatMap((power, index) => (power === top ? [index + 1] : []))
-  const quorumReached = quorumPower >= rules.quorum
+  const quorumReached = totals.quorumPower >= rules.quorum
   const wins =
     rules.kind === 'basic'
       ? (perChoice[BASIC_FOR - 1] ?? 0n) > (perChoice[BASIC_AGAINST - 1] ?? 0n)
       : leading.length === 1
   return {
     version: TALLY_VERSION,
-    perChoice,
-    voters,
-    votingPower,
-    quorumPower,
+    ...totals,
+    perChoice: [...perChoice],
     quorumReached,
     outcome: !quorumReached ? 'no-quorum' : wins ? 'passed' : 'rejected',
     leading,

@@ -55,6 +55,7 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'ballots.voter',
       'ballots.vote_id',
       'ballots.timestamp',
+      'ballots.power',
       'governance_log.seq',
       'governance_log.kind',
       'governance_log.message_id',
@@ -63,6 +64,12 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'governance_log.prev_hash',
       'governance_log.hash',
       'governance_log.created_at',
+      'proposal_tallies.proposal_id',
+      'proposal_tallies.voters',
+      'proposal_tallies.voting_power',
+      'proposal_tallies.quorum_power',
+      'proposal_tallies.per_choice',
+      'proposal_tallies.last_seq',
       'proposals.id',
       'proposals.author',
       'proposals.start',
@@ -117,10 +124,14 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
     expect(indexes.rows.map((r) => r.indexname)).toEqual([
       'auth_nonces_expires_at_idx',
       'auth_nonces_pkey',
+      'ballots_by_power_idx',
+      'ballots_by_time_idx',
       'ballots_proposal_id_voter_pk',
       'governance_log_message_id_unique',
       'governance_log_pkey',
       'governance_log_proposal_idx',
+      'proposal_tallies_pkey',
+      'proposals_by_start_idx',
       'proposals_end_idx',
       'proposals_pkey',
       'rate_limits_pkey',
@@ -138,7 +149,7 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
     const applied = await db.execute<{ n: number }>(
       sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
     )
-    expect(applied.rows[0]?.n).toBe(4)
+    expect(applied.rows[0]?.n).toBe(5)
   })
 
   test('a session and a nonce round-trip: defaults filled (uuid id, now() timestamps), Dates back, nulls kept', async () => {
@@ -353,7 +364,7 @@ if (serverUrl) {
       // A second, empty database: drop what testDatabase() migrated and let two clients race.
       await fresh.db.execute(sql`drop schema drizzle cascade`)
       await fresh.db.execute(
-        sql`drop table sessions, auth_nonces, ballots, votes, governance_log, proposals, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints, rate_limits`,
+        sql`drop table sessions, auth_nonces, ballots, proposal_tallies, votes, governance_log, proposals, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints, rate_limits`,
       )
       const url = (await fresh.db.execute<{ db: string }>(sql`select current_database() as db`)).rows[0]
         ?.db as string
@@ -366,7 +377,7 @@ if (serverUrl) {
       const applied = await a.db.execute<{ n: number }>(
         sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
       )
-      expect(applied.rows[0]?.n).toBe(4)
+      expect(applied.rows[0]?.n).toBe(5)
     })
 
     test('ping() answers false (without throwing) when the server cannot be reached', async () => {

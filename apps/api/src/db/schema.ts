@@ -127,7 +127,11 @@ export const proposals = pgTable(
     signature: text('signature').notNull(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
-  (table) => [index('proposals_end_idx').on(table.end)],
+  (table) => [
+    index('proposals_end_idx').on(table.end),
+    // The proposal list's order, latest start first (services/proposal-list.ts).
+    index('proposals_by_start_idx').on(table.start.desc(), table.id.desc()),
+  ],
 )
 
 /** Accepted votes, replaced ones included (the history); `power` is the voter's at the snapshot block. */
@@ -162,9 +166,33 @@ export const ballots = pgTable(
       .notNull()
       .references(() => votes.id),
     timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+    /** The counting vote's power, copied so the votes list pages by power on an index. */
+    power: uint256('power').notNull(),
   },
-  (table) => [primaryKey({ columns: [table.proposalId, table.voter] })],
+  (table) => [
+    primaryKey({ columns: [table.proposalId, table.voter] }),
+    // The votes list's two orders, newest or heaviest first, the voter breaking ties (services/vote-list.ts).
+    index('ballots_by_power_idx').on(table.proposalId, table.power.desc(), table.voter.desc()),
+    index('ballots_by_time_idx').on(table.proposalId, table.timestamp.desc(), table.voter.desc()),
+  ],
 )
+
+/**
+ * A proposal's tally totals (`TallyTotals`), moved in each vote's transaction under this row's lock: the page
+ * reads one row, and `npm run tallies:check` proves it equal to a recount of the ballots.
+ */
+export const proposalTallies = pgTable('proposal_tallies', {
+  proposalId: text('proposal_id')
+    .primaryKey()
+    .references(() => proposals.id),
+  voters: integer('voters').notNull(),
+  votingPower: uint256('voting_power').notNull(),
+  quorumPower: uint256('quorum_power').notNull(),
+  /** Power per choice as decimal strings, index 0 = choice 1. */
+  perChoice: jsonb('per_choice').$type<string[]>().notNull(),
+  /** The log entry of the last message counted in, so an export can stop exactly where these totals stand. */
+  lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
+})
 
 /** Every accepted proposal and vote, each entry carrying the previous entry's hash (`logEntryHash`). */
 export const governanceLog = pgTable(
@@ -199,6 +227,7 @@ export const schema = {
   proposals,
   votes,
   ballots,
+  proposalTallies,
   governanceLog,
   sessions,
   tokenIndexCursor,

@@ -1,17 +1,20 @@
 // HTTP for proposals and votes: validate strictly, call the service, map its answer.
+import { Readable } from 'node:stream'
 import {
-  PROPOSAL_STATES,
+  proposalListQuerySchema,
   signedProposalSchema,
   signedVoteSchema,
-  TALLY_VERSION,
   tallyToJson,
+  voteListQuerySchema,
 } from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { type GovernanceDeps, seconds } from '../services/governance-deps.ts'
 import { logPage } from '../services/governance-log.ts'
-import { createProposal, listProposals, proposalSummary, requireProposal } from '../services/proposals.ts'
-import { proposalResult, resultBundle } from '../services/results.ts'
+import { listProposals } from '../services/proposal-list.ts'
+import { createProposal, proposalSummary, requireProposal } from '../services/proposals.ts'
+import { proposalResult, resultBundleJson } from '../services/results.ts'
+import { listVotes } from '../services/vote-list.ts'
 import { castVote } from '../services/votes.ts'
 import { votingPowerAt } from '../services/voting-power.ts'
 import { addressParam, parse, proposalIdParams } from './params.ts'
@@ -19,7 +22,6 @@ import { addressParam, parse, proposalIdParams } from './params.ts'
 /** A proposal's body is the largest signed text (20 000 characters, up to 4 bytes each in UTF-8). */
 const PROPOSAL_BODY_LIMIT = 128 * 1024
 const VOTE_BODY_LIMIT = 16 * 1024
-const listQuery = z.strictObject({ state: z.enum(PROPOSAL_STATES).optional() })
 const logQuery = z.strictObject({ after: z.coerce.number().int().min(0).default(0) })
 
 export interface GovernanceRouteOptions {
@@ -61,9 +63,9 @@ export async function governanceRoutes(
   )
 
   app.get('/api/proposals', async (request) => {
-    const { state } = parse(listQuery, request.query, 'filter')
+    const query = parse(proposalListQuerySchema, request.query, 'proposal list query')
     const now = nowSeconds()
-    return { proposals: await listProposals(deps, now, state), now }
+    return { ...(await listProposals(deps.database.db, now, query)), now }
   })
 
   app.get('/api/proposals/:id', async (request) => {
@@ -74,17 +76,17 @@ export async function governanceRoutes(
       ...proposalSummary(proposal, nowSeconds()),
       message: proposal.message,
       signature: proposal.signature,
-      tally: tallyToJson(result.tally),
-      votes: result.votes.map((vote) => ({
-        id: vote.id,
-        voter: vote.voter,
-        choices: vote.message.choices,
-        reason: vote.message.reason,
-        timestamp: vote.timestamp,
-        power: String(vote.power),
-      })),
+      tally: tallyToJson(result),
       now: nowSeconds(),
     }
+  })
+
+  app.get('/api/proposals/:id/votes', async (request) => {
+    const { id } = parse(proposalIdParams, request.params, 'proposal id')
+    const query = parse(voteListQuerySchema, request.query, 'votes query')
+    const proposal = await requireProposal(deps, id)
+    const page = await listVotes(deps.database.db, proposal.id, query)
+    return { ...page, votes: page.votes.map((vote) => ({ ...vote, power: String(vote.power) })) }
   })
 
   app.post(
@@ -117,20 +119,10 @@ export async function governanceRoutes(
   )
 
   /** Everything a recount needs, and the log entries that anchor it in the chain of all accepted messages. */
-  app.get('/api/proposals/:id/bundle', { config: exportLimit }, async (request) => {
+  app.get('/api/proposals/:id/bundle', { config: exportLimit }, async (request, reply) => {
     const { id } = parse(proposalIdParams, request.params, 'proposal id')
-    const bundle = await resultBundle(deps, id)
-    const { proposal } = bundle
-    return {
-      format: 'guildhall-result-bundle/1',
-      tallyVersion: TALLY_VERSION,
-      domain: deps.domain,
-      proposal: { id: proposal.id, message: proposal.message, signature: proposal.signature },
-      snapshot: proposal.snapshot,
-      votes: bundle.votes.map((vote) => ({ id: vote.id, message: vote.message, signature: vote.signature })),
-      tally: tallyToJson(bundle.result.tally),
-      log: bundle.log,
-    }
+    const proposal = await requireProposal(deps, id)
+    return reply.type('application/json; charset=utf-8').send(Readable.from(resultBundleJson(deps, proposal)))
   })
 
   /** The log from entry `after` + 1 on, to check the whole chain (bounded pages). */

@@ -1,7 +1,7 @@
 // The hash-chained log of every accepted proposal and vote: appending to it (inside the transaction that
 // stores the message) and reading it back.
 import { LOG_GENESIS_HASH, type LogEntry, logEntryHash } from '@guildhall/core'
-import { asc, desc, eq, gt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, lte, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import type { Tx } from '../db/client.ts'
 import { governanceLog } from '../db/schema.ts'
@@ -36,21 +36,47 @@ export async function appendLog(
   return logged
 }
 
-/** The entries of one proposal and its votes, in log order. */
-export async function proposalLogEntries(deps: GovernanceDeps, proposalId: string): Promise<LogEntry[]> {
-  const entries = await deps.database.db
-    .select()
-    .from(governanceLog)
-    .where(eq(governanceLog.proposalId, proposalId))
-    .orderBy(asc(governanceLog.seq))
-  return entries.map((entry) => ({
-    seq: entry.seq,
-    kind: entry.kind,
-    messageId: entry.messageId as Hex,
-    signature: entry.signature as Hex,
-    prevHash: entry.prevHash as Hex,
-    hash: entry.hash as Hex,
-  }))
+/** Rows a read of a proposal's entries takes at most. */
+const PROPOSAL_PAGE_SIZE = 2000
+
+function logEntry(row: typeof governanceLog.$inferSelect): LogEntry {
+  return {
+    seq: row.seq,
+    kind: row.kind,
+    messageId: row.messageId as Hex,
+    signature: row.signature as Hex,
+    prevHash: row.prevHash as Hex,
+    hash: row.hash as Hex,
+  }
+}
+
+/** The entries of one proposal and its votes up to `lastSeq`, in log order, a page at a time (only `kind` ones when given). */
+export async function* proposalLogPages(
+  deps: GovernanceDeps,
+  proposalId: string,
+  lastSeq: number,
+  kind?: LogEntry['kind'],
+): AsyncGenerator<LogEntry[]> {
+  let after = 0
+  for (;;) {
+    const rows = await deps.database.db
+      .select()
+      .from(governanceLog)
+      .where(
+        and(
+          eq(governanceLog.proposalId, proposalId),
+          gt(governanceLog.seq, after),
+          lte(governanceLog.seq, lastSeq),
+          kind === undefined ? undefined : eq(governanceLog.kind, kind),
+        ),
+      )
+      .orderBy(asc(governanceLog.seq))
+      .limit(PROPOSAL_PAGE_SIZE)
+    if (rows.length > 0) yield rows.map(logEntry)
+    const last = rows.at(-1)
+    if (!last || rows.length < PROPOSAL_PAGE_SIZE) return
+    after = last.seq
+  }
 }
 
 /** The log from entry `after` + 1 on, one bounded page. */
@@ -61,5 +87,5 @@ export async function logPage(deps: GovernanceDeps, after: number) {
     .where(gt(governanceLog.seq, after))
     .orderBy(asc(governanceLog.seq))
     .limit(LOG_PAGE_SIZE)
-  return rows.map(({ createdAt: _c, proposalId: _p, ...entry }) => entry)
+  return rows.map(logEntry)
 }

@@ -16,6 +16,7 @@ import { proposals } from '../db/schema.ts'
 import { ApiError } from '../errors.ts'
 import { chainRead, checkSignature, type GovernanceDeps, seconds } from './governance-deps.ts'
 import { appendLog } from './governance-log.ts'
+import { insertEmptyTally } from './tallies.ts'
 import { votingPowerAt } from './voting-power.ts'
 
 export type StoredProposal = typeof proposals.$inferSelect
@@ -76,7 +77,8 @@ export async function createProposal(
       .onConflictDoNothing()
       .returning({ id: proposals.id })
     if (inserted.length === 0) return { id, created: false }
-    await appendLog(tx, { kind: 'proposal', messageId: id, proposalId: id, signature })
+    const logged = await appendLog(tx, { kind: 'proposal', messageId: id, proposalId: id, signature })
+    await insertEmptyTally(tx, id, message, logged.seq)
     return { id, created: true }
   })
 }
@@ -105,10 +107,4 @@ export async function requireProposal(deps: GovernanceDeps, id: string): Promise
   const proposal = await findProposal(deps, id)
   if (!proposal) throw ApiError.unknownProposal()
   return proposal
-}
-
-/** The proposals as the list shows them as of `nowSeconds`, latest start first, optionally of one state. */
-export async function listProposals(deps: GovernanceDeps, nowSeconds: number, state?: ProposalState) {
-  const rows = await deps.database.db.select().from(proposals).orderBy(desc(proposals.start))
-  return rows.map((row) => proposalSummary(row, nowSeconds)).filter((p) => !state || p.state === state)
 }

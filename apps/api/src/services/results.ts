@@ -1,52 +1,58 @@
-// A proposal's result: its counting votes tallied under its frozen rules, and the result bundle a recount
-// reads (the proposal, every vote and signature, its log entries).
-import { countingVotes, type Tally, tally } from '@guildhall/core'
-import { asc, eq } from 'drizzle-orm'
-import { ballots, votes } from '../db/schema.ts'
+// A proposal's result, from its stored totals (services/tallies.ts), and the result bundle a recount reads,
+// streamed: a page of rows at a time, so its memory is one page whether the proposal has 10 votes or 100,000,
+// and it stops at the log entry its tally stands at, so votes, log and tally always agree.
+import { TALLY_VERSION, type Tally, tallyToJson } from '@guildhall/core'
+import { and, eq, inArray } from 'drizzle-orm'
+import { proposalTallies, votes } from '../db/schema.ts'
 import type { GovernanceDeps } from './governance-deps.ts'
-import { proposalLogEntries } from './governance-log.ts'
-import { requireProposal, type StoredProposal } from './proposals.ts'
+import { proposalLogPages } from './governance-log.ts'
+import type { StoredProposal } from './proposals.ts'
+import { storedTally, tallyRules } from './tallies.ts'
 
-export type StoredVote = typeof votes.$inferSelect
-
-/** A proposal's counting votes and its tally under its frozen rules. */
-export async function proposalResult(
-  deps: GovernanceDeps,
-  proposal: StoredProposal,
-): Promise<{ tally: Tally; votes: StoredVote[] }> {
-  const rows = await deps.database.db
-    .select({ vote: votes })
-    .from(ballots)
-    .innerJoin(votes, eq(ballots.voteId, votes.id))
-    .where(eq(ballots.proposalId, proposal.id))
-    .orderBy(asc(votes.voter))
-  const counting = [...countingVotes(rows.map((row) => row.vote)).values()]
-  const { message } = proposal
-  return {
-    votes: counting,
-    tally: tally(
-      {
-        kind: message.kind,
-        choiceCount: message.choices.length,
-        quorum: BigInt(message.quorum),
-        abstainCountsToQuorum: message.abstainCountsToQuorum,
-      },
-      counting.map((vote) => ({ choices: vote.message.choices, power: vote.power })),
-    ),
-  }
+/** A proposal's result under its frozen rules, from its stored totals: one row, whatever the number of votes. */
+export function proposalResult(deps: GovernanceDeps, proposal: StoredProposal): Promise<Tally> {
+  return storedTally(deps.database.db, proposal.id, tallyRules(proposal.message))
 }
 
-/** A proposal (or a 404), all its votes, its log entries and its result. */
-export async function resultBundle(deps: GovernanceDeps, id: string) {
-  const proposal = await requireProposal(deps, id)
-  const [allVotes, log, result] = await Promise.all([
-    deps.database.db
-      .select()
+/** The result bundle (format guildhall-result-bundle/1) of a stored proposal, as JSON text in pieces. */
+export async function* resultBundleJson(
+  deps: GovernanceDeps,
+  proposal: StoredProposal,
+): AsyncGenerator<string> {
+  const { db } = deps.database
+  // One read fixes where the bundle stops: the log entry the totals stand at.
+  const [stands] = await db
+    .select({ lastSeq: proposalTallies.lastSeq })
+    .from(proposalTallies)
+    .where(eq(proposalTallies.proposalId, proposal.id))
+  const lastSeq = stands?.lastSeq ?? 0
+  const head = {
+    format: 'guildhall-result-bundle/1',
+    tallyVersion: TALLY_VERSION,
+    domain: deps.domain,
+    proposal: { id: proposal.id, message: proposal.message, signature: proposal.signature },
+    snapshot: proposal.snapshot,
+    tally: tallyToJson(await proposalResult(deps, proposal)),
+  }
+  yield `${JSON.stringify(head).slice(0, -1)},"votes":[`
+  let first = true
+  for await (const page of proposalLogPages(deps, proposal.id, lastSeq, 'vote')) {
+    const ids = page.map((entry) => entry.messageId)
+    const rows = await db
+      .select({ id: votes.id, message: votes.message, signature: votes.signature })
       .from(votes)
-      .where(eq(votes.proposalId, proposal.id))
-      .orderBy(asc(votes.receivedAt)),
-    proposalLogEntries(deps, proposal.id),
-    proposalResult(deps, proposal),
-  ])
-  return { proposal, votes: allVotes, log, result }
+      .where(and(eq(votes.proposalId, proposal.id), inArray(votes.id, ids)))
+    const byId = new Map(rows.map((row) => [row.id, row]))
+    const text = ids.map((id) => JSON.stringify(byId.get(id))).join(',')
+    yield first ? text : `,${text}`
+    first = false
+  }
+  yield '],"log":['
+  first = true
+  for await (const page of proposalLogPages(deps, proposal.id, lastSeq)) {
+    const text = page.map((entry) => JSON.stringify(entry)).join(',')
+    yield first ? text : `,${text}`
+    first = false
+  }
+  yield ']}'
 }

@@ -1,22 +1,24 @@
 // Votes (docs/product.md, docs/security.md "Signed governance messages"): verify a signed vote against
 // the domain this server rebuilds, check it against its proposal, and store it, its ballot (the vote that
-// counts) and its log entry in one transaction.
+// counts), its log entry and the proposal's stored totals in one transaction.
 import {
   proposalState,
   type SignedVote,
+  supersedes,
   timestampProblem,
   timestampProblemMessage,
   type VoteMessage,
   voteChoicesProblem,
   voteId,
 } from '@guildhall/core'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import { ballots, votes } from '../db/schema.ts'
 import { ApiError } from '../errors.ts'
 import { chainRead, checkSignature, type GovernanceDeps, seconds } from './governance-deps.ts'
 import { appendLog } from './governance-log.ts'
 import { requireProposal } from './proposals.ts'
+import { lockTally, moveTally, tallyRules } from './tallies.ts'
 import { votingPowerAt } from './voting-power.ts'
 
 /**
@@ -59,7 +61,10 @@ export async function castVote(
     )
   }
 
+  const rules = tallyRules(proposal.message)
   return deps.database.db.transaction(async (tx) => {
+    // Votes on this proposal take turns from here to the commit: the ballot read below stays the counting one.
+    const locked = await lockTally(tx, proposal.id)
     const inserted = await tx
       .insert(votes)
       .values({
@@ -76,25 +81,43 @@ export async function castVote(
       .returning({ id: votes.id })
     // A replay that raced this one stored it first.
     if (inserted.length === 0) return { id, created: false, counts: true }
-    // The ballot moves to this vote only if it supersedes the counting one (later, or same time and
-    // lower id), in one statement, so concurrent re-votes cannot both win.
-    const moved = await tx
-      .insert(ballots)
-      .values({ proposalId: proposal.id, voter: message.voter, voteId: id, timestamp: message.timestamp })
-      .onConflictDoUpdate({
-        target: [ballots.proposalId, ballots.voter],
-        set: { voteId: id, timestamp: message.timestamp },
-        setWhere: sql`excluded.timestamp > ${ballots.timestamp} or (excluded.timestamp = ${ballots.timestamp} and excluded.vote_id < ${ballots.voteId})`,
-      })
-      .returning({ voteId: ballots.voteId })
-    if (moved.length === 0) {
+    const [replaced] = await tx
+      .select({ id: votes.id, timestamp: votes.timestamp, message: votes.message, power: votes.power })
+      .from(ballots)
+      .innerJoin(votes, eq(ballots.voteId, votes.id))
+      .where(and(eq(ballots.proposalId, proposal.id), eq(ballots.voter, message.voter)))
+    // The ballot moves to this vote only if it supersedes the counting one (later, or same time and lower id).
+    if (replaced && !supersedes({ id, timestamp: message.timestamp }, replaced)) {
       throw new ApiError(
         409,
         'superseded',
         'You have already voted later on this proposal; this earlier vote does not replace it.',
       )
     }
-    await appendLog(tx, { kind: 'vote', messageId: id, proposalId: proposal.id as Hex, signature })
+    await tx
+      .insert(ballots)
+      .values({
+        proposalId: proposal.id,
+        voter: message.voter,
+        voteId: id,
+        timestamp: message.timestamp,
+        power: power.power,
+      })
+      .onConflictDoUpdate({
+        target: [ballots.proposalId, ballots.voter],
+        set: { voteId: id, timestamp: message.timestamp, power: power.power },
+      })
+    const logged = await appendLog(tx, {
+      kind: 'vote',
+      messageId: id,
+      proposalId: proposal.id as Hex,
+      signature,
+    })
+    await moveTally(tx, proposal.id, rules, locked, {
+      replaced: replaced ? { choices: replaced.message.choices, power: replaced.power } : null,
+      counting: { choices: message.choices, power: power.power },
+      seq: logged.seq,
+    })
     return { id, created: true, counts: true }
   })
 }

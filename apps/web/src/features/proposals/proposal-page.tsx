@@ -10,6 +10,7 @@ import { proposalQueryOptions, useProposal } from './queries/proposal.ts'
 import { Results } from './results.tsx'
 import { Verify } from './verify.tsx'
 import { VotePanel } from './vote-panel.tsx'
+import { VotesList } from './votes-list.tsx'
 import './proposals.css'
 
 // The markdown renderer and its sanitiser (≈ 26 KiB gzip) are their own chunk: requested here, as the page's
@@ -28,7 +29,7 @@ export async function prepareProposalPage(queryClient: QueryClient, id: string):
   await Promise.all([queryClient.prefetchQuery(proposalQueryOptions(id)), markdown.load()])
 }
 
-/** A proposal: its text, where it stands, the results, your vote, and the recount. */
+/** A proposal: its text, where it stands, the results, your vote, the recount, and every vote. */
 export function ProposalPage() {
   const { id = '' } = useParams()
   const { data: proposal, error } = useProposal(id)
@@ -73,6 +74,11 @@ export function ProposalPage() {
             <VotePanel proposal={details} />
             <Verify proposal={details} />
           </div>
+        </div>
+      ) : null}
+      {details ? (
+        <div className="proposal-votes">
+          <VotesList proposal={details} />
         </div>
       ) : null}
     </article>

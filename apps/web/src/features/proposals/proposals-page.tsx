@@ -16,8 +16,12 @@ const FILTERS: { id: 'all' | ProposalState; label: string; states: readonly Prop
 /** The list of proposals, newest first, filtered by where they stand. */
 export function ProposalsPage() {
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>(FILTERS[0] as (typeof FILTERS)[number])
-  const { data, error, isPending } = useProposals()
-  const shown = data?.proposals.filter((proposal) => filter.states.includes(proposal.state)) ?? []
+  // "All" asks for every state: no filter.
+  const { data, error, isPending, hasNextPage, fetchNextPage, isFetchingNextPage } = useProposals(
+    filter.id === 'all' ? [] : filter.states,
+  )
+  const shown = data?.pages.flatMap((page) => page.proposals) ?? []
+  const now = data?.pages[0]?.now ?? 0
   return (
     <article className="page">
       <header className="page-header with-action">
@@ -58,13 +62,25 @@ export function ProposalsPage() {
                   className="muted"
                   title={exactTime(proposal.state === 'pending' ? proposal.start : proposal.end)}
                 >
-                  {timeLine(proposal, data?.now ?? 0)}
+                  {timeLine(proposal, now)}
                 </span>
               </Link>
             </li>
           ))}
         </ul>
       )}
+      {hasNextPage ? (
+        <p>
+          <button
+            type="button"
+            className="button"
+            disabled={isFetchingNextPage}
+            onClick={() => void fetchNextPage()}
+          >
+            {isFetchingNextPage ? 'Loading…' : 'Show more proposals'}
+          </button>
+        </p>
+      ) : null}
     </article>
   )
 }

@@ -8,6 +8,7 @@ import { useTokenAmount } from '../../lib/token.ts'
 import { walletFailure } from '../../lib/wallet-errors.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { useCastVote } from './queries/cast-vote.ts'
+import { useMyVote } from './queries/votes.ts'
 import { useVotingPower } from './queries/voting-power.ts'
 import { useDaoChain } from './use-dao-chain.ts'
 import { buildVoteMessage } from './vote-message.ts'
@@ -46,7 +47,8 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
   const [status, setStatus] = useState<{ text: string; error: boolean }>()
   const [busy, setBusy] = useState(false)
   const { message } = proposal
-  const mine = proposal.votes.find((vote) => vote.voter === dao.address)
+  const myVote = useMyVote(proposal.id, dao.address)
+  const mine = myVote.data ?? undefined
 
   if (!dao.isConnected || !dao.address) return null
   const closedText =
@@ -155,7 +157,8 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
               <button
                 type="submit"
                 className="button primary"
-                disabled={busy || Boolean(disabledReason)}
+                // Until the counting vote is known, a new one could not be timed after it.
+                disabled={busy || myVote.isPending || Boolean(disabledReason)}
                 aria-describedby={disabledReason ? 'vote-disabled-reason' : undefined}
               >
                 {mine ? 'Change vote' : 'Vote'}

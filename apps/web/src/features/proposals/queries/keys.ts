@@ -1,4 +1,4 @@
-import type { ProposalState } from '@guildhall/core'
+import type { ProposalState, VoteListQuery } from '@guildhall/core'
 import type { Address } from 'viem'
 
 /**
@@ -7,7 +7,11 @@ import type { Address } from 'viem'
  */
 export const proposalKeys = {
   all: ['api', 'proposals'] as const,
-  list: (state: ProposalState | undefined) => [...proposalKeys.all, state ?? 'all'] as const,
+  list: (states: readonly ProposalState[]) => [...proposalKeys.all, 'list', ...states] as const,
   detail: (id: string) => [...proposalKeys.all, 'detail', id] as const,
   power: (id: string, address: Address | undefined) => [...proposalKeys.all, 'power', id, address] as const,
+  votes: (id: string, filter: Pick<VoteListQuery, 'order' | 'choice' | 'voter'>) =>
+    [...proposalKeys.all, 'votes', id, filter] as const,
+  myVote: (id: string, address: Address | undefined) =>
+    [...proposalKeys.all, 'my-vote', id, address] as const,
 }

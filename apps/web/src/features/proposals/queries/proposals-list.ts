@@ -1,18 +1,24 @@
 import { type ProposalState, proposalListSchema } from '@guildhall/core'
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { apiGet } from '../../../lib/api.ts'
 import { proposalKeys } from './keys.ts'
 
-/** GET /api/proposals[?state=…]: the proposals, newest first. */
-const fetchProposals = (state?: ProposalState) =>
-  apiGet(`/api/proposals${state ? `?state=${state}` : ''}`, proposalListSchema)
+/** GET /api/proposals?state=…&cursor=…: one page of proposals in any of `states` (all when empty), newest first. */
+const fetchProposals = (states: readonly ProposalState[], cursor: string | undefined) => {
+  const query = new URLSearchParams()
+  if (states.length > 0) query.set('state', states.join(','))
+  if (cursor) query.set('cursor', cursor)
+  return apiGet(`/api/proposals?${query}`, proposalListSchema)
+}
 
-const proposalsQueryOptions = (state?: ProposalState) =>
-  queryOptions({
-    queryKey: proposalKeys.list(state),
-    queryFn: () => fetchProposals(state),
+const proposalsQueryOptions = (states: readonly ProposalState[]) =>
+  infiniteQueryOptions({
+    queryKey: proposalKeys.list(states),
+    queryFn: ({ pageParam }) => fetchProposals(states, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next ?? undefined,
   })
 
-export function useProposals(state?: ProposalState) {
-  return useQuery(proposalsQueryOptions(state))
+export function useProposals(states: readonly ProposalState[]) {
+  return useInfiniteQuery(proposalsQueryOptions(states))
 }

@@ -1,0 +1,47 @@
+// The proposal list, one page at a time, filtered by state in SQL: a proposal's state is a function of the
+// clock (core's `proposalState`), so each state is a range condition on start and end.
+import { FINALITY_DELAY_SECONDS, type ProposalListQuery, type ProposalState } from '@guildhall/core'
+import { and, desc, gt, lte, or, type SQL, sql } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { proposals } from '../db/schema.ts'
+import { decodeCursor, encodeCursor } from './cursor.ts'
+import { proposalSummary } from './proposals.ts'
+
+/** Proposals in `state` at `now`: the SQL form of `proposalState`, tested against it. */
+function inState(state: ProposalState, now: number): SQL | undefined {
+  switch (state) {
+    case 'pending':
+      return gt(proposals.start, now)
+    case 'active':
+      return and(lte(proposals.start, now), gt(proposals.end, now))
+    case 'closed':
+      return and(lte(proposals.end, now), gt(proposals.end, now - FINALITY_DELAY_SECONDS))
+    case 'final':
+      return lte(proposals.end, now - FINALITY_DELAY_SECONDS)
+  }
+}
+
+const cursorShape = /^(\d{1,15}):(0x[0-9a-f]{64})$/
+
+export async function listProposals(db: Db, now: number, query: ProposalListQuery) {
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, cursorShape)
+  const rows = await db
+    .select()
+    .from(proposals)
+    .where(
+      and(
+        query.state === undefined ? undefined : or(...query.state.map((state) => inState(state, now))),
+        cursor === undefined
+          ? undefined
+          : sql`(${proposals.start}, ${proposals.id}) < (${Number(cursor[0])}::bigint, ${cursor[1]})`,
+      ),
+    )
+    .orderBy(desc(proposals.start), desc(proposals.id))
+    .limit(query.limit + 1)
+  const page = rows.slice(0, query.limit)
+  const last = page.at(-1)
+  return {
+    proposals: page.map((row) => proposalSummary(row, now)),
+    next: rows.length > query.limit && last ? encodeCursor([last.start, last.id]) : null,
+  }
+}

@@ -1,0 +1,115 @@
+import { type ProposalDetail, relativeTime, shortenAddress, VOTE_LIST_ORDERS } from '@guildhall/core'
+import { useDeferredValue, useState } from 'react'
+import { Card } from '../../components/card.tsx'
+import { describeRequestError } from '../../lib/api.ts'
+import { useTokenAmount } from '../../lib/token.ts'
+import { exactTime } from './format.ts'
+import { useVotes } from './queries/votes.ts'
+
+const ORDER_LABELS: Record<(typeof VOTE_LIST_ORDERS)[number], string> = {
+  power: 'Most voting power',
+  time: 'Newest',
+}
+/** What the voter search takes: the start of an address. */
+const ADDRESS_START = /^0x[0-9a-fA-F]{0,40}$/
+
+/** Every counting vote, a page at a time: who, what, with how much power, why and when. */
+export function VotesList({ proposal }: { proposal: ProposalDetail }) {
+  const amount = useTokenAmount()
+  const [order, setOrder] = useState<(typeof VOTE_LIST_ORDERS)[number]>('power')
+  const [choice, setChoice] = useState<number | undefined>()
+  const [search, setSearch] = useState('')
+  const typed = useDeferredValue(search.trim())
+  const searchable = typed === '' || ADDRESS_START.test(typed)
+  const votes = useVotes(proposal.id, {
+    order,
+    choice,
+    voter: typed !== '' && searchable ? typed : undefined,
+  })
+  const shown = votes.data?.pages.flatMap((page) => page.votes) ?? []
+  const { choices } = proposal.message
+  return (
+    <Card title="Votes" testId="votes-list">
+      <div className="votes-controls form">
+        <label>
+          <span>Order</span>
+          <select value={order} onChange={(e) => setOrder(e.target.value as typeof order)}>
+            {VOTE_LIST_ORDERS.map((option) => (
+              <option key={option} value={option}>
+                {ORDER_LABELS[option]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Choice</span>
+          <select
+            value={choice ?? ''}
+            onChange={(e) => setChoice(e.target.value === '' ? undefined : Number(e.target.value))}
+          >
+            <option value="">All choices</option>
+            {choices.map((label, index) => (
+              <option key={label} value={index + 1}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Voter</span>
+          <input
+            type="search"
+            value={search}
+            placeholder="0x…"
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => setSearch(e.target.value)}
+            aria-describedby={searchable ? undefined : 'voter-search-hint'}
+          />
+        </label>
+      </div>
+      {!searchable ? (
+        <p id="voter-search-hint" className="muted">
+          Search by the start of an address: 0x followed by up to 40 hex digits.
+        </p>
+      ) : votes.error && shown.length === 0 ? (
+        <p role="alert">The votes could not be loaded. {describeRequestError(votes.error)}</p>
+      ) : votes.isPending ? (
+        <p className="muted">Loading votes…</p>
+      ) : shown.length === 0 ? (
+        <p className="muted">{choice === undefined && typed === '' ? 'No votes yet.' : 'No votes match.'}</p>
+      ) : (
+        <ol className="votes">
+          {shown.map((vote) => (
+            <li key={vote.voter} className="vote-row">
+              <span className="vote-voter" title={vote.voter}>
+                {shortenAddress(vote.voter)}
+              </span>
+              <span className="vote-choices">
+                {vote.choices.map((picked) => choices[picked - 1]).join(', ')}
+              </span>
+              <span className="vote-power">{amount(vote.power)}</span>
+              <span className="vote-time muted" title={exactTime(vote.timestamp)}>
+                {relativeTime(vote.timestamp, proposal.now)}
+              </span>
+              {vote.reason ? <p className="vote-reason">{vote.reason}</p> : null}
+            </li>
+          ))}
+        </ol>
+      )}
+      {votes.error && shown.length > 0 ? (
+        <p role="alert">More votes could not be loaded. {describeRequestError(votes.error)}</p>
+      ) : null}
+      {votes.hasNextPage ? (
+        <button
+          type="button"
+          className="button"
+          disabled={votes.isFetchingNextPage}
+          onClick={() => void votes.fetchNextPage()}
+        >
+          {votes.isFetchingNextPage ? 'Loading…' : 'Show more votes'}
+        </button>
+      ) : null}
+    </Card>
+  )
+}

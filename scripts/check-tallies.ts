@@ -1,0 +1,45 @@
+// npm run tallies:check — with the server's DATABASE_URL (PostgreSQL) or DATA_DIR (the embedded database, while
+// the server is stopped: PGlite takes one process at a time).
+// Recounts every proposal from its ballots and compares with the totals the pages show, which each vote moves in
+// its own transaction (apps/api/src/services/tallies.ts). Exit code: 0 all equal, 1 a proposal differs, 2 the
+// check could not run.
+import { openDatabase } from '../apps/api/src/db/client.ts'
+import { checkTallies } from '../apps/api/src/services/tallies.ts'
+
+async function main(): Promise<number> {
+  const databaseUrl = process.env.DATABASE_URL
+  const dataDir = process.env.DATA_DIR
+  if (!databaseUrl && !dataDir) {
+    console.error(
+      'Set DATABASE_URL (PostgreSQL) or DATA_DIR (the embedded database’s folder) as the server has it.',
+    )
+    return 2
+  }
+  const database = await openDatabase({ databaseUrl, dataDir })
+  try {
+    const { proposals, mismatches } = await checkTallies(database.db)
+    for (const mismatch of mismatches) {
+      console.log(`Proposal ${mismatch.proposalId} DIFFERS:`)
+      console.log(`  stored:     ${JSON.stringify(mismatch.stored)}`)
+      console.log(`  recounted:  ${JSON.stringify(mismatch.recounted)}`)
+    }
+    if (mismatches.length > 0) {
+      console.log(`${mismatches.length} of ${proposals} proposals differ from a recount of their ballots.`)
+      return 1
+    }
+    console.log(`All ${proposals} proposals' stored tallies equal a recount of their ballots.`)
+    return 0
+  } finally {
+    await database.close()
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    console.error(`The check could not run: ${error instanceof Error ? error.message : String(error)}`)
+    process.exitCode = 2
+  },
+)
