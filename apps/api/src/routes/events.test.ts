@@ -156,7 +156,6 @@ async function openStream(url: string, headers: Record<string, string> = {}) {
   })
   const events: Received[] = []
   const waiters = new Set<() => void>()
-  let comments = 0
   if (response.ok && response.body) {
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
     void (async () => {
@@ -174,8 +173,14 @@ async function openStream(url: string, headers: Record<string, string> = {}) {
                 .split('\n')
                 .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
             )
-            if (frame.startsWith(':')) comments++
-            else events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data ?? 'null') })
+            // Comment frames (heartbeats) are not events.
+            if (!frame.startsWith(':')) {
+              events.push({
+                id: fields.id ?? '',
+                event: fields.event ?? 'message',
+                data: JSON.parse(fields.data ?? 'null'),
+              })
+            }
             for (const wake of waiters) wake()
           }
         }
@@ -187,7 +192,6 @@ async function openStream(url: string, headers: Record<string, string> = {}) {
   return {
     response,
     events,
-    comments: () => comments,
     /** Waits until `count` events have arrived (fails after 10 s). */
     async until(count: number) {
       const deadline = Date.now() + 10_000
