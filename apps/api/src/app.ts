@@ -7,6 +7,7 @@ import { healthRoutes } from './plugins/health.ts'
 import { securityPlugin, serverOptions } from './plugins/security.ts'
 import { webShellPlugin } from './plugins/web-shell.ts'
 import { authRoutes } from './routes/auth.ts'
+import { eventRoutes } from './routes/events.ts'
 import { governanceRoutes } from './routes/governance.ts'
 import { tokenRoutes } from './routes/token.ts'
 import { rpcProxyRoutes } from './rpc-proxy.ts'
@@ -51,6 +52,7 @@ export async function buildApp({
       exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
       powerRateLimitPerMinute: settings.powerRateLimitPerMinute,
     })
+    await app.register(eventRoutes, { deps: token.governance })
   }
   await app.register(tokenRoutes, { tokenIndex: token?.tokenIndex, leadership: token?.leadership })
 

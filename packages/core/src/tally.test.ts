@@ -6,6 +6,7 @@ import {
   basisPoints,
   FINALITY_DELAY_SECONDS,
   formatBasisPoints,
+  nextStateChange,
   proposalState,
   sharesInBasisPoints,
   TALLY_VERSION,
@@ -231,6 +232,17 @@ describe('proposalState', () => {
     expect(proposalState(proposal, 2_000)).toBe('closed')
     expect(proposalState(proposal, 2_000 + FINALITY_DELAY_SECONDS - 1)).toBe('closed')
     expect(proposalState(proposal, 2_000 + FINALITY_DELAY_SECONDS)).toBe('final')
+  })
+
+  test('boundary: nextStateChange is the second proposalState next moves, null once final', () => {
+    for (const now of [0, 999, 1_000, 1_999, 2_000, 2_000 + FINALITY_DELAY_SECONDS - 1]) {
+      const next = nextStateChange(proposal, now)
+      expect(next).not.toBeNull()
+      expect(proposalState(proposal, (next as number) - 1)).toBe(proposalState(proposal, now))
+      expect(proposalState(proposal, next as number)).not.toBe(proposalState(proposal, now))
+    }
+    expect(nextStateChange(proposal, 999)).toBe(1_000)
+    expect(nextStateChange(proposal, 2_000 + FINALITY_DELAY_SECONDS)).toBeNull()
   })
 })
 

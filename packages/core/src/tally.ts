@@ -25,6 +25,14 @@ export function proposalState(proposal: { start: number; end: number }, nowSecon
   return 'final'
 }
 
+/** When (unix seconds) `proposalState` next changes after `nowSeconds`; null once final. */
+export function nextStateChange(proposal: { start: number; end: number }, nowSeconds: number): number | null {
+  for (const at of [proposal.start, proposal.end, proposal.end + FINALITY_DELAY_SECONDS]) {
+    if (nowSeconds < at) return at
+  }
+  return null
+}
+
 /** The frozen rules a tally reads. */
 export type TallyRules = {
   kind: ProposalKind

@@ -49,6 +49,16 @@ export type Database = {
    * new connection outside it (for a session-level advisory lock held for a long time, e.g. leadership).
    */
   postgres?: { pool: pg.Pool; newClient(): pg.Client }
+  /**
+   * Calls `onNotify` with each payload sent by `pg_notify(channel, …)` once its transaction commits, from
+   * any server on this database. PostgreSQL: on a connection of its own, opened again when it drops; what
+   * was sent meanwhile is lost, so `onReconnect` follows each reopening. Resolves to a function that stops.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onReconnect: () => void,
+  ): Promise<() => Promise<void>>
 }
 
 export type DatabaseOptions = {
@@ -64,6 +74,9 @@ export type DatabaseOptions = {
 
 /** The committed migrations, found relative to this file (not the working directory). */
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url))
+
+/** How long a dropped LISTEN connection waits before it is opened again. */
+const LISTEN_RETRY_MS = 1_000
 
 /** PostgreSQL pool settings (per process). */
 export const poolSettings = {
@@ -109,6 +122,13 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
         return true
       } catch {
         return false
+      }
+    },
+    async listen(channel, onNotify) {
+      // One process, one connection: nothing to reopen.
+      const unlisten = await client.listen(channel, onNotify)
+      return async () => {
+        if (!closed) await unlisten()
       }
     },
   }
@@ -164,6 +184,78 @@ async function openPostgres(databaseUrl: string, onPoolError?: (error: Error) =>
         return false
       }
     },
+    listen: (channel, onNotify, onReconnect) =>
+      listenPostgres(databaseUrl, channel, { onNotify, onReconnect, onError: onPoolError }),
+  }
+}
+
+/** LISTEN on a connection outside the pool (a pooled one would be handed to queries), reopened when it drops. */
+async function listenPostgres(
+  databaseUrl: string,
+  channel: string,
+  handlers: {
+    onNotify(payload: string): void
+    onReconnect(): void
+    onError?: ((error: Error) => void) | undefined
+  },
+): Promise<() => Promise<void>> {
+  let current: pg.Client | undefined
+  let stopped = false
+  let retry: NodeJS.Timeout | undefined
+  const open = async () => {
+    const client = new pg.Client({
+      connectionString: databaseUrl,
+      connectionTimeoutMillis: poolSettings.connectionTimeoutMillis,
+      keepAlive: true,
+      application_name: 'guildhall-listen',
+    })
+    const dropped = (error?: Error) => {
+      if (current !== client) return
+      current = undefined
+      if (error) handlers.onError?.(error)
+      client.end().catch(() => {})
+      reopenLater()
+    }
+    client.on('error', dropped)
+    client.on('end', () => dropped())
+    client.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) handlers.onNotify(message.payload)
+    })
+    try {
+      await client.connect()
+      await client.query(`listen ${client.escapeIdentifier(channel)}`)
+    } catch (error) {
+      await client.end().catch(() => {})
+      throw error
+    }
+    if (stopped) await client.end()
+    else current = client
+  }
+  const reopenLater = () => {
+    if (stopped || retry) return
+    retry = setTimeout(async () => {
+      retry = undefined
+      if (stopped) return
+      try {
+        await open()
+        handlers.onReconnect()
+      } catch (error) {
+        handlers.onError?.(error as Error)
+        reopenLater()
+      }
+    }, LISTEN_RETRY_MS)
+  }
+  // A server starting while the database is away still starts (its reads answer 503 until it is back).
+  await open().catch((error: Error) => {
+    handlers.onError?.(error)
+    reopenLater()
+  })
+  return async () => {
+    stopped = true
+    clearTimeout(retry)
+    const client = current
+    current = undefined
+    await client?.end()
   }
 }
 

@@ -13,7 +13,15 @@ const LOG_LOCK_KEY = 0x6775696c64 // "guild"
 /** Log entries a page holds at most. */
 const LOG_PAGE_SIZE = 1000
 
-/** Appends an entry to the log inside `tx`; the advisory lock makes appends take turns. */
+/** The channel every log append notifies on commit (services/live-events.ts listens). */
+export const LOG_CHANNEL = 'guildhall_log'
+/** What a log append tells the listening servers. */
+export type LogNotice = { seq: number; kind: LogEntry['kind']; proposalId: Hex }
+
+/**
+ * Appends an entry to the log inside `tx`; the advisory lock makes appends take turns. The notice goes out
+ * when `tx` commits, and not at all if it rolls back.
+ */
 export async function appendLog(
   tx: Tx,
   entry: { kind: LogEntry['kind']; messageId: Hex; proposalId: Hex; signature: Hex },
@@ -33,6 +41,8 @@ export async function appendLog(
   }
   const logged = { ...unhashed, hash: logEntryHash(unhashed) }
   await tx.insert(governanceLog).values({ ...logged, proposalId: entry.proposalId })
+  const notice: LogNotice = { seq: logged.seq, kind: logged.kind, proposalId: entry.proposalId }
+  await tx.execute(sql`select pg_notify(${LOG_CHANNEL}, ${JSON.stringify(notice)})`)
   return logged
 }
 

@@ -93,6 +93,16 @@ export async function storedTally(db: Db, proposalId: string, rules: TallyRules)
   return settleTally(rules, row ? totalsOf(row) : emptyTallyTotals(rules.choiceCount))
 }
 
+/** The stored result of a proposal and the log entry it stands at, read together (a live tally event). */
+export async function storedTallyAt(
+  db: Db,
+  proposalId: string,
+  rules: TallyRules,
+): Promise<{ result: Tally; lastSeq: number } | undefined> {
+  const [row] = await db.select().from(proposalTallies).where(eq(proposalTallies.proposalId, proposalId))
+  return row && { result: settleTally(rules, totalsOf(row)), lastSeq: row.lastSeq }
+}
+
 /** Ballots a recount reads per query, so the recount's memory stays one page whatever the size. */
 const RECOUNT_PAGE = 5000
 

@@ -6,6 +6,7 @@ import { Card } from '../../components/card.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { exactTime } from './format.ts'
+import { useLiveProposal } from './queries/live.ts'
 import { proposalQueryOptions, useProposal } from './queries/proposal.ts'
 import { Results } from './results.tsx'
 import { Verify } from './verify.tsx'
@@ -32,7 +33,8 @@ export async function prepareProposalPage(queryClient: QueryClient, id: string):
 /** A proposal: its text, where it stands, the results, your vote, the recount, and every vote. */
 export function ProposalPage() {
   const { id = '' } = useParams()
-  const { data: proposal, error } = useProposal(id)
+  const live = useLiveProposal(id)
+  const { data: proposal, error } = useProposal(id, live)
   // The heading renders with the answer (the server's shell of this page shows it already); the rest
   // (text, results, vote panel) is the biggest render here, so it follows deferred: React renders it in
   // slices once the heading is in place (ADR 014). A deferred value can still be the previous

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { describeRequestError } from '../../lib/api.ts'
 import { exactTime } from './format.ts'
+import { useLiveProposals } from './queries/live.ts'
 import { useProposals } from './queries/proposals-list.ts'
 import './proposals.css'
 
@@ -16,6 +17,7 @@ const FILTERS: { id: 'all' | ProposalState; label: string; states: readonly Prop
 /** The list of proposals, newest first, filtered by where they stand. */
 export function ProposalsPage() {
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>(FILTERS[0] as (typeof FILTERS)[number])
+  useLiveProposals()
   // "All" asks for every state: no filter.
   const { data, error, isPending, hasNextPage, fetchNextPage, isFetchingNextPage } = useProposals(
     filter.id === 'all' ? [] : filter.states,

@@ -7,11 +7,15 @@ import type { Address } from 'viem'
  */
 export const proposalKeys = {
   all: ['api', 'proposals'] as const,
-  list: (states: readonly ProposalState[]) => [...proposalKeys.all, 'list', ...states] as const,
+  /** Every list, whatever its filter. */
+  lists: () => [...proposalKeys.all, 'list'] as const,
+  list: (states: readonly ProposalState[]) => [...proposalKeys.lists(), ...states] as const,
   detail: (id: string) => [...proposalKeys.all, 'detail', id] as const,
   power: (id: string, address: Address | undefined) => [...proposalKeys.all, 'power', id, address] as const,
+  /** Every votes list of the proposal, whatever its order and filter. */
+  votesOf: (id: string) => [...proposalKeys.all, 'votes', id] as const,
   votes: (id: string, filter: Pick<VoteListQuery, 'order' | 'choice' | 'voter'>) =>
-    [...proposalKeys.all, 'votes', id, filter] as const,
+    [...proposalKeys.votesOf(id), filter] as const,
   myVote: (id: string, address: Address | undefined) =>
     [...proposalKeys.all, 'my-vote', id, address] as const,
 }

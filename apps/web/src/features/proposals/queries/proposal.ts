@@ -2,8 +2,9 @@ import { proposalDetailSchema } from '@guildhall/core'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiGet } from '../../../lib/api.ts'
 import { proposalKeys } from './keys.ts'
+import { untilStateChange } from './live.ts'
 
-/** How often an open proposal page asks again (votes arrive, the state moves on). */
+/** How often an open proposal page asks again when it is not live (votes arrive, the state moves on). */
 const PROPOSAL_REFETCH_MS = 10_000
 
 /** GET /api/proposals/:id: the proposal, its tally and its votes. */
@@ -18,6 +19,11 @@ export const proposalQueryOptions = (id: string) =>
     staleTime: PROPOSAL_REFETCH_MS,
   })
 
-export function useProposal(id: string) {
-  return useQuery({ ...proposalQueryOptions(id), refetchInterval: PROPOSAL_REFETCH_MS })
+/** `live`: the page's event stream is open (useLiveProposal); it asks again only when the state moves on. */
+export function useProposal(id: string, live: boolean) {
+  return useQuery({
+    ...proposalQueryOptions(id),
+    refetchInterval: ({ state: { data, dataUpdatedAt } }) =>
+      live && data ? untilStateChange([data], data.now, dataUpdatedAt) : PROPOSAL_REFETCH_MS,
+  })
 }

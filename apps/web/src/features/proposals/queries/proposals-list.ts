@@ -2,6 +2,7 @@ import { type ProposalState, proposalListSchema } from '@guildhall/core'
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { apiGet } from '../../../lib/api.ts'
 import { proposalKeys } from './keys.ts'
+import { untilStateChange } from './live.ts'
 
 /** GET /api/proposals?state=…&cursor=…: one page of proposals in any of `states` (all when empty), newest first. */
 const fetchProposals = (states: readonly ProposalState[], cursor: string | undefined) => {
@@ -19,6 +20,17 @@ const proposalsQueryOptions = (states: readonly ProposalState[]) =>
     getNextPageParam: (page) => page.next ?? undefined,
   })
 
+/** Asks again when a shown proposal changes state; new proposals come from useLiveProposals. */
 export function useProposals(states: readonly ProposalState[]) {
-  return useInfiniteQuery(proposalsQueryOptions(states))
+  return useInfiniteQuery({
+    ...proposalsQueryOptions(states),
+    refetchInterval: ({ state: { data, dataUpdatedAt } }) =>
+      data?.pages[0]
+        ? untilStateChange(
+            data.pages.flatMap((page) => page.proposals),
+            data.pages[0].now,
+            dataUpdatedAt,
+          )
+        : false,
+  })
 }

@@ -1,0 +1,119 @@
+// Live updates (ADR 024): GET /api/proposals/:id/events and GET /api/events, server-sent events read with the
+// browser's EventSource, which reconnects by itself and sends the last event id so the server replays what
+// was missed. While a stream is open the pages do not poll; when it fails they poll again.
+import { liveProposalSchema, liveTallySchema, nextStateChange, type ProposalDetail } from '@guildhall/core'
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import { proposalKeys } from './keys.ts'
+
+/**
+ * Votes lists refetch at most this often while tallies stream in: every open page's refetch is a request,
+ * and the tally itself comes with the event.
+ */
+const VOTES_REFRESH_MS = 2_000
+
+/**
+ * Opens `url` after the page has rendered (never part of its first load) and calls `on[event]` with each
+ * event's data; closes on unmount. True while the stream is open.
+ */
+function useEventStream(url: string, on: Record<string, (data: unknown) => void>): boolean {
+  const [open, setOpen] = useState(false)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the handlers are rebuilt each render; the URL names the stream
+  useEffect(() => {
+    const source = new EventSource(url)
+    source.onopen = () => setOpen(true)
+    // EventSource tries again by itself (with Last-Event-ID); until then the page polls.
+    source.onerror = () => setOpen(false)
+    for (const [event, handle] of Object.entries(on)) {
+      source.addEventListener(event, (message) => handle(JSON.parse((message as MessageEvent<string>).data)))
+    }
+    return () => {
+      source.close()
+      setOpen(false)
+    }
+  }, [url])
+  return open
+}
+
+/**
+ * Keeps a proposal page's tally and votes lists current from its event stream: the tally is put in the
+ * cache as it comes, the votes lists refetch (at most every VOTES_REFRESH_MS). True while live.
+ */
+export function useLiveProposal(id: string): boolean {
+  const queryClient = useQueryClient()
+  const [votesRefresh] = useState(() => throttled(VOTES_REFRESH_MS))
+  useEffect(() => () => votesRefresh.cancel(), [votesRefresh])
+  return useEventStream(`/api/proposals/${id}/events`, {
+    tally: (data) => {
+      const event = liveTallySchema.parse(data)
+      let changed = true
+      queryClient.setQueryData<ProposalDetail>(proposalKeys.detail(id), (detail) => {
+        if (!detail || detail.id !== event.proposalId) return detail
+        // A new stream first sends the totals as they are, most often those the page already shows.
+        changed = JSON.stringify(detail.tally) !== JSON.stringify(event.tally)
+        return { ...detail, tally: event.tally, now: event.now }
+      })
+      if (changed) {
+        votesRefresh.run(() =>
+          queryClient.invalidateQueries({ queryKey: proposalKeys.votesOf(id) }, { cancelRefetch: false }),
+        )
+      }
+    },
+  })
+}
+
+/** Refetches the proposal lists when a proposal is created. True while live. */
+export function useLiveProposals(): boolean {
+  const queryClient = useQueryClient()
+  return useEventStream('/api/events', {
+    proposal: (data) => {
+      liveProposalSchema.parse(data)
+      void queryClient.invalidateQueries({ queryKey: proposalKeys.lists() })
+    },
+  })
+}
+
+/**
+ * Milliseconds until the first of `proposals` changes state (pending → active → closed → final), as seen
+ * from the server's clock `now` in an answer received at `receivedAt` (ms); false when none will.
+ */
+export function untilStateChange(
+  proposals: readonly { start: number; end: number }[],
+  now: number,
+  receivedAt: number,
+): number | false {
+  const next = Math.min(
+    ...proposals.map((proposal) => nextStateChange(proposal, now) ?? Number.POSITIVE_INFINITY),
+  )
+  if (next === Number.POSITIVE_INFINITY) return false
+  // A second late, so the server's clock has passed the boundary when it answers.
+  return Math.max(1_000, (next - now + 1) * 1_000 - (Date.now() - receivedAt))
+}
+
+/** Runs the latest task at most once per `ms`: at once when idle, else at the end of the wait. */
+function throttled(ms: number) {
+  let last = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let pending: (() => unknown) | undefined
+  const fire = () => {
+    timer = undefined
+    last = Date.now()
+    const task = pending
+    pending = undefined
+    task?.()
+  }
+  return {
+    run(task: () => unknown) {
+      pending = task
+      if (timer) return
+      const wait = last + ms - Date.now()
+      if (wait <= 0) fire()
+      else timer = setTimeout(fire, wait)
+    },
+    cancel() {
+      clearTimeout(timer)
+      timer = undefined
+      pending = undefined
+    },
+  }
+}

@@ -1,0 +1,53 @@
+// Live results: a page open on a proposal follows the votes others cast, without reloading and without
+// asking for the proposal again (the tally comes with the event), and the list shows a new proposal.
+
+import { shortenAddress } from '@guildhall/core'
+import { connect, expect, member, test } from '../support/fixtures.ts'
+
+const ADA = member(1)
+
+test.use({ walletOptions: { accounts: [ADA] } })
+
+test("a vote in one page updates another page's results and votes list without a reload; the list shows a new proposal", async ({
+  page,
+  context,
+  app,
+}) => {
+  // The onlooker reads the list first (no wallet needed), and stays on it while Ada writes a proposal.
+  const onlooker = await context.newPage()
+  await onlooker.goto(`${app.url}/proposals`)
+  await expect(onlooker.getByRole('heading', { name: 'Proposals' })).toBeVisible()
+  await onlooker.evaluate(() => {
+    ;(window as { stillHere?: boolean }).stillHere = true
+  })
+
+  await connect(page, app, '/proposals')
+  await page.getByRole('link', { name: 'New proposal' }).click()
+  await page.getByLabel('Title').fill('Light the lanterns')
+  await page.getByRole('button', { name: 'Sign and submit' }).click()
+  await expect(page).toHaveURL(/\/proposals\/0x[0-9a-f]{64}$/)
+  const proposalPath = new URL(page.url()).pathname
+
+  await expect(onlooker.getByRole('link', { name: /Light the lanterns/ })).toBeVisible()
+  await onlooker.getByRole('link', { name: /Light the lanterns/ }).click()
+  await expect(onlooker.getByTestId('votes-list')).toContainText('No votes yet.')
+  await expect(onlooker.getByTestId('results')).toContainText('For · 0 GHD')
+
+  // From here on the onlooker asks for nothing but the votes list: the tally arrives on its stream.
+  const detailRequests: string[] = []
+  onlooker.on('request', (request) => {
+    if (new URL(request.url()).pathname === `/api${proposalPath}`) detailRequests.push(request.url())
+  })
+
+  const votePanel = page.getByTestId('vote-panel')
+  await votePanel.getByLabel('For').check()
+  await votePanel.getByRole('button', { name: 'Vote' }).click()
+  await expect(votePanel.getByRole('status')).toHaveText(
+    'Your vote is recorded. You can change it until voting ends.',
+  )
+
+  await expect(onlooker.getByTestId('results')).toContainText('For · 1,250 GHD · 100.00 %')
+  await expect(onlooker.getByTestId('votes-list')).toContainText(shortenAddress(ADA))
+  expect(await onlooker.evaluate(() => (window as { stillHere?: boolean }).stillHere)).toBe(true)
+  expect(detailRequests).toEqual([])
+})
