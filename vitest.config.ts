@@ -14,6 +14,10 @@ export default defineConfig({
           environment: 'node',
           include: ['packages/**/src/**/*.test.ts', 'apps/api/src/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...postgresOnly],
+          // Hooks start real parts (a PGlite database from its template, anvil, a server process). On a
+          // loaded 2-core machine a PGlite load alone took over vitest's default 10 s; a test's own limits
+          // are unchanged.
+          hookTimeout: 60_000,
         },
       },
       {
