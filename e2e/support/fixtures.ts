@@ -10,7 +10,7 @@ import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
 import type { TestWalletInjectOptions } from '@guildhall/devchain/wallet/inject'
 import { TestWallet } from '@guildhall/devchain/wallet/playwright'
-import { test as base, type BrowserContext, expect, type Page } from '@playwright/test'
+import { type BrowserContext, test as base, expect, type Page } from '@playwright/test'
 import type { Hex } from 'viem'
 
 export const SECOND_CHAIN_ID = 31_338
@@ -48,7 +48,7 @@ interface TestFixtures {
    * violations are not recorded.
    */
   expectedCspViolations: string[] | undefined
-  cspViolationCheck: void
+  cspViolationCheck: undefined
   /** Options of the injected wallet; `{ absent: true }` for a browser without any wallet. */
   walletOptions: Partial<TestWalletInjectOptions>
   wallet: TestWallet
@@ -123,9 +123,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   expectedCspViolations: [undefined, { option: true }],
   cspViolationCheck: [
     async ({ context, expectedCspViolations }, use) => {
-      if (!expectedCspViolations) return use()
+      if (!expectedCspViolations) return use(undefined)
       const violations = await recordCspViolations(context)
-      await use()
+      await use(undefined)
       expect(
         violations.map((violation) => violation.directive).sort(),
         `CSP violations: ${JSON.stringify(violations, null, 2)}`,
