@@ -10,7 +10,7 @@ import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
 import type { TestWalletInjectOptions } from '@guildhall/devchain/wallet/inject'
 import { TestWallet } from '@guildhall/devchain/wallet/playwright'
-import { test as base, expect, type Page } from '@playwright/test'
+import { type BrowserContext, test as base, expect, type Page } from '@playwright/test'
 import type { Hex } from 'viem'
 
 export const SECOND_CHAIN_ID = 31_338
@@ -42,6 +42,13 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
+  /**
+   * The Content-Security-Policy violations (by directive) the test must cause, no more and no fewer: a
+   * spec that checks the policy sets `[]`, and each test then fails on any violation. Unset, the
+   * violations are not recorded.
+   */
+  expectedCspViolations: string[] | undefined
+  cspViolationCheck: undefined
   /** Options of the injected wallet; `{ absent: true }` for a browser without any wallet. */
   walletOptions: Partial<TestWalletInjectOptions>
   wallet: TestWallet
@@ -113,6 +120,19 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
+  expectedCspViolations: [undefined, { option: true }],
+  cspViolationCheck: [
+    async ({ context, expectedCspViolations }, use) => {
+      if (!expectedCspViolations) return use(undefined)
+      const violations = await recordCspViolations(context)
+      await use(undefined)
+      expect(
+        violations.map((violation) => violation.directive).sort(),
+        `CSP violations: ${JSON.stringify(violations, null, 2)}`,
+      ).toEqual([...expectedCspViolations].sort())
+    },
+    { auto: true },
+  ],
   walletOptions: [{}, { option: true }],
   wallet: [
     async ({ page, chains, walletOptions }, use) => {
@@ -131,6 +151,36 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 })
 
 export { expect }
+
+interface CspViolation {
+  url: string
+  directive: string
+  blocked: string
+  sample: string
+}
+
+/**
+ * Every `securitypolicyviolation` event of every page and frame of the context, popups included, as the
+ * browser fires them: from an init script (which the policy does not govern) to the test process.
+ */
+async function recordCspViolations(context: BrowserContext): Promise<CspViolation[]> {
+  const violations: CspViolation[] = []
+  await context.exposeBinding('__reportCspViolation', (_source, violation: CspViolation) => {
+    violations.push(violation)
+  })
+  await context.addInitScript(() => {
+    const report = (window as unknown as { __reportCspViolation: (v: unknown) => void }).__reportCspViolation
+    document.addEventListener('securitypolicyviolation', (event) =>
+      report({
+        url: event.documentURI,
+        directive: event.effectiveDirective,
+        blocked: event.blockedURI,
+        sample: event.sample,
+      }),
+    )
+  })
+  return violations
+}
 
 /** The connect button once RainbowKit has mounted (before that it is only `opacity: 0` + aria-hidden). */
 export const connectButton = (page: Page) => page.getByRole('button', { name: 'Connect Wallet' })

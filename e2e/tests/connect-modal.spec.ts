@@ -260,40 +260,56 @@ async function clickWalletAndWaitForAnswer(page: Page, wallet: TestWallet) {
 
 // A user who says no in the wallet meant it: RainbowKit's dialog goes back to where it was before the
 // wallet was picked, with nothing to acknowledge (RainbowKit 2 itself answers an injected wallet's
-// rejection with RETRY; the patch in patches/ makes it silent, ADR 018).
-for (const { reason, fail } of [
-  { reason: 'a user rejection (4001)', fail: (wallet: TestWallet) => wallet.rejectNext('connect', 4001) },
-  {
-    reason: 'WalletConnect\'s "Connection request reset. Please try again."',
-    fail: async (wallet: TestWallet) => {
-      const error = { code: -32603, message: 'Connection request reset. Please try again.' }
-      // wagmi falls back from wallet_requestPermissions to eth_requestAccounts on any other code.
-      await wallet.failNext('wallet_requestPermissions', error)
-      await wallet.failNext('eth_requestAccounts', error)
-    },
-  },
+// rejection with RETRY; the patch in patches/ makes it silent, ADR 018), in the wide layout and in the
+// compact one below 768 px.
+for (const { width, layout, list, explainer } of [
+  { width: 1280, layout: { width: 720, maxHeight: '504px' }, list: 'wide', explainer: true },
+  { width: 767, layout: { width: 368, maxHeight: '468px' }, list: 'compact', explainer: false },
 ]) {
-  test(`${reason} on connect is ignored silently: back to the wallet list, no RETRY, no alert, still disconnected; the wallet can be picked again`, async ({
-    page,
-    app,
-    wallet,
-  }) => {
-    await page.goto(app.url)
-    await connectButton(page).click()
-    await fail(wallet)
-    await clickWalletAndWaitForAnswer(page, wallet)
-    const dialog = connectDialog(page)
-    await expect(dialog.getByText('Opening Test Wallet...', { exact: true })).toHaveCount(0)
-    await expect(dialog.getByRole('button', { name: 'RETRY' })).toHaveCount(0)
-    await expect(dialog.getByRole('heading', { name: 'Connect a Wallet' })).toBeVisible()
-    await expect(dialog.getByText('What is a Wallet?', { exact: true })).toBeVisible()
-    await expect(page.getByRole('alert')).toHaveCount(0)
-    expect((await wallet.state()).connected).toBe(false)
+  test.describe(`at ${width} px wide`, () => {
+    test.use({ viewport: { width, height: 800 } })
 
-    await walletOption(page, TEST_WALLET_ID).click()
-    await expect(page.getByTestId('rk-account-button')).toBeVisible()
-    await expect(dialog).toHaveCount(0)
-    expect((await wallet.state()).connected).toBe(true)
+    for (const { reason, fail } of [
+      { reason: 'a user rejection (4001)', fail: (wallet: TestWallet) => wallet.rejectNext('connect', 4001) },
+      {
+        reason: 'WalletConnect\'s "Connection request reset. Please try again."',
+        fail: async (wallet: TestWallet) => {
+          const error = { code: -32603, message: 'Connection request reset. Please try again.' }
+          // wagmi falls back from wallet_requestPermissions to eth_requestAccounts on any other code.
+          await wallet.failNext('wallet_requestPermissions', error)
+          await wallet.failNext('eth_requestAccounts', error)
+        },
+      },
+    ]) {
+      test(`${reason} on connect is ignored silently: back to the ${list} wallet list, no RETRY, no alert, still disconnected; the wallet can be picked again`, async ({
+        page,
+        app,
+        wallet,
+      }) => {
+        await page.goto(app.url)
+        await connectButton(page).click()
+        await expect.poll(() => modalLayout(page)).toEqual(layout)
+        await fail(wallet)
+        await clickWalletAndWaitForAnswer(page, wallet)
+        const dialog = connectDialog(page)
+        await expect(dialog.getByText('Opening Test Wallet...', { exact: true })).toHaveCount(0)
+        await expect(dialog.getByRole('button', { name: 'RETRY' })).toHaveCount(0)
+        await expect(dialog.getByRole('heading', { name: 'Connect a Wallet' })).toBeVisible()
+        await expect(walletOption(page, TEST_WALLET_ID)).toBeVisible()
+        // The wide layout shows the explainer beside the list; the compact one only the list.
+        const whatIsAWallet = dialog.getByText('What is a Wallet?', { exact: true })
+        if (explainer) await expect(whatIsAWallet).toBeVisible()
+        else await expect(whatIsAWallet).toHaveCount(0)
+        expect(await modalLayout(page)).toEqual(layout)
+        await expect(page.getByRole('alert')).toHaveCount(0)
+        expect((await wallet.state()).connected).toBe(false)
+
+        await walletOption(page, TEST_WALLET_ID).click()
+        await expect(page.getByTestId('rk-account-button')).toBeVisible()
+        await expect(dialog).toHaveCount(0)
+        expect((await wallet.state()).connected).toBe(true)
+      })
+    }
   })
 }
 
@@ -376,24 +392,6 @@ test.describe('at 767 px wide', () => {
     await expect(dialog.getByText('What is a Wallet?', { exact: true })).toBeVisible()
     await dialog.getByRole('button', { name: 'Get a Wallet' }).click()
     await expectNotWhatYoureLookingFor(dialog)
-  })
-
-  test('a user rejection (4001) on connect goes silently back to the compact wallet list', async ({
-    page,
-    app,
-    wallet,
-  }) => {
-    await page.goto(app.url)
-    await connectButton(page).click()
-    await expect.poll(() => modalLayout(page)).toEqual({ width: 368, maxHeight: '468px' })
-    await wallet.rejectNext('connect', 4001)
-    await clickWalletAndWaitForAnswer(page, wallet)
-    const dialog = connectDialog(page)
-    await expect(dialog.getByText('Opening Test Wallet...', { exact: true })).toHaveCount(0)
-    await expect(dialog.getByRole('button', { name: 'RETRY' })).toHaveCount(0)
-    await expect(walletOption(page, TEST_WALLET_ID)).toBeVisible()
-    await expect(page.getByRole('alert')).toHaveCount(0)
-    expect((await wallet.state()).connected).toBe(false)
   })
 })
 

@@ -4,47 +4,35 @@
 
 import type { Page } from '@playwright/test'
 import { sql } from 'drizzle-orm'
-import { connect, expect, member, SECOND_CHAIN_ID, test } from '../support/fixtures.ts'
+import { type App, expect, member, SECOND_CHAIN_ID, test } from '../support/fixtures.ts'
+import { connectAndPropose, vote, votePanel } from './governance-helpers.ts'
 
 const ADA = member(1)
 const BEN = member(2)
 const FINN = member(6)
 const IRIS = member(9)
 
-async function newProposal(page: Page, title: string) {
-  await page.getByRole('link', { name: 'New proposal' }).click()
-  await page.getByLabel('Title').fill(title)
-  await page
-    .getByLabel(/Description/)
-    .fill('## Why\n\nThe **roof** leaks. <script>window.hacked = true</script>')
-  await page.getByRole('button', { name: 'Sign and submit' }).click()
-  await expect(page).toHaveURL(/\/proposals\/0x[0-9a-f]{64}$/)
-  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
-}
+/** Connects Ada and writes a proposal whose description has Markdown and a script in it. */
+const propose = (page: Page, app: App, title: string) =>
+  connectAndPropose(page, app, title, '## Why\n\nThe **roof** leaks. <script>window.hacked = true</script>')
 
 // Ada (account 1) votes with her and Dev's tokens: 1,250 GHD.
 test.use({ walletOptions: { accounts: [ADA, FINN] } })
 
 const results = (page: Page) => page.getByTestId('results')
-const votePanel = (page: Page) => page.getByTestId('vote-panel')
 
 test('a member creates a proposal, votes, changes the vote and sees the results; the recount matches', async ({
   page,
   app,
   wallet,
 }) => {
-  await connect(page, app, '/proposals')
-  await newProposal(page, 'Repair the roof')
+  await propose(page, app, 'Repair the roof')
   // Markdown is rendered, and the script in it is removed.
   await expect(page.getByTestId('proposal-body').getByRole('heading', { name: 'Why' })).toBeVisible()
   expect(await page.evaluate(() => (window as { hacked?: boolean }).hacked)).toBeUndefined()
 
   await expect(votePanel(page).getByTestId('voting-power')).toContainText('1,250 GHD')
-  await votePanel(page).getByLabel('For').check()
-  await votePanel(page).getByRole('button', { name: 'Vote' }).click()
-  await expect(votePanel(page).getByRole('status')).toHaveText(
-    'Your vote is recorded. You can change it until voting ends.',
-  )
+  await vote(page, 'For')
   await expect(votePanel(page).getByTestId('my-vote')).toContainText('You voted For')
   await expect(results(page)).toContainText('For · 1,250 GHD · 100.00 %')
 
@@ -92,8 +80,7 @@ test("a proposal's page: its heading comes with the page and stays in place, and
   app,
   browser,
 }) => {
-  await connect(page, app, '/proposals')
-  await newProposal(page, 'Mend the <gate> & the "fence"')
+  await propose(page, app, 'Mend the <gate> & the "fence"')
   const url = page.url()
   const id = url.split('/').pop()
   for (const viewport of [
@@ -155,8 +142,7 @@ test('a member with no voting power at the snapshot is told why, and the Vote bu
   app,
   wallet,
 }) => {
-  await connect(page, app, '/proposals')
-  await newProposal(page, 'Plant a tree')
+  await propose(page, app, 'Plant a tree')
   await wallet.setAccounts([FINN])
   await expect(votePanel(page).getByTestId('zero-power-reason')).toContainText('had not delegated them')
   await expect(votePanel(page).getByRole('button', { name: 'Vote' })).toBeDisabled()
@@ -168,13 +154,8 @@ test("the vote panel starts afresh for another account: none of Ada's choices, v
   app,
   wallet,
 }) => {
-  await connect(page, app, '/proposals')
-  await newProposal(page, 'Fix the gate')
-  await votePanel(page).getByLabel('For').check()
-  await votePanel(page).getByRole('button', { name: 'Vote' }).click()
-  await expect(votePanel(page).getByRole('status')).toHaveText(
-    'Your vote is recorded. You can change it until voting ends.',
-  )
+  await propose(page, app, 'Fix the gate')
+  await vote(page, 'For')
   await expect(votePanel(page).getByLabel('For')).toBeChecked()
 
   // Ben (850 GHD at the snapshot) has not voted: his panel has nothing of Ada's.
@@ -204,8 +185,7 @@ test("the vote panel starts afresh for another account: none of Ada's choices, v
 })
 
 test('a member on another chain is led through the switch before signing', async ({ page, app, wallet }) => {
-  await connect(page, app, '/proposals')
-  await newProposal(page, 'Paint the hall')
+  await propose(page, app, 'Paint the hall')
   await wallet.switchChain(SECOND_CHAIN_ID)
   await votePanel(page).getByLabel('For').check()
   await votePanel(page)
@@ -220,10 +200,8 @@ test('a vote altered in the database makes the recount report the difference', a
   app,
   wallet,
 }) => {
-  await connect(page, app, '/proposals')
-  await newProposal(page, 'Buy chairs')
-  await votePanel(page).getByLabel('For').check()
-  await votePanel(page).getByRole('button', { name: 'Vote' }).click()
+  await propose(page, app, 'Buy chairs')
+  await vote(page, 'For')
   await expect(votePanel(page).getByTestId('my-vote')).toContainText('You voted For')
   const id = page.url().split('/').at(-1) as string
 

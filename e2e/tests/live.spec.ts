@@ -2,7 +2,8 @@
 // asking for the proposal again (the tally comes with the event), and the list shows a new proposal.
 
 import { shortenAddress } from '@guildhall/core'
-import { connect, expect, member, test } from '../support/fixtures.ts'
+import { expect, member, test } from '../support/fixtures.ts'
+import { connectAndPropose, vote } from './governance-helpers.ts'
 
 const ADA = member(1)
 
@@ -21,11 +22,7 @@ test("a vote in one page updates another page's results and votes list without a
     ;(window as { stillHere?: boolean }).stillHere = true
   })
 
-  await connect(page, app, '/proposals')
-  await page.getByRole('link', { name: 'New proposal' }).click()
-  await page.getByLabel('Title').fill('Light the lanterns')
-  await page.getByRole('button', { name: 'Sign and submit' }).click()
-  await expect(page).toHaveURL(/\/proposals\/0x[0-9a-f]{64}$/)
+  await connectAndPropose(page, app, 'Light the lanterns')
   const proposalPath = new URL(page.url()).pathname
 
   await expect(onlooker.getByRole('link', { name: /Light the lanterns/ })).toBeVisible()
@@ -39,12 +36,7 @@ test("a vote in one page updates another page's results and votes list without a
     if (new URL(request.url()).pathname === `/api${proposalPath}`) detailRequests.push(request.url())
   })
 
-  const votePanel = page.getByTestId('vote-panel')
-  await votePanel.getByLabel('For').check()
-  await votePanel.getByRole('button', { name: 'Vote' }).click()
-  await expect(votePanel.getByRole('status')).toHaveText(
-    'Your vote is recorded. You can change it until voting ends.',
-  )
+  await vote(page, 'For')
 
   await expect(onlooker.getByTestId('results')).toContainText('For · 1,250 GHD · 100.00 %')
   await expect(onlooker.getByTestId('votes-list')).toContainText(shortenAddress(ADA))

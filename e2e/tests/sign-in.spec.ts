@@ -1,10 +1,14 @@
 // Sign-In with Ethereum through the UI: the only spec that signs in through the modal (the others start signed in or connect-only).
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Page } from '@playwright/test'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import {
+  cookieValue,
+  prepareSignIn,
+  SESSION_COOKIE,
+  verifySignIn,
+} from '../../apps/api/test-support/sign-in.ts'
 import { type App, connectButton, expect, member, test } from '../support/fixtures.ts'
 import { TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
 
@@ -205,30 +209,11 @@ test('Cancel in "Verify your account" disconnects the wallet, and the next load 
 /** A sign-in from "another browser": the API flow over HTTP with member 1's key; returns its cookie. */
 async function signInElsewhere(app: App, userAgent: string): Promise<string> {
   const origin = new URL(app.url).origin
-  const issued = await fetch(`${origin}/api/auth/nonce`, { method: 'POST', headers: { origin } })
-  const { nonce } = (await issued.json()) as { nonce: string }
-  const preauth = (issued.headers.get('set-cookie') ?? '').split(';')[0] as string
   const signer = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
-  const message = buildSignInMessage({
-    address: signer.address,
-    chainId: LOCAL_CHAIN_ID,
-    nonce,
-    domain: new URL(origin).host,
-    origin,
-    statement: signInStatement('Guildhall Test DAO'),
-  })
-  const verified = await fetch(`${origin}/api/auth/verify`, {
-    method: 'POST',
-    headers: {
-      origin,
-      'content-type': 'application/json',
-      cookie: preauth,
-      'user-agent': userAgent,
-    },
-    body: JSON.stringify({ message, signature: await signer.signMessage({ message }) }),
-  })
+  const prepared = await prepareSignIn(origin, signer, { daoName: 'Guildhall Test DAO' })
+  const verified = await verifySignIn(origin, prepared, { userAgent })
   expect(verified.status).toBe(200)
-  return (verified.headers.get('set-cookie') ?? '').split(';')[0] as string
+  return `${SESSION_COOKIE}=${cookieValue(verified, SESSION_COOKIE)}`
 }
 
 test('"Your sessions" lists this device and the others; ending another session signs that browser out', async ({

@@ -56,7 +56,8 @@ import { startApiProcess, stopApiProcess } from '../../apps/api/test-support/api
 import { startChain, testEnv } from '../../apps/api/test-support/demo-chain.ts'
 import { compileContract } from '../build-contracts.ts'
 import { table } from './report.ts'
-import { cpuMs, type Latency, latency, pool, post, processCpuMs, round1, startPostgres } from './sign-in.ts'
+import type { GovernanceBenchResult } from './schema.ts'
+import { cpuMs, latency, pool, post, processCpuMs, round1, startPostgres } from './sign-in.ts'
 
 const VOTERS = 1_000
 const PROPOSALS = 2
@@ -86,37 +87,8 @@ const LOOKUPS = 2_000
 const INDEX_READY_TIMEOUT_MS = 120_000
 const REQUEST_HEADERS = { 'user-agent': 'guildhall-bench', 'content-type': 'application/json' }
 
-type IngestRun = {
-  database: string
-  voters: number
-  proposals: number
-  concurrency: number
-  votes: number
-  votesPerSecond: number
-  latencyMs: Latency
-  /** Answers other than 201 (or no answer) in the measured window. */
-  errors: number
-  /** CPU milliseconds per vote in the window: the API server process, and PostgreSQL's processes (null: PGlite). */
-  cpuMsPerVote: { apiServer: number; databaseServer: number | null }
-}
-type IndexRun = {
-  database: string
-  transfers: number
-  events: number
-  blocks: number
-  maxRange: number
-  seconds: number
-  eventsPerSecond: number
-  /** CPU seconds over the sync: this process (index, PGlite, decoding) and anvil (serving the logs). */
-  cpuSeconds: { indexer: number; anvil: number | null }
-  checkedAccounts: number
-}
-export type GovernanceBenchResult = {
-  ingest: (IngestRun | { database: string; skipped: string })[]
-  tally: { votes: number; ms: number }[]
-  index: IndexRun
-  lookup: { lookups: number; accounts: number; latencyUs: Latency }
-}
+type IngestRun = Exclude<GovernanceBenchResult['ingest'][number], { skipped: string }>
+type IndexRun = GovernanceBenchResult['index']
 
 /** Tally time: one voter per vote, the ordering rule over them, then the tally, as the server does it. */
 function tallyTimes(): GovernanceBenchResult['tally'] {

@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { exposeTestWalletRpc } from '@guildhall/devchain/wallet/playwright'
 import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core'
+import type { RpcCount } from './schema.ts'
 
 /** A cookie for the page's origin, e.g. a sign-in session. */
 export type Cookie = { name: string; value: string }
@@ -338,8 +339,6 @@ export async function coldLoad(browser: Browser, profile: Profile, target: Targe
     await context.close()
   }
 }
-
-export type RpcCount = { posts: number; calls: number; methods: Record<string, number> }
 
 export type LoadTraffic = { rpc: RpcCount; external: string[]; scripts: string[] }
 

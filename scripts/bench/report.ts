@@ -1,11 +1,7 @@
 // The web section's result: its JSON shape, the budget check and the table printed for people.
-import type { Size } from './bundle.ts'
-import type { ColdLoad, ProfileName, RpcCount } from './page.ts'
+import type { ColdLoad, ProfileName } from './page.ts'
 import type { ReferenceName } from './reference.ts'
-
-export type Spread = { median: number; min: number; max: number; samples: number[] }
-
-export type NetworkAtLoad = { rpc: RpcCount; external: { count: number; hosts: Record<string, number> } }
+import type { BudgetLine, NetworkAtLoad, RpcCount, Size, Spread } from './schema.ts'
 
 type Listed = Size & { list: string[] }
 
@@ -27,17 +23,6 @@ export type PageFigures = {
     connected: NetworkAtLoad
     idleConnected: RpcCount & { seconds: number; postsPerMinute: number; callsPerMinute: number }
   }
-}
-
-/** One budget line: `value` and `limit` in `unit` (KiB, ms or requests); `measured` and `miss` as printed. */
-export type BudgetLine = {
-  budget: string
-  pass: boolean
-  value: number
-  limit: number
-  unit: 'KiB' | 'ms' | 'requests'
-  measured: string
-  miss?: string
 }
 
 /** bench.json's web part: Guildhall's figures at the top level (as before), the references beside them. */

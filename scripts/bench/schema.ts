@@ -1,5 +1,6 @@
 // The shape of bench-results/bench.json. The bench checks its own output against it before writing, and
 // CI checks the figures committed in docs/bench.json (shape only: the budget is for people to judge).
+// The result types the bench code shares with bench.json are inferred from here, so each is defined once.
 import { z } from 'zod'
 
 const spread = z.object({
@@ -38,7 +39,7 @@ const budgetLine = z.object({
   pass: z.boolean(),
   value: z.number(),
   limit: z.number(),
-  unit: z.string(),
+  unit: z.enum(['KiB', 'ms', 'requests']),
   measured: z.string(),
   miss: z.string().optional(),
 })
@@ -55,6 +56,7 @@ const lighthouseRun = z.object({
     si: z.number().nullable(),
   }),
 })
+/** Milliseconds, rounded: p50 is report.ts's spread() median. */
 const latency = z.object({ p50: z.number(), p99: z.number(), max: z.number() })
 const signInRun = z.object({
   concurrency: z.number().int(),
@@ -63,6 +65,49 @@ const signInRun = z.object({
   nonce: z.object({ latency, perSecond: z.number(), ok: z.number().int() }),
   cpuPerVerify: z.object({ apiServer: z.number(), databaseServer: z.number().nullable() }),
 })
+const governanceResult = z.object({
+  ingest: z.array(
+    z.union([
+      z.object({
+        database: z.string(),
+        voters: z.number().int(),
+        proposals: z.number().int(),
+        concurrency: z.number().int(),
+        votes: z.number().int(),
+        votesPerSecond: z.number(),
+        latencyMs: latency,
+        /** Answers other than 201 (or no answer) in the measured window. */
+        errors: z.number().int(),
+        /** CPU milliseconds per vote in the window: the API server process, and PostgreSQL's processes (null: PGlite). */
+        cpuMsPerVote: z.object({ apiServer: z.number(), databaseServer: z.number().nullable() }),
+      }),
+      z.object({ database: z.string(), skipped: z.string() }),
+    ]),
+  ),
+  tally: z.array(z.object({ votes: z.number().int(), ms: z.number() })).min(1),
+  index: z.object({
+    database: z.string(),
+    transfers: z.number().int(),
+    events: z.number().int(),
+    blocks: z.number().int(),
+    maxRange: z.number().int(),
+    seconds: z.number(),
+    eventsPerSecond: z.number(),
+    /** CPU seconds over the sync: this process (index, PGlite, decoding) and anvil (serving the logs). */
+    cpuSeconds: z.object({ indexer: z.number(), anvil: z.number().nullable() }),
+    checkedAccounts: z.number().int(),
+  }),
+  lookup: z.object({ lookups: z.number().int(), accounts: z.number().int(), latencyUs: latency }),
+})
+
+export type Spread = z.infer<typeof spread>
+export type Size = z.infer<typeof jsSize>
+export type RpcCount = z.infer<typeof rpcCount>
+export type NetworkAtLoad = z.infer<typeof networkAtLoad>
+/** One budget line: `value` and `limit` in `unit` (KiB, ms or requests); `measured` and `miss` as printed. */
+export type BudgetLine = z.infer<typeof budgetLine>
+export type Latency = z.infer<typeof latency>
+export type GovernanceBenchResult = z.infer<typeof governanceResult>
 
 export const benchJsonSchema = z.object({
   date: z.string(),
@@ -87,39 +132,7 @@ export const benchJsonSchema = z.object({
   references: z.object({ rainbowkit: reference, floor: reference }).optional(),
   budget: z.array(budgetLine).optional(),
   lighthouse: z.object({ lighthouseVersion: z.string(), runs: z.array(lighthouseRun).min(1) }).optional(),
-  governance: z
-    .object({
-      ingest: z.array(
-        z.union([
-          z.object({
-            database: z.string(),
-            voters: z.number().int(),
-            proposals: z.number().int(),
-            concurrency: z.number().int(),
-            votes: z.number().int(),
-            votesPerSecond: z.number(),
-            latencyMs: latency,
-            errors: z.number().int(),
-            cpuMsPerVote: z.object({ apiServer: z.number(), databaseServer: z.number().nullable() }),
-          }),
-          z.object({ database: z.string(), skipped: z.string() }),
-        ]),
-      ),
-      tally: z.array(z.object({ votes: z.number().int(), ms: z.number() })).min(1),
-      index: z.object({
-        database: z.string(),
-        transfers: z.number().int(),
-        events: z.number().int(),
-        blocks: z.number().int(),
-        maxRange: z.number().int(),
-        seconds: z.number(),
-        eventsPerSecond: z.number(),
-        cpuSeconds: z.object({ indexer: z.number(), anvil: z.number().nullable() }),
-        checkedAccounts: z.number().int(),
-      }),
-      lookup: z.object({ lookups: z.number().int(), accounts: z.number().int(), latencyUs: latency }),
-    })
-    .optional(),
+  governance: governanceResult.optional(),
   signIn: z
     .object({
       accountsPerRun: z.number().int(),

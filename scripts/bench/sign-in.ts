@@ -23,6 +23,7 @@ import { type ApiProcess, startApiProcess, stopApiProcess } from '../../apps/api
 import { startChain, testEnv } from '../../apps/api/test-support/demo-chain.ts'
 import { PREAUTH_COOKIE, signedSignInMessage } from '../../apps/api/test-support/sign-in.ts'
 import { spread } from './report.ts'
+import type { Latency } from './schema.ts'
 
 const root = resolve(import.meta.dirname, '../..')
 const ACCOUNTS = 1000
@@ -35,9 +36,6 @@ const DAO_NAME = 'Guildhall Bench DAO'
 const REQUEST_TIMEOUT_MS = 30_000
 /** Distinct kinds of failure (phase and status) kept per run, each with its first answer and a count. */
 const FAILURE_KINDS = 5
-
-/** Milliseconds, rounded: p50 is report.ts's spread() median. */
-export type Latency = { p50: number; p99: number; max: number }
 
 /** Failed requests of one phase and status (0 = no HTTP answer); `error` is the first answer's body. */
 type Failure = { phase: 'warm-up' | 'nonce' | 'verify'; status: number; error: string; count: number }

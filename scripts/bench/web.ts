@@ -18,19 +18,12 @@ import {
   PROFILES,
   type ProfileName,
   RAINBOWKIT_SELECTORS,
-  type RpcCount,
   type Selectors,
   type Target,
 } from './page.ts'
 import { buildReference, REFERENCES, type ReferenceName, serveReference } from './reference.ts'
-import {
-  checkBudget,
-  formatWebReport,
-  type NetworkAtLoad,
-  type PageFigures,
-  spread,
-  type WebResult,
-} from './report.ts'
+import { checkBudget, formatWebReport, type PageFigures, spread, type WebResult } from './report.ts'
+import type { NetworkAtLoad, RpcCount } from './schema.ts'
 
 const COLD_LOADS = 5
 const IDLE_MS = 20_000

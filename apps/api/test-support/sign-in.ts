@@ -63,15 +63,20 @@ export async function prepareSignIn(
   return { account, nonce, preauth: `${PREAUTH_COOKIE}=${preauth}`, ...signed }
 }
 
-/** POST /api/auth/verify of a prepared sign-in. */
+/** POST /api/auth/verify of a prepared sign-in (`userAgent`: the browser the session will be listed as). */
 export function verifySignIn(
   origin: string,
   signIn: PreparedSignIn,
-  { timeoutMs = 30_000 }: { timeoutMs?: number } = {},
+  { timeoutMs = 30_000, userAgent }: { timeoutMs?: number; userAgent?: string } = {},
 ): Promise<Response> {
   return fetch(`${origin}/api/auth/verify`, {
     method: 'POST',
-    headers: { origin, 'content-type': 'application/json', cookie: signIn.preauth },
+    headers: {
+      origin,
+      'content-type': 'application/json',
+      cookie: signIn.preauth,
+      ...(userAgent ? { 'user-agent': userAgent } : {}),
+    },
     body: JSON.stringify({ message: signIn.message, signature: signIn.signature }),
     signal: AbortSignal.timeout(timeoutMs),
   })

@@ -86,6 +86,8 @@ async function newNonce(server = app) {
   }
 }
 
+// Not test-support/sign-in.ts: these tests run the app in process (app.inject, not fetch) and alter the
+// message field by field, which that helper's fixed message does not allow.
 function messageFor(
   address: Hex,
   nonce: string,

@@ -305,8 +305,10 @@ describe('time limits (GOVERNANCE_LIMITS, TIMESTAMP_MAX_AGE_SECONDS, TIMESTAMP_M
   const DAY = 24 * 3600
   let proposal: Hex
   let proposalStart: number
+  let longRunning: Hex
   beforeAll(async () => {
-    proposalStart = nowSeconds() - 3600
+    const now = nowSeconds()
+    proposalStart = now - 3600
     proposal = (
       await createProposal(ada, {
         title: 'Started an hour ago',
@@ -314,62 +316,8 @@ describe('time limits (GOVERNANCE_LIMITS, TIMESTAMP_MAX_AGE_SECONDS, TIMESTAMP_M
         timestamp: proposalStart - 60,
       })
     ).id
-  })
-
-  test('boundary: a proposal starting 10 years, or 30 days and a second, after its signing → 400 naming the limit; 30 days → 201', async () => {
-    const now = nowSeconds()
-    for (const start of [now + 10 * 365 * DAY, now + 30 * DAY + 1]) {
-      const { response, id } = await createProposal(ada, {
-        title: 'Far ahead',
-        start,
-        end: start + 3600,
-        timestamp: now,
-      })
-      expect(response.statusCode).toBe(400)
-      expect(response.json()).toEqual({
-        error: 'bad_request',
-        message:
-          'Invalid proposal:\n- message.start: A proposal may start at most 30 days after it is signed',
-      })
-      expect(await database.db.select().from(proposals).where(eq(proposals.id, id))).toEqual([])
-    }
-    const atLimit = await createProposal(ada, {
-      title: 'Thirty days ahead',
-      start: now + 30 * DAY,
-      end: now + 30 * DAY + 3600,
-      timestamp: now,
-    })
-    expect(atLimit.response.statusCode).toBe(201)
-  })
-
-  test('boundary: a proposal signed over 6 days ago, or dated over 5 minutes ahead → 422 naming the limit; just inside both → 201', async () => {
-    const now = nowSeconds()
-    const old = await createProposal(ada, { title: 'Stale', timestamp: now - 6 * DAY - 60 })
-    expect(old.response.statusCode).toBe(422)
-    expect(old.response.json()).toEqual({
-      error: 'bad_timestamp',
-      message: 'This proposal was signed more than 6 days ago. Sign it again.',
-    })
-    const ahead = await createProposal(ada, { title: 'Ahead', timestamp: now + 5 * 60 + 60 })
-    expect(ahead.response.statusCode).toBe(422)
-    expect(ahead.response.json()).toEqual({
-      error: 'bad_timestamp',
-      message:
-        "This proposal is dated more than 5 minutes ahead of the server's clock. Check your device clock.",
-    })
-    expect(
-      (await createProposal(ada, { title: 'Slow multisig', timestamp: now - 6 * DAY + 60 })).response
-        .statusCode,
-    ).toBe(201)
-    expect(
-      (await createProposal(ada, { title: 'Fast clock', timestamp: now + 5 * 60 - 60 })).response.statusCode,
-    ).toBe(201)
-  })
-
-  test('boundary: a vote signed over 6 days ago, over 5 minutes ahead, or over 5 minutes before the start → 422 naming the limit; just inside → 201', async () => {
-    const now = nowSeconds()
     // Started 7 days ago, so a vote may be 6 days old without predating the start.
-    const longRunning = (
+    longRunning = (
       await createProposal(ada, {
         title: 'Long running',
         start: now - 7 * DAY,
@@ -377,40 +325,157 @@ describe('time limits (GOVERNANCE_LIMITS, TIMESTAMP_MAX_AGE_SECONDS, TIMESTAMP_M
         timestamp: now - 60,
       })
     ).id
-    const refusals = [
-      [
-        longRunning,
-        { timestamp: now - 6 * DAY - 60 },
-        'This vote was signed more than 6 days ago. Sign it again.',
-      ],
-      [
-        longRunning,
-        { timestamp: now + 5 * 60 + 60 },
-        "This vote is dated more than 5 minutes ahead of the server's clock. Check your device clock.",
-      ],
-      [
-        proposal,
-        { timestamp: proposalStart - 5 * 60 - 60 },
-        'This vote was signed before the voting period began. Sign it again.',
-      ],
-    ] as const
-    for (const [on, overrides, message] of refusals) {
-      const response = await postVote(`/api/proposals/${on}/votes`, await signedVote(ben, on, overrides))
-      expect(response.statusCode, message).toBe(422)
-      expect(response.json()).toEqual({ error: 'bad_timestamp', message })
-    }
-    expect(await votesOn(longRunning)).toBe(0)
-    expect(await votesOn(proposal)).toBe(0)
-    const accepted = [
-      [longRunning, ben, { timestamp: now - 6 * DAY + 60 }],
-      [longRunning, cleo, { timestamp: now + 5 * 60 - 60 }],
-      [proposal, ben, { timestamp: proposalStart - 5 * 60 + 60 }],
-    ] as const
-    for (const [on, voter, overrides] of accepted) {
-      const response = await postVote(`/api/proposals/${on}/votes`, await signedVote(voter, on, overrides))
-      expect(response.statusCode, JSON.stringify(overrides)).toBe(201)
-    }
   })
+
+  interface Sent {
+    response: Awaited<ReturnType<typeof post>>
+    stored: () => Promise<boolean>
+  }
+  /** A proposal signed with these fields (from the time it is sent); `stored` says whether it was kept. */
+  const propose =
+    (title: string, fields: (now: number) => Partial<ProposalMessage>) => async (): Promise<Sent> => {
+      const { response, id } = await createProposal(ada, { title, ...fields(nowSeconds()) })
+      const stored = async () =>
+        (await database.db.select().from(proposals).where(eq(proposals.id, id))).length > 0
+      return { response, stored }
+    }
+  /** A vote on one of the two proposals above; `stored` says whether the proposal gained a vote. */
+  const vote =
+    (voter: PrivateKeyAccount, on: () => Hex, fields: (now: number) => Partial<VoteMessage>) =>
+    async (): Promise<Sent> => {
+      const before = await votesOn(on())
+      const response = await postVote(
+        `/api/proposals/${on()}/votes`,
+        await signedVote(voter, on(), fields(nowSeconds())),
+      )
+      const stored = async () => (await votesOn(on())) > before
+      return { response, stored }
+    }
+  const tooFarAhead = {
+    status: 400,
+    body: {
+      error: 'bad_request',
+      message: 'Invalid proposal:\n- message.start: A proposal may start at most 30 days after it is signed',
+    },
+  }
+  const badTimestamp = (message: string) => ({ status: 422, body: { error: 'bad_timestamp', message } })
+
+  // Each limit from both sides, in this order: just outside → refused naming the limit, nothing stored;
+  // just inside → 201, stored.
+  const cases: { name: string; send: () => Promise<Sent>; refused?: { status: number; body: unknown } }[] = [
+    {
+      name: 'a proposal starting 10 years after its signing',
+      send: propose('Far ahead', (now) => ({
+        start: now + 10 * 365 * DAY,
+        end: now + 10 * 365 * DAY + 3600,
+        timestamp: now,
+      })),
+      refused: tooFarAhead,
+    },
+    {
+      name: 'a proposal starting 30 days and a second after its signing',
+      send: propose('Far ahead', (now) => ({
+        start: now + 30 * DAY + 1,
+        end: now + 30 * DAY + 3601,
+        timestamp: now,
+      })),
+      refused: tooFarAhead,
+    },
+    {
+      name: 'a proposal starting 30 days after its signing',
+      send: propose('Thirty days ahead', (now) => ({
+        start: now + 30 * DAY,
+        end: now + 30 * DAY + 3600,
+        timestamp: now,
+      })),
+    },
+    {
+      name: 'a proposal signed over 6 days ago',
+      send: propose('Stale', (now) => ({ timestamp: now - 6 * DAY - 60 })),
+      refused: badTimestamp('This proposal was signed more than 6 days ago. Sign it again.'),
+    },
+    {
+      name: 'a proposal dated over 5 minutes ahead',
+      send: propose('Ahead', (now) => ({ timestamp: now + 5 * 60 + 60 })),
+      refused: badTimestamp(
+        "This proposal is dated more than 5 minutes ahead of the server's clock. Check your device clock.",
+      ),
+    },
+    {
+      name: 'a proposal signed just under 6 days ago',
+      send: propose('Slow multisig', (now) => ({ timestamp: now - 6 * DAY + 60 })),
+    },
+    {
+      name: 'a proposal dated just under 5 minutes ahead',
+      send: propose('Fast clock', (now) => ({ timestamp: now + 5 * 60 - 60 })),
+    },
+    {
+      name: 'a vote signed over 6 days ago',
+      send: vote(
+        ben,
+        () => longRunning,
+        (now) => ({ timestamp: now - 6 * DAY - 60 }),
+      ),
+      refused: badTimestamp('This vote was signed more than 6 days ago. Sign it again.'),
+    },
+    {
+      name: 'a vote dated over 5 minutes ahead',
+      send: vote(
+        ben,
+        () => longRunning,
+        (now) => ({ timestamp: now + 5 * 60 + 60 }),
+      ),
+      refused: badTimestamp(
+        "This vote is dated more than 5 minutes ahead of the server's clock. Check your device clock.",
+      ),
+    },
+    {
+      name: 'a vote signed over 5 minutes before the start',
+      send: vote(
+        ben,
+        () => proposal,
+        () => ({ timestamp: proposalStart - 5 * 60 - 60 }),
+      ),
+      refused: badTimestamp('This vote was signed before the voting period began. Sign it again.'),
+    },
+    {
+      name: 'a vote signed just under 6 days ago',
+      send: vote(
+        ben,
+        () => longRunning,
+        (now) => ({ timestamp: now - 6 * DAY + 60 }),
+      ),
+    },
+    {
+      name: 'a vote dated just under 5 minutes ahead',
+      send: vote(
+        cleo,
+        () => longRunning,
+        (now) => ({ timestamp: now + 5 * 60 - 60 }),
+      ),
+    },
+    {
+      name: 'a vote signed just under 5 minutes before the start',
+      send: vote(
+        ben,
+        () => proposal,
+        () => ({ timestamp: proposalStart - 5 * 60 + 60 }),
+      ),
+    },
+  ]
+  for (const { name, send, refused } of cases) {
+    test(`boundary: ${name} → ${refused ? `${refused.status} naming the limit, nothing stored` : '201'}`, async () => {
+      const { response, stored } = await send()
+      if (refused) {
+        expect(response.statusCode).toBe(refused.status)
+        expect(response.json()).toEqual(refused.body)
+        expect(await stored()).toBe(false)
+      } else {
+        expect(response.statusCode).toBe(201)
+        expect(await stored()).toBe(true)
+      }
+    })
+  }
 })
 
 describe('votes (adversarial vote cases)', () => {

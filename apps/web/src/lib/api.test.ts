@@ -38,6 +38,7 @@ describe('apiGet: an answer the app cannot read', () => {
     expectConsoleError(/is not JSON/)
     vi.stubGlobal('fetch', answer('<!doctype html><title>Bad gateway</title>'))
     const error: unknown = await apiGet('/api/proposals', proposalListSchema).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiRequestError)
     expectSentence((error as ApiRequestError).message)
   })
 

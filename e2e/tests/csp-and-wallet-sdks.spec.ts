@@ -1,18 +1,31 @@
-// Wallet SDKs load on demand (ADR 008): with every wallet configured, loading the app (disconnected, or
-// reconnecting a remembered injected wallet) reaches 127.0.0.1 only and loads no wallet SDK; picking
-// Coinbase Wallet, MetaMask or WalletConnect in the connect modal loads that SDK then and starts its flow.
+// Every wallet configured, in a real Chromium, two properties of each page and wallet flow:
+// - the Content-Security-Policy the server sends: no flow causes a single violation (the fixtures'
+//   `expectedCspViolations` fails the test on any), and the policy really restricts (an injected inline
+//   script or handler does not run), so it holds every SDK host the configuration allows and no more;
+// - wallet SDKs load on demand (ADR 008): loading the app (disconnected, or reconnecting a remembered
+//   injected wallet) reaches 127.0.0.1 only and loads no wallet SDK; picking Coinbase Wallet, MetaMask or
+//   WalletConnect in the connect modal loads that SDK then and starts its flow.
 // Which chunk holds which SDK is read from the build's source maps: Vite names them after a file in the
 // package ("dist-….js", "index.es-….js", "core-….js"), which says nothing reliable about the SDK.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { POPULAR_WALLET_IDS } from '@guildhall/core'
 import { type BrowserContext, devices, type Page, type Request } from '@playwright/test'
-import { connectButton, expect, test, WEB_DIST } from '../support/fixtures.ts'
+import { type App, connectButton, expect, member, test, WEB_DIST } from '../support/fixtures.ts'
 import { connectDialog, standInRelay, TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
 
 // Every wallet the configuration accepts; the WalletConnect-based ones need a project id (any will do
 // here: RainbowKit swaps the placeholder for its example id, and WalletConnect's servers are unreachable).
-test.use({ appEnv: { WALLETS: POPULAR_WALLET_IDS.join(','), WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID' } })
+// Sign-in is on, so its flows run under the policy too.
+test.use({
+  appEnv: {
+    WALLETS: POPULAR_WALLET_IDS.join(','),
+    WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
+    SIGN_IN: 'on',
+    AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+  },
+  expectedCspViolations: [],
+})
 
 type Sdk = 'WalletConnect' | 'Coinbase Wallet SDK' | 'MetaMask SDK'
 
@@ -106,6 +119,118 @@ function recordTraffic(context: BrowserContext) {
   }
 }
 
+/** Waits until nothing is in flight for a second, so what a page starts on its own has been tried. */
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle')
+}
+
+/** Answers "Verify your account" by signing the message. */
+async function signIn(page: Page) {
+  await expect(page.getByRole('dialog').filter({ hasText: 'Verify your account' })).toBeVisible()
+  const sign = page.getByTestId('rk-auth-message-button')
+  await expect(sign).toHaveText('Sign message')
+  await sign.click()
+  await expect(page.getByTestId('signed-in-as')).toBeVisible()
+}
+
+/** Connects the injected test wallet and signs in. */
+async function connectAndSignIn(page: Page, app: App, path = '/') {
+  await page.goto(`${app.url}${path}`)
+  await connectButton(page).click()
+  await walletOption(page, TEST_WALLET_ID).click()
+  await signIn(page)
+}
+
+const votePanel = (page: Page) => page.getByTestId('vote-panel')
+
+test.describe('with an inline script and an inline handler injected', () => {
+  // The policy reports both, once each: the fixtures check these are the only violations.
+  test.use({ expectedCspViolations: ['script-src-attr', 'script-src-elem'] })
+
+  test('the policy restricts scripts: neither runs, and both are reported', async ({ page, app }) => {
+    const response = await page.goto(app.url)
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'")
+    await expect(page.getByTestId('token-holders')).toHaveText('8')
+
+    const ran = await page.evaluate(async () => {
+      const w = window as typeof window & { inlineRan?: boolean; handlerRan?: boolean }
+      const script = document.createElement('script')
+      script.textContent = 'window.inlineRan = true'
+      document.body.append(script)
+      // An inline event handler, as injected markup would carry it.
+      const image = document.createElement('img')
+      image.setAttribute('onerror', 'window.handlerRan = true')
+      image.src = 'data:,not-an-image'
+      document.body.append(image)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      return { inline: w.inlineRan === true, handler: w.handlerRan === true }
+    })
+    expect(ran).toEqual({ inline: false, handler: false })
+  })
+})
+
+test.describe('as Ada, a member', () => {
+  test.use({ walletOptions: { accounts: [member(1)] } })
+
+  test("every page loads under the policy without a violation, the public config's JSON block included", async ({
+    page,
+    app,
+  }) => {
+    // A proposal to visit, written by a signed-in member (the Sessions page needs the session too).
+    await connectAndSignIn(page, app, '/proposals')
+    await page.getByRole('link', { name: 'New proposal' }).click()
+    await page.getByLabel('Title').fill('Fix the lights')
+    await page.getByLabel(/Description/).fill('## Why\n\nThe hall is **dark**.')
+    await page.getByRole('button', { name: 'Sign and submit' }).click()
+    await expect(page).toHaveURL(/\/proposals\/0x[0-9a-f]{64}$/)
+    const proposalPath = new URL(page.url()).pathname
+
+    for (const { path, heading } of [
+      { path: '/', heading: 'Guildhall Test DAO' },
+      { path: '/proposals', heading: 'Proposals' },
+      { path: proposalPath, heading: 'Fix the lights' },
+      { path: '/proposals/new', heading: 'New proposal' },
+      { path: '/account/sessions', heading: 'Your sessions' },
+      { path: '/no-such-page', heading: 'Page not found' },
+    ]) {
+      await page.goto(`${app.url}${path}`)
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible()
+      // The config reached the app through its <script type="application/json"> block.
+      await expect(page.getByTestId('rk-account-button')).toBeVisible()
+      await settle(page)
+    }
+  })
+
+  test('connect, sign in, write a proposal and vote: no violation', async ({ page, app }) => {
+    await connectAndSignIn(page, app, '/proposals')
+    await page.getByRole('link', { name: 'New proposal' }).click()
+    await page.getByLabel('Title').fill('Repaint the door')
+    await page.getByLabel(/Description/).fill('Blue, this time.')
+    await page.getByRole('button', { name: 'Sign and submit' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Repaint the door' })).toBeVisible()
+    await votePanel(page).getByLabel('For').check()
+    await votePanel(page).getByRole('button', { name: 'Vote' }).click()
+    await expect(votePanel(page).getByTestId('my-vote')).toContainText('You voted For')
+    // The account modal (RainbowKit's styles, its recent transactions) and back.
+    await page.getByTestId('rk-account-button').click()
+    await expect(page.getByRole('dialog')).toBeVisible()
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+    await settle(page)
+  })
+})
+
+test.describe('as Finn, an undelegated member', () => {
+  test.use({ walletOptions: { accounts: [member(6)] } })
+
+  test('connect, sign in and delegate to myself: no violation', async ({ page, app }) => {
+    await connectAndSignIn(page, app)
+    await page.getByTestId('delegation').getByRole('button', { name: 'Delegate to myself' }).click()
+    await expect(page.getByTestId('delegation-progress')).toHaveText('Delegation confirmed.')
+    await expect(page.getByTestId('my-delegate')).toHaveText('Yourself')
+    await settle(page)
+  })
+})
+
 test('loading the app disconnected and opening the connect modal reaches 127.0.0.1 only and loads no wallet SDK', async ({
   page,
   context,
@@ -147,6 +272,7 @@ for (const { option, label } of [
     await page.goto(app.url)
     await connectButton(page).click()
     await walletOption(page, option).click()
+    await signIn(page)
     await expect(page.getByTestId('rk-account-button')).toContainText('0xf3…2266')
 
     await page.reload()
@@ -163,7 +289,8 @@ for (const { option, label } of [
 
 // Coinbase's keys.coinbase.com, WalletConnect's verify server and MetaMask's socket server are the
 // outside world, which this test cannot reach: the fixtures block every request to them (and record it),
-// so each flow is followed up to its first screen, as far as it gets offline.
+// so each flow is followed up to its first screen, as far as it gets offline. A host the policy refused
+// would be a violation before the request ever reached that refusal.
 test.describe('without a wallet extension', () => {
   test.use({ walletOptions: { absent: true } })
 
@@ -189,6 +316,7 @@ test.describe('without a wallet extension', () => {
       .poll(() => offOriginRequests.map((url) => new URL(url).hostname))
       .toContain('keys.coinbase.com')
     expect(traffic.sdks()).toEqual(['Coinbase Wallet SDK'])
+    await settle(page)
   })
 
   for (const { id, name, title } of [
@@ -222,6 +350,7 @@ test.describe('without a wallet extension', () => {
       // It subscribed to its pairing topic and published the session proposal there.
       expect(relay).toEqual(expect.arrayContaining(['irn_subscribe', 'irn_publish']))
       expect(traffic.sdks()).toEqual(['WalletConnect'])
+      await settle(page)
     })
   }
 })
@@ -251,5 +380,6 @@ test.describe('on a phone without a wallet app', () => {
       .poll(() => offOriginRequests.map((url) => new URL(url).hostname))
       .toContain('metamask-sdk.api.cx.metamask.io')
     expect(traffic.sdks()).toEqual(['MetaMask SDK'])
+    await settle(page)
   })
 })
