@@ -11,10 +11,10 @@ import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { deployDemoDao } from '@guildhall/devchain/demo-dao'
 import { openDatabase } from '../apps/api/src/db/client.ts'
 import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
+import { demoEnv } from '../apps/api/src/demo/local-chain.ts'
 import { EnvError, parseEnv } from '../apps/api/src/env.ts'
 import { startHaproxy } from '../apps/api/src/fault/haproxy.ts'
 import { type ApiProcess, startApiProcess, stopApiProcess } from '../apps/api/test-support/api-process.ts'
-import { demoEnv } from '../apps/api/test-support/demo-chain.ts'
 import { ensureHaproxy, ensurePostgres } from './system-deps.ts'
 
 const root = resolve(import.meta.dirname, '..')

@@ -7,9 +7,9 @@ import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
 import { deploySafes } from '@guildhall/devchain/safe'
 import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
+import { demoEnv } from '../apps/api/src/demo/local-chain.ts'
 import { EnvError, parseEnv } from '../apps/api/src/env.ts'
 import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
-import { demoEnv } from '../apps/api/test-support/demo-chain.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const dataDir = resolve(root, process.env.GUILDHALL_DATA_DIR ?? '.data')

@@ -12,10 +12,10 @@ import { type AnvilInstance, getFreePort } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startDemoChain, testEnv } from '../test-support/demo-chain.ts'
 import { buildApp } from './app.ts'
 import { type Database, openDatabase } from './db/client.ts'
 import { testDatabase } from './db/test-database.ts'
+import { startDemoChain, testEnv } from './demo/local-chain.ts'
 import { parseEnv } from './env.ts'
 
 let anvil: AnvilInstance

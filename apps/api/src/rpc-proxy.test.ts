@@ -16,8 +16,8 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startChain, testEnv } from '../test-support/demo-chain.ts'
 import { buildApp } from './app.ts'
+import { startChain, testEnv } from './demo/local-chain.ts'
 import { parseEnv } from './env.ts'
 
 const ORIGIN = 'http://127.0.0.1:3999'

@@ -6,8 +6,8 @@ import { connect, type Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { testEnv } from '../test-support/demo-chain.ts'
 import { buildApp } from './app.ts'
+import { testEnv } from './demo/local-chain.ts'
 import { parseEnv } from './env.ts'
 
 const REQUEST_TIMEOUT_MS = 1_500

@@ -11,11 +11,11 @@ import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { asc } from 'drizzle-orm'
 import { createPublicClient, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startDemoChain } from '../../test-support/demo-chain.ts'
 import { ballots, governanceLog, proposals } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { TokenIndex } from '../indexer/token-index.ts'
 import { seedDemoGovernance } from './governance-seed.ts'
+import { startDemoChain } from './local-chain.ts'
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment

@@ -17,7 +17,6 @@ import {
   stopApiProcess,
   stopApiProcesses,
 } from '../../test-support/api-process.ts'
-import { startChain, testEnv } from '../../test-support/demo-chain.ts'
 import {
   cookieValue,
   type PreparedSignIn,
@@ -28,6 +27,7 @@ import {
 import { type Database, openDatabase } from '../db/client.ts'
 import { authNonces, sessions } from '../db/schema.ts'
 import { type TestDatabase, testDatabase, testDatabaseUrl } from '../db/test-database.ts'
+import { startChain, testEnv } from '../demo/local-chain.ts'
 
 const DAO_NAME = 'Guildhall Fault DAO'
 const ACCOUNTS = 200

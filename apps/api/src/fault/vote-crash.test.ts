@@ -34,10 +34,10 @@ import {
   stopApiProcess,
   stopApiProcesses,
 } from '../../test-support/api-process.ts'
-import { startDemoChain, testEnv } from '../../test-support/demo-chain.ts'
 import { openDatabase } from '../db/client.ts'
 import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
 import { type TestDatabase, testDatabase, testDatabaseUrl } from '../db/test-database.ts'
+import { startDemoChain, testEnv } from '../demo/local-chain.ts'
 
 /** Proposals voted on by Ada, Ben and Cleo each, plus re-votes on the first RE_VOTED of them. */
 const PROPOSALS = 40

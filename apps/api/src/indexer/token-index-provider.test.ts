@@ -6,8 +6,8 @@ import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { createPublicClient, createTestClient, http, type PublicClient } from 'viem'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { startDemoChain } from '../../test-support/demo-chain.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
+import { startDemoChain } from '../demo/local-chain.ts'
 import {
   expectIndexEqualsChain,
   logsRange,

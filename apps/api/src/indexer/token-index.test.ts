@@ -15,8 +15,8 @@ import {
   type TestClient,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startDemoChain } from '../../test-support/demo-chain.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
+import { startDemoChain } from '../demo/local-chain.ts'
 import {
   delegate,
   demoAccount,

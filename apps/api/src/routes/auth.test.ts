@@ -18,11 +18,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import parsingNegative from '../../../../packages/core/test-fixtures/siwe/parsing_negative.json' with {
   type: 'json',
 }
-import { startChain, testEnv } from '../../test-support/demo-chain.ts'
 import { buildApp } from '../app.ts'
 import type { Database } from '../db/client.ts'
 import { authNonces, sessions } from '../db/schema.ts'
 import { testDatabase } from '../db/test-database.ts'
+import { startChain, testEnv } from '../demo/local-chain.ts'
 import { parseEnv } from '../env.ts'
 
 const ORIGIN = 'http://127.0.0.1:3999'

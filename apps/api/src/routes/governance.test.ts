@@ -55,10 +55,10 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startDemoChain, testEnv } from '../../test-support/demo-chain.ts'
 import { buildApp } from '../app.ts'
 import { ballots, governanceLog, proposals, proposalTallies, votes } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
+import { startDemoChain, testEnv } from '../demo/local-chain.ts'
 import { parseEnv } from '../env.ts'
 import { checkTallies, recountTally, tallyRules } from '../services/tallies.ts'
 

@@ -29,7 +29,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startDemoChain } from '../../test-support/demo-chain.ts'
+import { startDemoChain } from '../demo/local-chain.ts'
 
 const ada = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
 const ben = privateKeyToAccount(anvilAccounts[2]?.privateKey as Hex)

@@ -1,5 +1,5 @@
-// The app against a local anvil chain, one way for everything that runs it: `npm start` and the bench
-// (demoEnv), the API's integration and fault tests (startChain, startDemoChain, testEnv).
+// The app against a local anvil chain, one way for everything that runs it: `npm start`, `npm run cluster` and
+// the bench (demoEnv), the API's integration and fault tests (startChain, startDemoChain, testEnv).
 import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
