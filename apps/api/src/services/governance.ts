@@ -31,7 +31,7 @@ import type { AnswerSource, TokenIndex, ZeroVotesReason } from '../indexer/token
 import { insertEmptyTally, lockTally, moveTally, storedTally, tallyRules } from './tallies.ts'
 
 /** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
-const LOG_LOCK_KEY = 0x6775696c64 // "guild"
+export const LOG_LOCK_KEY = 0x6775696c64 // "guild"
 
 export interface GovernanceDeps {
   database: Database
