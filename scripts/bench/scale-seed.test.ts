@@ -6,7 +6,7 @@ import {
   logChainProblem,
 } from '@guildhall/core'
 import { asc, eq } from 'drizzle-orm'
-import type { PublicClient } from 'viem'
+import type { Hex, PublicClient } from 'viem'
 import { afterEach, expect, test } from 'vitest'
 import { ballots, governanceLog, proposalTallies, votes } from '../../apps/api/src/db/schema.ts'
 import { type TestDatabase, testDatabase } from '../../apps/api/src/db/test-database.ts'
@@ -57,7 +57,7 @@ test('behavior: the bulk seed leaves exactly what the vote path leaves for the s
     // Never asked: every signature is an EOA's, recovered locally.
     client: {} as PublicClient,
     tokenIndex: {
-      votingPower: async (account: string) => ({
+      votingPower: async (account: Hex) => ({
         votes: power.get(account) ?? 0n,
         source: 'index',
         zeroReason: null,

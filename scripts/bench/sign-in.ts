@@ -97,7 +97,13 @@ export class SignInBenchError extends Error {
 // ---------------------------------------------------------------------------------------------------------
 // The API server in a child process
 
-export type ServerProcess = { url: string; cpu: () => Promise<NodeJS.CpuUsage>; stop: () => Promise<void> }
+export type ServerProcess = {
+  url: string
+  /** The child's process id (the scale bench reads its memory from /proc). */
+  pid: number | undefined
+  cpu: () => Promise<NodeJS.CpuUsage>
+  stop: () => Promise<void>
+}
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = fork(join(import.meta.dirname, 'sign-in-server.ts'), [JSON.stringify(env)], {
@@ -145,6 +151,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     const ready = await next('ready', 180_000)
     return {
       url: ready.type === 'ready' ? ready.url : '',
+      pid: child.pid,
       async cpu() {
         const reply = next('cpu', 10_000)
         child.send('cpu')
