@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib'
 import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS, type VoteMessage, voteTypedData } from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { desc, eq, sql } from 'drizzle-orm'
+import type { Browser } from 'playwright-core'
 import { privateKeyToAccount } from 'viem/accounts'
 import { openDatabase } from '../../apps/api/src/db/client.ts'
 import { ballots } from '../../apps/api/src/db/schema.ts'
@@ -24,6 +25,7 @@ import { encodeCursor } from '../../apps/api/src/services/cursor.ts'
 import type { BenchContext, SectionResult } from '../bench.ts'
 import { table } from './report.ts'
 import { prepareScaleChain, type ScaleChain } from './scale-chain.ts'
+import { type BrowserRecount, browserRecount, type PageLoad, resultsLoads } from './scale-page.ts'
 import { seedProposalVotes } from './scale-seed.ts'
 import { scaleProposalMessage, scaleVoterKey, signScaleProposal, signScaleVotes } from './scale-votes.ts'
 import {
@@ -57,6 +59,7 @@ export const SCALE_BUDGET = {
   p99PostgresMs: 100,
   p99PgliteMs: 300,
   postWhileReadingMs: 500,
+  pageLoadRatio: 1.2,
   ingestRatio: 2,
 }
 
@@ -87,6 +90,8 @@ export type ScaleBenchResult = {
   votes: number
   setupSeconds: { signing: number; holders: number }
   databases: (DatabaseRun | { database: string; skipped: string })[]
+  /** On the PostgreSQL server (PGlite's when PostgreSQL is missing). */
+  browser: { database: string; pageLoads: PageLoad[]; recount: BrowserRecount }
   instances3: string
 }
 
@@ -189,7 +194,7 @@ async function prepareDatabase(
     return {
       index: { events: Number(rows[0]?.events ?? 0), seconds: round1(indexSeconds) },
       seedSeconds: round1(seedSeconds),
-      deepCursor: encodeCursor([deep.power, deep.voter]),
+      deepCursor: encodeCursor(['power', deep.power, deep.voter]),
     }
   } finally {
     await database.close()
@@ -340,9 +345,13 @@ async function measure(
 
 export async function runScaleBench({
   outDir,
+  webDist,
+  browser,
   log,
 }: {
   outDir: string
+  webDist: string
+  browser: () => Promise<Browser>
   log: (message: string) => void
 }): Promise<ScaleBenchResult> {
   const cleanups: (() => Promise<unknown>)[] = []
@@ -361,6 +370,7 @@ export async function runScaleBench({
     if (!('skipped' in postgres)) cleanups.push(postgres.stop)
 
     const databases: ScaleBenchResult['databases'] = []
+    let browserFigures: ScaleBenchResult['browser'] | undefined
     for (const database of ['PGlite', 'PostgreSQL'] as const) {
       if (database === 'PostgreSQL' && 'skipped' in postgres) {
         databases.push({ database, skipped: postgres.skipped })
@@ -385,6 +395,7 @@ export async function runScaleBench({
         TOKEN_DEPLOY_BLOCK: String(chain.deployment.deployBlock),
         WALLETS: 'injected',
         SIGN_IN: 'off',
+        WEB_DIST: webDist,
         GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
         EXPORT_RATE_LIMIT_PER_MINUTE: '1000000',
         ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
@@ -392,6 +403,17 @@ export async function runScaleBench({
       try {
         const figures = await measure(server, chain, small, prepared.deepCursor, bodies, log)
         databases.push({ database, index: prepared.index, seedSeconds: prepared.seedSeconds, ...figures })
+        if (database === 'PostgreSQL' || 'skipped' in postgres) {
+          const page = (id: string) => new URL(`/proposals/${id}`, server.url).toString()
+          log('scale: proposal page loads until the results show, desktop and phone')
+          const pageLoads = await resultsLoads(await browser(), [
+            { votes: SMALL_VOTES, url: page(small.proposal.id) },
+            { votes: HOLDERS, url: page(chain.proposal.id) },
+          ])
+          log(`scale: browser recount of ${HOLDERS.toLocaleString('en-US')} votes ("Verify this result")`)
+          const recount = await browserRecount(await browser(), page(chain.proposal.id))
+          browserFigures = { database, pageLoads, recount }
+        }
       } finally {
         await server.stop()
       }
@@ -401,6 +423,7 @@ export async function runScaleBench({
       votes: chain.votes.length,
       setupSeconds: { signing: round1(chain.seconds.signing), holders: round1(chain.seconds.holders) },
       databases,
+      browser: browserFigures as ScaleBenchResult['browser'],
       instances3: 'not measured: needs the multi-instance branch (leader lock, shared rate limits)',
     }
   } finally {
@@ -434,6 +457,19 @@ export function scaleBudget(r: ScaleBenchResult): (Line & { pass: boolean; miss?
       limit: SCALE_BUDGET.postWhileReadingMs,
       unit: 'ms',
     })
+  }
+  for (const profile of ['desktop', 'phone'] as const) {
+    const at = (votes: number) =>
+      r.browser.pageLoads.find((load) => load.profile === profile && load.votes === votes)?.resultsMs.median
+    const few = at(SMALL_VOTES)
+    const many = at(r.votes)
+    if (few !== undefined && many !== undefined)
+      lines.push({
+        budget: `${profile}: page until results, ${r.votes.toLocaleString('en-US')} votes vs 1.2× ${SMALL_VOTES}`,
+        value: many,
+        limit: Math.round(few * SCALE_BUDGET.pageLoadRatio),
+        unit: 'ms',
+      })
   }
   const pglite = runs.find((run) => run.database === 'PGlite')
   if (pglite && pg)
@@ -537,6 +573,21 @@ export function formatScaleReport(r: ScaleBenchResult): string {
       ]),
     ),
   ])
+  const pages = table([
+    [
+      `Proposal page until the results show (${r.browser.database}, median of 3 cold loads)`,
+      'median',
+      'min',
+      'max',
+    ],
+    ...r.browser.pageLoads.map((load) => [
+      `${load.profile}, ${load.votes.toLocaleString('en-US')} votes`,
+      `${load.resultsMs.median} ms`,
+      `${load.resultsMs.min} ms`,
+      `${load.resultsMs.max} ms`,
+    ]),
+  ])
+  const recount = `Browser recount ("Verify this result", desktop, ${r.votes.toLocaleString('en-US')}+ votes): ${r.browser.recount.seconds} s; progress shown: ${r.browser.recount.progressSeen.join(', ') || 'none'}; said: ${r.browser.recount.outcome}`
   const budget = table([
     ['Budget (issue 14)', 'measured', 'limit', 'result'],
     ...scaleBudget(r).map((line) => [
@@ -566,7 +617,12 @@ export function formatScaleReport(r: ScaleBenchResult): string {
 
 /** The scale section: one run on PGlite and PostgreSQL. */
 export async function scaleSection(ctx: BenchContext): Promise<SectionResult> {
-  const result = await runScaleBench({ outDir: ctx.outDir, log: ctx.step })
+  const result = await runScaleBench({
+    outDir: ctx.outDir,
+    webDist: await ctx.webDist(),
+    browser: ctx.browser,
+    log: ctx.step,
+  })
   const misses = scaleBudget(result).filter((line) => !line.pass).length
   return { json: { scale: result }, report: formatScaleReport(result), misses }
 }

@@ -180,6 +180,13 @@ export const benchJsonSchema = z.object({
       votes: z.number().int(),
       setupSeconds: z.object({ signing: z.number(), holders: z.number() }),
       databases: z.array(z.union([scaleRun, z.object({ database: z.string(), skipped: z.string() })])),
+      browser: z.object({
+        database: z.string(),
+        pageLoads: z.array(
+          z.object({ profile: z.enum(['desktop', 'phone']), votes: z.number().int(), resultsMs: spread }),
+        ),
+        recount: z.object({ seconds: z.number(), outcome: z.string(), progressSeen: z.array(z.string()) }),
+      }),
       instances3: z.string(),
     })
     .optional(),
