@@ -1,6 +1,7 @@
 // The scale section's browser figures: a proposal page's cold load until its results show (desktop and
 // phone profiles of page.ts, a fresh context each), and the browser recount ("Verify this result", the web
 // worker) of a whole proposal until it reports.
+import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { applyThrottle, PROFILES, type ProfileName } from './page.ts'
 import { type Spread, spread } from './report.ts'
@@ -27,6 +28,7 @@ export type PageLoad = { profile: ProfileName; votes: number; resultsMs: Spread 
 export async function resultsLoads(
   browser: Browser,
   pages: { votes: number; url: string }[],
+  failureDir: string,
 ): Promise<PageLoad[]> {
   const loads: PageLoad[] = []
   for (const profile of PROFILES) {
@@ -36,6 +38,11 @@ export async function resultsLoads(
         const context = await browser.newContext({ ...profile.context, locale: 'en-US' })
         try {
           const page = await context.newPage()
+          const errors: string[] = []
+          page.on('pageerror', (error) => errors.push(String(error)))
+          page.on('console', (message) => {
+            if (message.type() === 'error') errors.push(message.text())
+          })
           await page.addInitScript({ content: RESULTS_PROBE })
           await applyThrottle(await context.newCDPSession(page), profile.throttle)
           await page.goto(url, { waitUntil: 'commit' })
@@ -45,8 +52,13 @@ export async function resultsLoads(
             if (at !== null) {
               break
             }
-            if (Date.now() > deadline)
-              throw new Error(`${url} (${profile.name}): the results did not show within 60 s`)
+            if (Date.now() > deadline) {
+              const shot = join(failureDir, `failed-scale-${profile.name}-${votes}.png`)
+              await page.screenshot({ path: shot }).catch(() => undefined)
+              throw new Error(
+                `${url} (${profile.name}): the results did not show within 60 s (screenshot: ${shot}; errors in the page: ${errors.slice(0, 5).join(' | ') || 'none'})`,
+              )
+            }
             await new Promise((done) => setTimeout(done, 50))
           }
         } finally {

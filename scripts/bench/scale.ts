@@ -91,7 +91,7 @@ export type ScaleBenchResult = {
   setupSeconds: { signing: number; holders: number }
   databases: (DatabaseRun | { database: string; skipped: string })[]
   /** On the PostgreSQL server (PGlite's when PostgreSQL is missing). */
-  browser: { database: string; pageLoads: PageLoad[]; recount: BrowserRecount }
+  browser: { database: string; pageLoads: PageLoad[]; recount: BrowserRecount | null; failures: string[] }
   instances3: string
 }
 
@@ -406,13 +406,27 @@ export async function runScaleBench({
         if (database === 'PostgreSQL' || 'skipped' in postgres) {
           const page = (id: string) => new URL(`/proposals/${id}`, server.url).toString()
           log('scale: proposal page loads until the results show, desktop and phone')
-          const pageLoads = await resultsLoads(await browser(), [
-            { votes: SMALL_VOTES, url: page(small.proposal.id) },
-            { votes: HOLDERS, url: page(chain.proposal.id) },
-          ])
+          // A browser figure that cannot be had is reported as such; the figures above stand.
+          const failures: string[] = []
+          const pageLoads = await resultsLoads(
+            await browser(),
+            [
+              { votes: SMALL_VOTES, url: page(small.proposal.id) },
+              { votes: HOLDERS, url: page(chain.proposal.id) },
+            ],
+            outDir,
+          ).catch((error: Error) => {
+            failures.push(`page loads: ${error.message}`)
+            return []
+          })
           log(`scale: browser recount of ${HOLDERS.toLocaleString('en-US')} votes ("Verify this result")`)
-          const recount = await browserRecount(await browser(), page(chain.proposal.id))
-          browserFigures = { database, pageLoads, recount }
+          const recount = await browserRecount(await browser(), page(chain.proposal.id)).catch(
+            (error: Error) => {
+              failures.push(`recount: ${error.message}`)
+              return null
+            },
+          )
+          browserFigures = { database, pageLoads, recount, failures }
         }
       } finally {
         await server.stop()
@@ -587,7 +601,10 @@ export function formatScaleReport(r: ScaleBenchResult): string {
       `${load.resultsMs.max} ms`,
     ]),
   ])
-  const recount = `Browser recount ("Verify this result", desktop, ${r.votes.toLocaleString('en-US')}+ votes): ${r.browser.recount.seconds} s; progress shown: ${r.browser.recount.progressSeen.join(', ') || 'none'}; said: ${r.browser.recount.outcome}`
+  const recount = r.browser.recount
+    ? `Browser recount ("Verify this result", desktop, ${r.votes.toLocaleString('en-US')}+ votes): ${r.browser.recount.seconds} s; progress shown: ${r.browser.recount.progressSeen.join(', ') || 'none'}; said: ${r.browser.recount.outcome}`
+    : 'Browser recount: not measured (below)'
+  const failed = r.browser.failures.map((failure) => `  FAILED ${failure}`)
   const budget = table([
     ['Budget (issue 14)', 'measured', 'limit', 'result'],
     ...scaleBudget(r).map((line) => [
@@ -610,6 +627,10 @@ export function formatScaleReport(r: ScaleBenchResult): string {
     writes,
     '',
     exportsTable,
+    '',
+    pages,
+    recount,
+    ...failed,
     '',
     budget,
   ].join('\n')

@@ -185,7 +185,10 @@ export const benchJsonSchema = z.object({
         pageLoads: z.array(
           z.object({ profile: z.enum(['desktop', 'phone']), votes: z.number().int(), resultsMs: spread }),
         ),
-        recount: z.object({ seconds: z.number(), outcome: z.string(), progressSeen: z.array(z.string()) }),
+        recount: z
+          .object({ seconds: z.number(), outcome: z.string(), progressSeen: z.array(z.string()) })
+          .nullable(),
+        failures: z.array(z.string()),
       }),
       instances3: z.string(),
     })
