@@ -125,7 +125,7 @@ export async function prepareScaleChain({
       const holders: Cached['holders'] = []
       for (let i = 0; i < count; i++) {
         const account = privateKeyToAccount(scaleVoterKey(i))
-        const message = scaleVoteMessage(i, account.address, proposal.id)
+        const message = scaleVoteMessage(i, account.address, proposal.id, proposal.message.start)
         holders.push({
           address: account.address,
           delegation: await account.signTypedData(
@@ -199,7 +199,7 @@ export async function prepareScaleChain({
 
     const votes: SeedVote[] = holders.map((holder, i) => ({
       id: holder.voteId,
-      message: scaleVoteMessage(i, holder.address, proposal.id),
+      message: scaleVoteMessage(i, holder.address, proposal.id, proposal.message.start),
       signature: holder.vote,
       power: amounts[i] as bigint,
     }))

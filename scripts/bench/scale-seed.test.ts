@@ -4,6 +4,9 @@ import {
   LOCAL_CHAIN_ID,
   type LogEntry,
   logChainProblem,
+  proposalMessageSchema,
+  proposalState,
+  voteMessageSchema,
 } from '@guildhall/core'
 import { asc, eq } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
@@ -42,7 +45,7 @@ async function governanceRows(database: TestDatabase) {
 
 test('behavior: the bulk seed leaves exactly what the vote path leaves for the same votes, and it recounts and verifies', async () => {
   const proposal = await signScaleProposal(domain, scaleProposalMessage(7))
-  const signed = await signScaleVotes(domain, proposal.id, 0, VOTERS)
+  const signed = await signScaleVotes(domain, proposal, 0, VOTERS)
   const seeded = await testDatabase()
   const voted = await testDatabase()
   opened.push(seeded, voted)
@@ -88,9 +91,22 @@ test('behavior: the bulk seed leaves exactly what the vote path leaves for the s
   expect(tally?.lastSeq).toBe(VOTERS + 1)
 }, 60_000)
 
+test('behavior: the scale proposal and its votes are messages the API accepts (schema and open now)', async () => {
+  const proposal = await signScaleProposal(domain, scaleProposalMessage(7))
+  expect(proposalMessageSchema.parse(proposal.message)).toEqual(proposal.message)
+  const now = Math.floor(Date.now() / 1000)
+  expect(proposalState(proposal.message, now)).toBe('active')
+  const votes = await signScaleVotes(domain, proposal, 99_999, 100_000)
+  for (const vote of votes) {
+    expect(voteMessageSchema.parse(vote.message)).toEqual(vote.message)
+    // Dated before now, so a vote signed now replaces it.
+    expect(vote.message.timestamp).toBeLessThan(now)
+  }
+}, 30_000)
+
 test('behavior: the bulk seed refuses a second vote of one voter (it does not apply the superseding rule)', async () => {
   const proposal = await signScaleProposal(domain, scaleProposalMessage(7))
-  const [vote] = await signScaleVotes(domain, proposal.id, 0, 1)
+  const [vote] = await signScaleVotes(domain, proposal, 0, 1)
   const database = await testDatabase()
   opened.push(database)
   await expect(

@@ -23,24 +23,38 @@ export const scaleVoterKey = (i: number): Hex => keccak256(toHex(`guildhall-scal
 /** Voter i's tokens (and, self-delegated, its voting power): 1 to about 2 tokens, so the order by power means something. */
 export const scaleHolderTokens = (i: number): bigint => parseEther('1') + BigInt(i % 997) * 10n ** 15n
 
-/** 2026-01-01T00:00:00Z: the proposal opened then and stays open for ten years, so every run can vote on it. */
-const SCALE_PROPOSAL_START = 1_767_225_600
-const SCALE_PROPOSAL_END = SCALE_PROPOSAL_START + 10 * 365 * 86_400
+const DAY = 86_400
+/** Proposals last at most 90 days (core's schema), so the proposal is the one of the current 30-day period. */
+const PERIOD = 30 * DAY
+
+/**
+ * The proposal's start: two days before the current 30-day period began, so every seeded vote (a second
+ * apart, 100,000 of them: about 28 hours) is dated in the past and a vote signed now replaces it; it ends 90
+ * days after its start, so it is open for the whole period. The same all period long: the signatures
+ * cached by the bench stay good for a month.
+ */
+export function scaleProposalStart(nowMs = Date.now()): number {
+  return Math.floor(nowMs / 1000 / PERIOD) * PERIOD - 2 * DAY
+}
 
 export const scaleAuthor = () => privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
 
-export function scaleProposalMessage(snapshot: number, title = 'Scale bench: one proposal, many votes') {
+export function scaleProposalMessage(
+  snapshot: number,
+  title = 'Scale bench: one proposal, many votes',
+  start = scaleProposalStart(),
+) {
   const message: ProposalMessage = {
     author: scaleAuthor().address,
     title,
     body: 'A proposal of `npm run bench -- scale`, seeded with signed votes straight into the database.',
     kind: 'basic',
     choices: [...BASIC_CHOICES],
-    start: SCALE_PROPOSAL_START,
-    end: SCALE_PROPOSAL_END,
+    start,
+    end: start + 90 * DAY,
     snapshot,
     ...DEFAULT_GOVERNANCE_RULES,
-    timestamp: SCALE_PROPOSAL_START,
+    timestamp: start,
   }
   return message
 }
@@ -51,28 +65,28 @@ export async function signScaleProposal(domain: GovernanceDomain, message: Propo
 }
 
 /** Voter i's vote: mostly For, some Against, a few Abstain; every tenth with a reason; a second apart. */
-export function scaleVoteMessage(i: number, voter: Address, proposal: Hex): VoteMessage {
+export function scaleVoteMessage(i: number, voter: Address, proposal: Hex, start: number): VoteMessage {
   const spread = i % 7
   return {
     voter,
     proposal,
     choices: [spread < 4 ? 1 : spread < 6 ? 2 : 3],
     reason: i % 10 === 0 ? `Reason of voter ${i}: the numbers add up.` : '',
-    timestamp: SCALE_PROPOSAL_START + 60 + i,
+    timestamp: start + 60 + i,
   }
 }
 
 /** Votes of voters [from, to) on `proposal`, signed (the slow part: a key and a signature each). */
 export async function signScaleVotes(
   domain: GovernanceDomain,
-  proposal: Hex,
+  proposal: { id: Hex; message: ProposalMessage },
   from: number,
   to: number,
 ): Promise<SeedVote[]> {
   const signed: SeedVote[] = []
   for (let i = from; i < to; i++) {
     const account = privateKeyToAccount(scaleVoterKey(i))
-    const message = scaleVoteMessage(i, account.address, proposal)
+    const message = scaleVoteMessage(i, account.address, proposal.id, proposal.message.start)
     signed.push({
       id: voteId(domain, message),
       message,

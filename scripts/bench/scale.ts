@@ -206,7 +206,7 @@ async function smallProposal(chain: ScaleChain) {
     chain.domain,
     scaleProposalMessage(chain.proposal.message.snapshot, `Scale bench: ${SMALL_VOTES} votes`),
   )
-  return { proposal, votes: await signScaleVotes(chain.domain, proposal.id, 0, SMALL_VOTES) }
+  return { proposal, votes: await signScaleVotes(chain.domain, proposal, 0, SMALL_VOTES) }
 }
 
 async function measure(
