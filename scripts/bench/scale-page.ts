@@ -91,7 +91,7 @@ export async function browserRecount(browser: Browser, url: string): Promise<Bro
     const deadline = Date.now() + RECOUNT_TIMEOUT_MS
     for (;;) {
       const text = (await card.textContent()) ?? ''
-      const step = /([A-Z][A-Za-z ]+): \d+ of \d+/.exec(text)?.[1]
+      const step = /(Checking signatures|Reading voting power from the chain|Counting): \d+ of \d+/.exec(text)?.[1]
       if (step) progressSeen.add(step)
       if ((await page.getByTestId('recount-result').count()) > 0 || text.includes('could not run')) break
       if (Date.now() > deadline)
@@ -100,7 +100,7 @@ export async function browserRecount(browser: Browser, url: string): Promise<Bro
     }
     const seconds = (performance.now() - started) / 1000
     const outcome = ((await card.textContent()) ?? '')
-      .replace(/^.*Verify this result/, '')
+      .replace(/^.*Download the result bundle/, '')
       .trim()
       .slice(0, 300)
     return { seconds: Math.round(seconds * 10) / 10, outcome, progressSeen: [...progressSeen] }
