@@ -7,7 +7,7 @@ import { applyThrottle, PROFILES, type ProfileName } from './page.ts'
 import { type Spread, spread } from './report.ts'
 
 const LOADS_PER_PROFILE = 3
-const RECOUNT_TIMEOUT_MS = 30 * 60_000
+const RECOUNT_TIMEOUT_MS = 15 * 60_000
 
 // Runs before any page script: the time (since navigation start) the results card first has a box and the
 // voters line, i.e. the tally is on screen; checked on every DOM mutation.
@@ -91,7 +91,9 @@ export async function browserRecount(browser: Browser, url: string): Promise<Bro
     const deadline = Date.now() + RECOUNT_TIMEOUT_MS
     for (;;) {
       const text = (await card.textContent()) ?? ''
-      const step = /(Checking signatures|Reading voting power from the chain|Counting): \d+ of \d+/.exec(text)?.[1]
+      const step = /(Checking signatures|Reading voting power from the chain|Counting): \d+ of \d+/.exec(
+        text,
+      )?.[1]
       if (step) progressSeen.add(step)
       if ((await page.getByTestId('recount-result').count()) > 0 || text.includes('could not run')) break
       if (Date.now() > deadline)

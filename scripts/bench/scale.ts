@@ -80,6 +80,7 @@ type DatabaseRun = {
     errors: number
     readerRequests: number
     readerLatencyMs: Latency
+    readerErrors: number
   }
   ingest: { votes: number; concurrency: number; votesPerSecond: number; latencyMs: Latency; errors: number }
   exports: { votes: number; seconds: number; bytes: number; peakRssMiB: number; baseRssMiB: number }[]
@@ -218,7 +219,13 @@ async function measure(
   log: (message: string) => void,
 ) {
   const url = new URL(server.url)
-  const agent = new Agent({ keepAlive: true, maxSockets: 200 })
+  // A fresh pool of connections for each phase: a connection left idle past the server's keep-alive timeout
+  // (5 s) could be reused just as the server closes it (ECONNRESET), which would be the bench's fault.
+  let agent = new Agent({ keepAlive: true, maxSockets: 200 })
+  const nextPhase = () => {
+    agent.destroy()
+    agent = new Agent({ keepAlive: true, maxSockets: 200 })
+  }
   const id = chain.proposal.id
   const detailPath = `/api/proposals/${id}`
   const firstPage = `/api/proposals/${id}/votes`
@@ -228,14 +235,19 @@ async function measure(
     const gzipBytes = gzipSync(detail.body).length
     const readers: DatabaseRun['detail']['readers'] = []
     for (const concurrency of READER_LEVELS) {
+      nextPhase()
       log(`scale: detail at ${concurrency} concurrent readers`)
       const requests = READS_PER_LEVEL[concurrency] ?? 100
       const samples: number[] = []
       let errors = 0
       await pool(requests, concurrency, async () => {
-        const reply = await get(agent, url, detailPath)
-        samples.push(reply.ms)
-        if (reply.status !== 200) errors++
+        try {
+          const reply = await get(agent, url, detailPath)
+          samples.push(reply.ms)
+          if (reply.status !== 200) errors++
+        } catch {
+          errors++
+        }
       })
       readers.push({ concurrency, requests, latencyMs: latency(samples), errors })
     }
@@ -249,7 +261,8 @@ async function measure(
       }
       return latency(samples)
     }
-    log('scale: votes list, first page and after 50,000')
+    nextPhase()
+    log(`scale: votes list, first page and after ${DEEP_AFTER.toLocaleString('en-US')}`)
     const votesList = {
       firstPage: await listLatency(firstPage),
       deepPage: await listLatency(`${firstPage}?cursor=${deepCursor}`),
@@ -260,34 +273,54 @@ async function measure(
     )
     const headers = { ...REQUEST_HEADERS, origin: url.origin }
     const votesPath = `/api/proposals/${id}/votes`
+    nextPhase()
     let reading = true
     const readerSamples: number[] = []
+    let readerErrors = 0
     const readerLoops = Array.from({ length: POSTS_WHILE_READING.readers }, async () => {
       while (reading) {
-        for (const path of [detailPath, firstPage]) readerSamples.push((await get(agent, url, path)).ms)
+        for (const path of [detailPath, firstPage]) {
+          try {
+            const reply = await get(agent, url, path)
+            readerSamples.push(reply.ms)
+            if (reply.status !== 200) readerErrors++
+          } catch {
+            readerErrors++
+          }
+        }
       }
     })
     const postSamples: number[] = []
     let postErrors = 0
     await pool(bodies.whileReading.length, POSTS_WHILE_READING.concurrency, async (i) => {
-      const reply = await post(agent, url, votesPath, headers, bodies.whileReading[i] as string)
-      postSamples.push(reply.ms)
-      if (reply.status !== 201) postErrors++
+      try {
+        const reply = await post(agent, url, votesPath, headers, bodies.whileReading[i] as string)
+        postSamples.push(reply.ms)
+        if (reply.status !== 201) postErrors++
+      } catch {
+        postErrors++
+      }
     })
     reading = false
     await Promise.all(readerLoops)
 
+    nextPhase()
     log(`scale: vote ingest, ${INGEST.votes} votes at ${INGEST.concurrency} concurrent`)
     const ingestSamples: number[] = []
     let ingestErrors = 0
     const ingestStarted = performance.now()
     await pool(bodies.ingest.length, INGEST.concurrency, async (i) => {
-      const reply = await post(agent, url, votesPath, headers, bodies.ingest[i] as string)
-      ingestSamples.push(reply.ms)
-      if (reply.status !== 201) ingestErrors++
+      try {
+        const reply = await post(agent, url, votesPath, headers, bodies.ingest[i] as string)
+        ingestSamples.push(reply.ms)
+        if (reply.status !== 201) ingestErrors++
+      } catch {
+        ingestErrors++
+      }
     })
     const ingestSeconds = (performance.now() - ingestStarted) / 1000
 
+    nextPhase()
     log('scale: bundle exports and a log page')
     const exports: DatabaseRun['exports'] = []
     for (const [votes, proposal] of [
@@ -327,6 +360,7 @@ async function measure(
         errors: postErrors,
         readerRequests: readerSamples.length,
         readerLatencyMs: latency(readerSamples),
+        readerErrors,
       },
       ingest: {
         votes: bodies.ingest.length,
@@ -560,7 +594,7 @@ export function formatScaleReport(r: ScaleBenchResult): string {
         String(run.postWhileReading.errors),
       ],
       [
-        `  (the readers: ${run.postWhileReading.readerRequests} reads)`,
+        `  (the readers: ${run.postWhileReading.readerRequests} reads, ${run.postWhileReading.readerErrors} failed)`,
         '',
         '',
         ...ms(run.postWhileReading.readerLatencyMs),

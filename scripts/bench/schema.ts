@@ -87,6 +87,7 @@ const scaleRun = z.object({
     errors: z.number().int(),
     readerRequests: z.number().int(),
     readerLatencyMs: latency,
+    readerErrors: z.number().int(),
   }),
   ingest: z.object({
     votes: z.number().int(),
