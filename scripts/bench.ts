@@ -5,6 +5,7 @@
 //   lighthouse  Lighthouse on the Overview and a proposal page, desktop and mobile presets.
 //   sign-in     verify latency, throughput and CPU per verification, PGlite and PostgreSQL.
 //   governance  vote ingest (PGlite, PostgreSQL), tally time, token index speed, voting-power lookups.
+//   scale       100,000 signed votes on one proposal, 100,000 holders: reads, votes under load, exports.
 // With no section named, every section runs. Builds go under bench-results/ (web-dist, reference/*), so a
 // rebuild of apps/web/dist meanwhile (e2e runs) cannot change the files under measurement; `--no-build`
 // reuses the previous bench builds. `--check` exits 1 when a budget line misses.
@@ -19,6 +20,7 @@ import { demoEnv, startDemoChain } from '../apps/api/src/demo/local-chain.ts'
 import { parseEnv } from '../apps/api/src/env.ts'
 import { startServer } from '../apps/api/src/server.ts'
 import { CHROMIUM_ARGS, findChromium } from '../e2e/support/chromium.ts'
+import { scaleSection } from './bench/scale.ts'
 import { benchJsonSchema } from './bench/schema.ts'
 import { governanceSection, lighthouseSection, signInSection } from './bench/sections.ts'
 import { webSection } from './bench/web.ts'
@@ -53,6 +55,7 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<SectionResult>> = 
   lighthouse: lighthouseSection,
   'sign-in': signInSection,
   governance: governanceSection,
+  scale: scaleSection,
 }
 
 const cleanups: BenchContext['cleanups'] = []

@@ -187,7 +187,7 @@ async function networkQuiet(traffic: Traffic, quietMs: number, maxMs: number): P
   return false
 }
 
-async function applyThrottle(cdp: CDPSession, throttle: Profile['throttle']) {
+export async function applyThrottle(cdp: CDPSession, throttle: Profile['throttle']) {
   if (!throttle) return
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle.cpuRate })
   await cdp.send('Network.enable')

@@ -109,6 +109,50 @@ export type BudgetLine = z.infer<typeof budgetLine>
 export type Latency = z.infer<typeof latency>
 export type GovernanceBenchResult = z.infer<typeof governanceResult>
 
+const scaleRun = z.object({
+  database: z.string(),
+  index: z.object({ events: z.number().int(), seconds: z.number() }),
+  seedSeconds: z.number(),
+  detail: z.object({
+    bytes: z.number().int(),
+    gzipBytes: z.number().int(),
+    readers: z.array(
+      z.object({
+        concurrency: z.number().int(),
+        requests: z.number().int(),
+        latencyMs: latency,
+        errors: z.number().int(),
+      }),
+    ),
+  }),
+  votesList: z.object({ firstPage: latency, deepPage: latency }),
+  postWhileReading: z.object({
+    votes: z.number().int(),
+    latencyMs: latency,
+    errors: z.number().int(),
+    readerRequests: z.number().int(),
+    readerLatencyMs: latency,
+    readerErrors: z.number().int(),
+  }),
+  ingest: z.object({
+    votes: z.number().int(),
+    concurrency: z.number().int(),
+    votesPerSecond: z.number(),
+    latencyMs: latency,
+    errors: z.number().int(),
+  }),
+  exports: z.array(
+    z.object({
+      votes: z.number().int(),
+      seconds: z.number(),
+      bytes: z.number().int(),
+      peakRssMiB: z.number(),
+      baseRssMiB: z.number(),
+    }),
+  ),
+  logPage: latency,
+})
+
 export const benchJsonSchema = z.object({
   date: z.string(),
   chromium: z.string().optional(),
@@ -142,6 +186,25 @@ export const benchJsonSchema = z.object({
           z.object({ database: z.string(), skipped: z.string() }),
         ]),
       ),
+    })
+    .optional(),
+  scale: z
+    .object({
+      holders: z.number().int(),
+      votes: z.number().int(),
+      setupSeconds: z.object({ signing: z.number(), holders: z.number() }),
+      databases: z.array(z.union([scaleRun, z.object({ database: z.string(), skipped: z.string() })])),
+      browser: z.object({
+        database: z.string(),
+        pageLoads: z.array(
+          z.object({ profile: z.enum(['desktop', 'phone']), votes: z.number().int(), resultsMs: spread }),
+        ),
+        recount: z
+          .object({ seconds: z.number(), outcome: z.string(), progressSeen: z.array(z.string()) })
+          .nullable(),
+        failures: z.array(z.string()),
+      }),
+      instances3: z.string(),
     })
     .optional(),
 })

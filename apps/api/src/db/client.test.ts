@@ -292,6 +292,27 @@ describe('PGlite', slow, () => {
     expect(row?.n).toBe(20)
   })
 
+  test('requests queued on the one connection still let timers and sockets in: a timer fires between their queries', async () => {
+    const { db } = track(await openDatabase())
+    let finished = 0
+    let finishedWhenTimerFired: number | undefined
+    setTimeout(() => {
+      finishedWhenTimerFired = finished
+    }, 0)
+    // 20 requests of 10 queries each, one after another as a request makes them.
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let i = 0; i < 10; i++) {
+          await db.execute(sql`select ${i}::int as n`)
+          finished++
+        }
+      }),
+    )
+    expect(finished).toBe(200)
+    expect(finishedWhenTimerFired).toBeDefined()
+    expect(finishedWhenTimerFired).toBeLessThan(200)
+  })
+
   test('a query outside an open transaction waits for it: it neither sees nor joins the uncommitted work', async () => {
     const { db, migrate } = track(await openDatabase())
     await migrate()

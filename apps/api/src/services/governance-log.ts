@@ -8,7 +8,7 @@ import { governanceLog } from '../db/schema.ts'
 import type { GovernanceDeps } from './governance-deps.ts'
 
 /** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
-const LOG_LOCK_KEY = 0x6775696c64 // "guild"
+export const LOG_LOCK_KEY = 0x6775696c64 // "guild"
 
 /** Log entries a page holds at most. */
 const LOG_PAGE_SIZE = 1000

@@ -2,7 +2,6 @@
 // against the domain this server rebuilds from its config, check it against the DAO's rules, and store it
 // with its log entry in one transaction; read proposals back for the list and their pages.
 import {
-  type ProposalState,
   proposalId,
   proposalState,
   type SignedProposal,
@@ -10,7 +9,7 @@ import {
   timestampProblem,
   timestampProblemMessage,
 } from '@guildhall/core'
-import { desc, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import { proposals } from '../db/schema.ts'
 import { ApiError } from '../errors.ts'
