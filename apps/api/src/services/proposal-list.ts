@@ -1,7 +1,7 @@
 // The proposal list, one page at a time, filtered by state in SQL: a proposal's state is a function of the
 // clock (core's `proposalState`), so each state is a range condition on start and end.
 import { FINALITY_DELAY_SECONDS, type ProposalListQuery, type ProposalState } from '@guildhall/core'
-import { and, desc, gt, lte, or, type SQL, sql } from 'drizzle-orm'
+import { and, gt, lte, or, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { proposals } from '../db/schema.ts'
 import { decodeCursor, encodeCursor } from './cursor.ts'
@@ -36,7 +36,8 @@ export async function listProposals(db: Db, now: number, query: ProposalListQuer
           : sql`(${proposals.start}, ${proposals.id}) < (${Number(cursor[0])}::bigint, ${cursor[1]})`,
       ),
     )
-    .orderBy(desc(proposals.start), desc(proposals.id))
+    // As the index is built (nulls last), so the page is read from it in order, not sorted.
+    .orderBy(sql`${proposals.start} desc nulls last`, sql`${proposals.id} desc nulls last`)
     .limit(query.limit + 1)
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)

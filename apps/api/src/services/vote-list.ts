@@ -66,9 +66,11 @@ export async function listVotes(db: Db, proposalId: string, query: VoteListQuery
           : sql`lower(${ballots.voter}) like ${`${query.voter.toLowerCase()}%`}`,
       ),
     )
+    // "nulls last" as the indexes are built: a plain "desc" means nulls first, which the index cannot give in
+    // order, and PostgreSQL then sorted all 100,000 ballots for each page (0.5 s) instead of reading 26.
     .orderBy(
-      byPower ? sql`${ballots.power} desc` : sql`${ballots.timestamp} desc`,
-      sql`${ballots.voter} desc`,
+      byPower ? sql`${ballots.power} desc nulls last` : sql`${ballots.timestamp} desc nulls last`,
+      sql`${ballots.voter} desc nulls last`,
     )
     .limit(query.limit + 1)
   const page = rows.slice(0, query.limit)
