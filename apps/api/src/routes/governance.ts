@@ -122,7 +122,13 @@ export async function governanceRoutes(
   app.get('/api/proposals/:id/bundle', { config: exportLimit }, async (request, reply) => {
     const { id } = parse(proposalIdParams, request.params, 'proposal id')
     const proposal = await requireProposal(deps, id)
-    return reply.type('application/json; charset=utf-8').send(Readable.from(resultBundleJson(deps, proposal)))
+    // Byte mode: the stream pulls the next page only when what it holds (64 KiB) has gone out, instead of
+    // buffering 16 pages as an object-mode stream would.
+    const body = Readable.from(resultBundleJson(deps, proposal), {
+      objectMode: false,
+      highWaterMark: 64 * 1024,
+    })
+    return reply.type('application/json; charset=utf-8').send(body)
   })
 
   /** The log from entry `after` + 1 on, to check the whole chain (bounded pages). */
