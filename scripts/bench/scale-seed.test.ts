@@ -15,6 +15,7 @@ import { ballots, governanceLog, proposalTallies, votes } from '../../apps/api/s
 import { type TestDatabase, testDatabase } from '../../apps/api/src/db/test-database.ts'
 import type { TokenIndex } from '../../apps/api/src/indexer/token-index.ts'
 import type { GovernanceDeps } from '../../apps/api/src/services/governance-deps.ts'
+import { ProposalReads } from '../../apps/api/src/services/proposal-reads.ts'
 import { recountTally, storedTally, tallyRules } from '../../apps/api/src/services/tallies.ts'
 import { castVote } from '../../apps/api/src/services/votes.ts'
 import { seedProposalVotes } from './scale-seed.ts'
@@ -71,6 +72,7 @@ test('behavior: the bulk seed leaves exactly what the vote path leaves for the s
     rules: DEFAULT_GOVERNANCE_RULES,
     snapshotMaxAgeBlocks: 64,
     now: () => new Date(((signed.at(-1)?.message.timestamp ?? 0) + 1) * 1000),
+    reads: new ProposalReads(),
   }
   for (const vote of signed) {
     const answer = await castVote(deps, proposal.id, { message: vote.message, signature: vote.signature })

@@ -8,6 +8,7 @@ import type { Settings } from './env.ts'
 import { Leadership } from './indexer/leader.ts'
 import { TokenIndex } from './indexer/token-index.ts'
 import type { GovernanceDeps } from './services/governance-deps.ts'
+import { ProposalReads } from './services/proposal-reads.ts'
 import type { SignInDeps } from './services/sign-in.ts'
 
 const CONTRACT_CHECK_TIMEOUT_MS = 5_000
@@ -83,6 +84,7 @@ export function tokenDeps(
       rules,
       snapshotMaxAgeBlocks: settings.snapshotMaxAgeBlocks,
       now,
+      reads: new ProposalReads(),
     },
   }
 }

@@ -22,6 +22,7 @@ import { proposals } from '../db/schema.ts'
 import type { Settings } from '../env.ts'
 import { TokenIndex } from '../indexer/token-index.ts'
 import type { GovernanceDeps } from '../services/governance-deps.ts'
+import { ProposalReads } from '../services/proposal-reads.ts'
 import { createProposal } from '../services/proposals.ts'
 import { castVote } from '../services/votes.ts'
 
@@ -133,6 +134,7 @@ export async function seedDemoGovernance({
     // The seed takes the block before the head itself, so the default bound always holds.
     snapshotMaxAgeBlocks: DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
     now: clock,
+    reads: new ProposalReads(),
   })
   for (const seed of SEED) {
     const start = now + seed.start

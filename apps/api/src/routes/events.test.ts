@@ -28,6 +28,7 @@ import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { parseEnv } from '../env.ts'
 import { LOG_CHANNEL, type LogNotice } from '../services/governance-log.ts'
 import { type LiveEvent, LiveEvents } from '../services/live-events.ts'
+import { ProposalReads } from '../services/proposal-reads.ts'
 import { tallyRules } from '../services/tallies.ts'
 import { STREAMS_PER_CLIENT } from './events.ts'
 
@@ -359,12 +360,53 @@ describe('the list’s stream', () => {
 })
 
 describe('fan-out', () => {
+  test('behavior: a vote announced on the log channel (by this server or another) ends the sharing of the reads of its proposal already running', async () => {
+    const proposal = await createProposal('Announced vote')
+    const reads = new ProposalReads()
+    const live = new LiveEvents({
+      database,
+      now: () => new Date(),
+      reads,
+      coalesceMs: 50,
+      onError: (e) => {
+        throw e
+      },
+    })
+    await live.start()
+    try {
+      /** Whether a reader asking now reads anew (true) or joins the read already running (false). */
+      const readsAnew = () => {
+        let asked = false
+        void reads.shared(proposal, 'tally', async () => {
+          asked = true
+          return 'read anew'
+        })
+        return asked
+      }
+      let finishRunning!: (value: string) => void
+      const running = reads.shared(
+        proposal,
+        'tally',
+        () => new Promise<string>((done) => (finishRunning = done)),
+      )
+      expect(readsAnew()).toBe(false)
+      // The vote is stored by the app, which shares only the database with this LiveEvents.
+      await vote(ada, proposal, 1)
+      await expect.poll(readsAnew).toBe(true)
+      finishRunning('before the vote')
+      expect(await running).toBe('before the vote')
+    } finally {
+      await live.stop()
+    }
+  })
+
   test('behavior: 200 log notices for one proposal in a burst → a handful of tally reads, each one event shared by every watcher', async () => {
     const proposal = await createProposal('Coalesced')
     const [stored] = await database.db.select().from(proposals).where(eq(proposals.id, proposal))
     const live = new LiveEvents({
       database,
       now: () => new Date(),
+      reads: new ProposalReads(),
       coalesceMs: 300,
       onError: (e) => {
         throw e

@@ -32,6 +32,7 @@ export async function eventRoutes(
   const live = new LiveEvents({
     database: deps.database,
     now: deps.now,
+    reads: deps.reads,
     coalesceMs,
     onError: (error) => app.log.error({ err: error }, 'live events'),
   })

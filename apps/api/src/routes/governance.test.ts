@@ -59,8 +59,12 @@ import { buildApp } from '../app.ts'
 import { ballots, governanceLog, proposals, proposalTallies, votes } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { startDemoChain, testEnv } from '../demo/local-chain.ts'
+import { tokenDeps } from '../deps.ts'
 import { parseEnv } from '../env.ts'
+import { findProposal } from '../services/proposals.ts'
+import { proposalResult } from '../services/results.ts'
 import { checkTallies, recountTally, tallyRules } from '../services/tallies.ts'
+import { castVote } from '../services/votes.ts'
 
 const ORIGIN = 'http://127.0.0.1:3999'
 const member = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
@@ -875,6 +879,29 @@ describe('stored tallies and pages (reads cost a page, not the history)', () => 
       .from(ballots)
       .innerJoin(votes, eq(votes.id, ballots.voteId))
     expect(ballotRows.every((row) => row.ballot === row.vote)).toBe(true)
+  })
+
+  test('behavior: a detail read still running when a vote is stored is not shared with the reader who asks after the vote (ADR 025)', async () => {
+    const settings = parseEnv({ PUBLIC_ORIGIN: ORIGIN, ...testEnv(anvil.url, deployment), SIGN_IN: 'off' })
+    const deps = tokenDeps(settings, database, () => new Date(), app.log)?.governance
+    if (!deps) throw new Error('no governance deps')
+    const { id } = await createProposal(ada, { title: 'Read after a vote' })
+    const proposal = await findProposal(deps, id)
+    if (!proposal) throw new Error('no proposal')
+    // A read of the totals that began before the vote and is still running.
+    type Result = Awaited<ReturnType<typeof proposalResult>>
+    let finishEarlyRead!: (result: Result) => void
+    const early = deps.reads.shared(
+      id,
+      'tally',
+      () => new Promise<Result>((done) => (finishEarlyRead = done)),
+    )
+    const before = await recountTally(database.db, id, tallyRules(proposal.message))
+    expect(await castVote(deps, id, await signedVote(ben, id))).toMatchObject({ created: true })
+    const after = await proposalResult(deps, proposal)
+    expect(after.voters).toBe(before.voters + 1)
+    finishEarlyRead(before)
+    expect((await early).voters).toBe(before.voters)
   })
 
   describe('the votes list', () => {

@@ -85,7 +85,9 @@ export async function governanceRoutes(
     const { id } = parse(proposalIdParams, request.params, 'proposal id')
     const query = parse(voteListQuerySchema, request.query, 'votes query')
     const proposal = await requireProposal(deps, id)
-    const page = await listVotes(deps.database.db, proposal.id, query)
+    const page = await deps.reads.shared(proposal.id, `votes ${JSON.stringify(query)}`, () =>
+      listVotes(deps.database.db, proposal.id, query),
+    )
     return { ...page, votes: page.votes.map((vote) => ({ ...vote, power: String(vote.power) })) }
   })
 

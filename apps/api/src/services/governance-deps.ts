@@ -6,6 +6,7 @@ import type { Address, Hex, PublicClient } from 'viem'
 import type { Database } from '../db/client.ts'
 import { ApiError } from '../errors.ts'
 import type { TokenIndex } from '../indexer/token-index.ts'
+import type { ProposalReads } from './proposal-reads.ts'
 
 export interface GovernanceDeps {
   database: Database
@@ -16,6 +17,8 @@ export interface GovernanceDeps {
   /** A new proposal's snapshot must be one of this many blocks before the head (ADR 015). */
   snapshotMaxAgeBlocks: number
   now: () => Date
+  /** One proposal's reads shared by its concurrent readers (ADR 025). */
+  reads: ProposalReads
 }
 
 /** Unix seconds of a date (the governance clock's unit). */

@@ -10,6 +10,7 @@ import type { Database } from '../db/client.ts'
 import { governanceLog, proposals } from '../db/schema.ts'
 import { seconds } from './governance-deps.ts'
 import { LOG_CHANNEL, type LogNotice } from './governance-log.ts'
+import type { ProposalReads } from './proposal-reads.ts'
 import { storedTallyAt } from './tallies.ts'
 
 /** An event of a stream; `id` is the seq of the log entry it stands at. */
@@ -26,6 +27,8 @@ export const LIST_REPLAY_LIMIT = 100
 export interface LiveEventsOptions {
   database: Database
   now: () => Date
+  /** Told of every vote the log announces, this server's or another's. */
+  reads: ProposalReads
   /** A proposal's watchers get at most one tally per this many ms. */
   coalesceMs: number
   onError: (error: unknown) => void
@@ -133,6 +136,7 @@ export class LiveEvents {
       return
     }
     if (notice.kind === 'vote') {
+      this.#options.reads.changed(notice.proposalId)
       if (this.#proposalWatchers.has(notice.proposalId)) this.#voted.add(notice.proposalId)
     } else if (this.#listWatchers.size > 0) {
       this.#created.push({ proposalId: notice.proposalId, seq: notice.seq })

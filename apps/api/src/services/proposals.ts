@@ -96,9 +96,11 @@ export function proposalSummary(proposal: StoredProposal, nowSeconds: number) {
   }
 }
 
-export async function findProposal(deps: GovernanceDeps, id: string): Promise<StoredProposal | undefined> {
-  const [row] = await deps.database.db.select().from(proposals).where(eq(proposals.id, id))
-  return row
+export function findProposal(deps: GovernanceDeps, id: string): Promise<StoredProposal | undefined> {
+  return deps.reads.proposal(id, async () => {
+    const [row] = await deps.database.db.select().from(proposals).where(eq(proposals.id, id))
+    return row
+  })
 }
 
 /** The proposal of `id`, or a 404. */

@@ -11,7 +11,9 @@ import { storedTally, tallyRules } from './tallies.ts'
 
 /** A proposal's result under its frozen rules, from its stored totals: one row, whatever the number of votes. */
 export function proposalResult(deps: GovernanceDeps, proposal: StoredProposal): Promise<Tally> {
-  return storedTally(deps.database.db, proposal.id, tallyRules(proposal.message))
+  return deps.reads.shared(proposal.id, 'tally', () =>
+    storedTally(deps.database.db, proposal.id, tallyRules(proposal.message)),
+  )
 }
 
 /** The result bundle (format guildhall-result-bundle/1) of a stored proposal, as JSON text in pieces. */

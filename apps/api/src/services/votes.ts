@@ -62,7 +62,7 @@ export async function castVote(
   }
 
   const rules = tallyRules(proposal.message)
-  return deps.database.db.transaction(async (tx) => {
+  const stored = await deps.database.db.transaction(async (tx) => {
     // Votes on this proposal take turns from here to the commit: the ballot read below stays the counting one.
     const locked = await lockTally(tx, proposal.id)
     const inserted = await tx
@@ -120,6 +120,9 @@ export async function castVote(
     })
     return { id, created: true, counts: true }
   })
+  // Committed: whoever asks after this answer must not join a read of the proposal started before it.
+  deps.reads.changed(proposal.id)
+  return stored
 }
 
 async function countsNow(deps: GovernanceDeps, proposal: string, voter: string, id: string) {
