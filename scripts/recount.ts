@@ -2,10 +2,16 @@
 // Recounts a proposal from its export bundle against any RPC of the DAO chain (packages/core/src/recount.ts):
 // re-verifies every signature, recomputes voting power from the token, re-tallies, and prints every
 // difference. Exit code: 0 the result matches, 1 it differs, 2 the recount could not run.
-import { readFile } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { formatIssues } from '@guildhall/core'
-import { type RecountProgress, recount, resultBundleSchema } from '@guildhall/core/recount'
+import {
+  BundleFormatError,
+  type BundleSource,
+  type RecountProgress,
+  type RecountReport,
+  recount,
+  responseChunks,
+} from '@guildhall/core/recount'
 import { createPublicClient, http } from 'viem'
 
 const USAGE = 'Usage: npm run recount -- <bundle.json | https://your-dao.example/proposals/0x…> --rpc <url>'
@@ -19,12 +25,14 @@ function bundleUrl(source: string): string | undefined {
   return `${url.origin}/api/proposals/${id}/bundle`
 }
 
-async function loadBundle(source: string): Promise<unknown> {
+/** The bundle's bytes as they arrive, from the file or the server: the recount never holds all of it. */
+async function bundleSource(source: string): Promise<BundleSource> {
   const url = bundleUrl(source)
-  if (!url) return JSON.parse(await readFile(source, 'utf8'))
+  if (!url) return createReadStream(source)
   const response = await fetch(url)
-  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`)
-  return response.json()
+  if (!response.ok || !response.body)
+    throw new Error(`${url} answered ${response.status}: ${await response.text()}`)
+  return responseChunks(response.body)
 }
 
 async function main(): Promise<number> {
@@ -34,30 +42,31 @@ async function main(): Promise<number> {
     console.error(USAGE)
     return 2
   }
-  const parsed = resultBundleSchema.safeParse(await loadBundle(source))
-  if (!parsed.success) {
-    console.error(`This is not a Guildhall result bundle:\n${formatIssues(parsed.error)}`)
-    return 2
-  }
-  const bundle = parsed.data
-  console.log(`Recounting "${bundle.proposal.message.title}" (${bundle.proposal.id})`)
-  console.log(
-    `${bundle.votes.length} votes, snapshot block ${bundle.snapshot}, chain ${bundle.domain.chainId}`,
-  )
+  console.log(`Recounting ${source} against ${values.rpc}`)
   const client = createPublicClient({ transport: http(values.rpc, { timeout: 30_000, retryCount: 2 }) })
   let last = ''
-  const report = await recount(bundle, client, (progress: RecountProgress) => {
-    const line = `  ${progress.step}: ${progress.done}/${progress.total}`
-    // One line per step and per tenth of it, so a long recount shows it is moving without flooding.
-    const tenth = Math.max(1, Math.floor(progress.total / 10))
-    if (progress.done === progress.total || progress.done % tenth === 0) {
-      if (line !== last) console.log(line)
-      last = line
-    }
-  })
+  let report: RecountReport
+  try {
+    report = await recount(await bundleSource(source), client, (progress: RecountProgress) => {
+      const line = `  ${progress.step}: ${progress.done}/${progress.total}`
+      // One line per step and per tenth of it, so a long recount shows it is moving without flooding.
+      const tenth = Math.max(1, Math.floor(progress.total / 10))
+      if (progress.done === progress.total || progress.done % tenth === 0) {
+        if (line !== last) console.log(line)
+        last = line
+      }
+    })
+  } catch (error) {
+    if (!(error instanceof BundleFormatError)) throw error
+    console.error(`This is not a Guildhall result bundle:\n${error.message}`)
+    return 2
+  }
+  const { message } = report.proposal
+  console.log('')
+  console.log(`"${message.title}" (${report.proposal.id}), snapshot block ${message.snapshot}`)
   const { tally } = report
   console.log('')
-  bundle.proposal.message.choices.forEach((choice, index) => {
+  message.choices.forEach((choice, index) => {
     console.log(`  ${choice}: ${tally.perChoice[index]}`)
   })
   console.log(

@@ -4,9 +4,12 @@
  * under the proposal's frozen rules, and report every difference from what the server published. Runs in
  * the browser (a web worker) and in Node (`npm run recount`); it trusts nothing in the bundle but the chain.
  */
+
+import { JSONParser } from '@streamparser/json'
 import { getAddress, type Hex, hashTypedData, type PublicClient, parseAbi } from 'viem'
 import { getCode, multicall, readContract } from 'viem/actions'
 import { tallyJsonSchema } from './api-schemas.ts'
+import { formatIssues } from './config.ts'
 import { MULTICALL3_ADDRESS } from './constants.ts'
 import { type LogEntry, logEntryHash, logEntrySchema } from './governance/log.ts'
 import {
@@ -25,7 +28,15 @@ import { verifyHashSignature } from './signature.ts'
 import { TALLY_VERSION, type Tally, tally } from './tally.ts'
 import { z } from './zod.ts'
 
-/** What GET /api/proposals/:id/bundle answers (format guildhall-result-bundle/1). */
+/** A vote as the bundle carries it: the signed message, its signature and its id (the digest). */
+const bundleVoteSchema = z.object({ id: hexSchema, message: voteMessageSchema, signature: hexSchema })
+type BundleVote = z.infer<typeof bundleVoteSchema>
+
+/**
+ * What GET /api/proposals/:id/bundle answers (format guildhall-result-bundle/1): one JSON object whose
+ * fields come in this order, so a reader can check the votes as they arrive without holding the bundle:
+ * the head (format … voteCount), then `votes`, then `log`.
+ */
 export const resultBundleSchema = z.object({
   format: z.literal('guildhall-result-bundle/1'),
   tallyVersion: z.int(),
@@ -37,12 +48,101 @@ export const resultBundleSchema = z.object({
   }),
   proposal: z.object({ id: hexSchema, message: proposalMessageSchema, signature: hexSchema }),
   snapshot: z.int().check(z.gte(0)),
-  votes: z.array(z.object({ id: hexSchema, message: voteMessageSchema, signature: hexSchema })),
   // The published tally's shape, without refusing fields a later server may add.
   tally: z.object(tallyJsonSchema.shape),
+  /** How many votes follow: the recount's progress. */
+  voteCount: z.int().check(z.gte(0)),
+  votes: z.array(bundleVoteSchema),
   log: z.array(logEntrySchema),
 })
 export type ResultBundle = z.infer<typeof resultBundleSchema>
+
+const bundleHeadSchema = z.object({
+  format: resultBundleSchema.shape.format,
+  tallyVersion: resultBundleSchema.shape.tallyVersion,
+  domain: resultBundleSchema.shape.domain,
+  proposal: resultBundleSchema.shape.proposal,
+  snapshot: resultBundleSchema.shape.snapshot,
+  tally: resultBundleSchema.shape.tally,
+  voteCount: resultBundleSchema.shape.voteCount,
+})
+type BundleHead = z.infer<typeof bundleHeadSchema>
+const HEAD_FIELDS = Object.keys(bundleHeadSchema.shape)
+
+/** A bundle that is not one (bad JSON, a field of the wrong shape, cut short): the recount cannot run. */
+export class BundleFormatError extends Error {
+  override name = 'BundleFormatError'
+}
+
+/** A bundle's bytes or text as they arrive: a file's or a response's chunks, or the whole text at once. */
+export type BundleSource = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>
+
+/** A response body's chunks, for a BundleSource (not every browser iterates a ReadableStream itself). */
+export async function* responseChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return
+      yield value
+    }
+  } finally {
+    reader.releaseLock()
+  }
+}
+
+type BundlePart =
+  | { part: 'head'; head: BundleHead }
+  | { part: 'vote'; index: number; vote: BundleVote }
+  | { part: 'log'; entry: LogEntry }
+
+/**
+ * Reads a bundle as it arrives: its head once complete, then each vote and each log entry, checked for
+ * shape one by one. It holds one vote at a time, never the bundle (80 MB at 100,000 votes).
+ */
+async function* bundleParts(source: BundleSource): AsyncGenerator<BundlePart> {
+  const parser = new JSONParser({
+    paths: [...HEAD_FIELDS.map((field) => `$.${field}`), '$.votes.*', '$.log.*'],
+    keepStack: false,
+  })
+  const head: Record<string, unknown> = {}
+  let headDone = false
+  const ready: BundlePart[] = []
+  const parsed = <T>(schema: z.ZodMiniType<T>, value: unknown, where: string): T => {
+    const result = schema.safeParse(value)
+    if (!result.success) throw new BundleFormatError(`${where}: ${formatIssues(result.error)}`)
+    return result.data
+  }
+  const finishHead = () => {
+    if (headDone) return
+    ready.push({ part: 'head', head: parsed(bundleHeadSchema, head, 'The bundle') })
+    headDone = true
+  }
+  parser.onValue = ({ value, key, stack }) => {
+    const within = stack[1]?.key
+    if (within === 'votes' || within === 'log') {
+      finishHead()
+      if (within === 'votes') {
+        const index = Number(key)
+        ready.push({ part: 'vote', index, vote: parsed(bundleVoteSchema, value, `Vote ${index + 1}`) })
+      } else ready.push({ part: 'log', entry: parsed(logEntrySchema, value, `Log entry ${Number(key) + 1}`) })
+    } else if (typeof key === 'string') head[key] = value
+  }
+  try {
+    for await (const chunk of source) {
+      parser.write(chunk)
+      yield* ready.splice(0)
+    }
+    if (!parser.isEnded) parser.end()
+  } catch (error) {
+    if (error instanceof BundleFormatError) throw error
+    throw new BundleFormatError(
+      `The bundle is not complete JSON: ${error instanceof Error ? error.message : String(error)}`,
+    )
+  }
+  finishHead()
+  yield* ready.splice(0)
+}
 
 export type RecountProgress = { step: 'signatures' | 'voting power' | 'tally'; done: number; total: number }
 
@@ -50,6 +150,8 @@ export type RecountReport = {
   /** True when nothing differs: every signature and log entry checks, and the tally is the published one. */
   matches: boolean
   differences: string[]
+  /** The proposal recounted, as the bundle carries it. */
+  proposal: ResultBundle['proposal']
   /** The tally recomputed from the chain and the valid votes. */
   tally: Tally
   votesChecked: number
@@ -62,13 +164,20 @@ const votesAbi = parseAbi([
 /** Voting-power reads per multicall. */
 const MULTICALL_CHUNK = 200
 
-/** Recounts `bundle` against the chain `client` is connected to. */
+/**
+ * Recounts the bundle `source` (read as it arrives) against the chain `client` is connected to. Throws
+ * BundleFormatError when the source is not a result bundle.
+ */
 export async function recount(
-  bundle: ResultBundle,
+  source: BundleSource,
   client: PublicClient,
   onProgress: (progress: RecountProgress) => void = () => {},
 ): Promise<RecountReport> {
   const differences: string[] = []
+  const parts = bundleParts(source)
+  const first = await parts.next()
+  if (first.done || first.value.part !== 'head') throw new BundleFormatError('The bundle has no head.')
+  const { head: bundle } = first.value
   const { domain, proposal } = bundle
   const chainId = await client.request({ method: 'eth_chainId' })
   if (Number(chainId) !== domain.chainId) {
@@ -84,7 +193,7 @@ export async function recount(
   const typedDomain = { ...domain, verifyingContract: getAddress(domain.verifyingContract) }
 
   // 1. Signatures: the proposal's and every vote's, each against the digest it claims as its id.
-  const total = bundle.votes.length + 1
+  const total = bundle.voteCount + 1
   if (proposalId(typedDomain, proposal.message) !== proposal.id)
     differences.push('The proposal does not match its id: its text or rules were changed after signing.')
   else if (
@@ -101,8 +210,23 @@ export async function recount(
       `The bundle's snapshot block ${bundle.snapshot} is not the signed one (${proposal.message.snapshot}).`,
     )
   onProgress({ step: 'signatures', done: 1, total })
-  const valid: ResultBundle['votes'] = []
-  for (const [index, vote] of bundle.votes.entries()) {
+  const valid: BundleVote[] = []
+  /** Each message's signature, to find it again in the log: the proposal's and every vote's. */
+  const signed = new Map<string, Hex>([[proposal.id, proposal.signature]])
+  const logged = new Map<string, LogEntry>()
+  let votesChecked = 0
+  for await (const part of parts) {
+    if (part.part === 'log') {
+      const { entry } = part
+      if (logEntryHash(entry) !== entry.hash)
+        differences.push(`Log entry ${entry.seq} does not hash to its stored hash.`)
+      logged.set(entry.messageId, entry)
+      continue
+    }
+    if (part.part !== 'vote') continue
+    const { vote } = part
+    votesChecked += 1
+    signed.set(vote.id, vote.signature)
     const label = `Vote ${vote.id.slice(0, 10)}… by ${vote.message.voter}`
     if (vote.message.proposal !== proposal.id) differences.push(`${label} is for another proposal.`)
     else if (voteId(typedDomain, vote.message) !== vote.id)
@@ -119,22 +243,17 @@ export async function recount(
       if (problem) differences.push(`${label} was counted though it is not allowed: ${problem}.`)
       else valid.push(vote)
     }
-    onProgress({ step: 'signatures', done: index + 2, total })
+    onProgress({ step: 'signatures', done: votesChecked + 1, total: Math.max(total, votesChecked + 1) })
   }
+  if (votesChecked !== bundle.voteCount)
+    differences.push(`The bundle announces ${bundle.voteCount} votes but carries ${votesChecked}.`)
 
-  // 2. The log: every entry hashes to its fields, and every message in the bundle has its entry.
-  const entries = new Map<string, LogEntry>(bundle.log.map((entry) => [entry.messageId, entry]))
-  for (const entry of bundle.log) {
-    if (logEntryHash(entry) !== entry.hash)
-      differences.push(`Log entry ${entry.seq} does not hash to its stored hash.`)
-  }
-  for (const message of [proposal, ...bundle.votes]) {
-    const entry = entries.get(message.id)
-    if (!entry) differences.push(`${message.id.slice(0, 10)}… has no entry in the log.`)
-    else if (entry.signature !== message.signature)
-      differences.push(
-        `${message.id.slice(0, 10)}…'s signature differs from the one in log entry ${entry.seq}.`,
-      )
+  // 2. The log: every message in the bundle has its entry, with the same signature.
+  for (const [id, signature] of signed) {
+    const entry = logged.get(id)
+    if (!entry) differences.push(`${id.slice(0, 10)}… has no entry in the log.`)
+    else if (entry.signature !== signature)
+      differences.push(`${id.slice(0, 10)}…'s signature differs from the one in log entry ${entry.seq}.`)
   }
 
   // 3. Voting power of each counting vote, from the token at the snapshot block.
@@ -195,8 +314,9 @@ export async function recount(
   return {
     matches: differences.length === 0,
     differences,
+    proposal,
     tally: recounted,
-    votesChecked: bundle.votes.length,
+    votesChecked,
     votesCounted: counting.length,
   }
 }

@@ -208,7 +208,8 @@ export const governanceLog = pgTable(
     hash: text('hash').notNull(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
-  (table) => [index('governance_log_proposal_idx').on(table.proposalId)],
+  // A proposal's entries in order (the bundle's pages, its vote count): a seek, not a sort of all of them.
+  (table) => [index('governance_log_proposal_seq_idx').on(table.proposalId, table.seq)],
 )
 
 /**

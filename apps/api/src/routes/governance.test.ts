@@ -25,7 +25,7 @@ import {
   voteTypedData,
 } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
-import { recount, resultBundleSchema } from '@guildhall/core/recount'
+import { BundleFormatError, type RecountProgress, recount, resultBundleSchema } from '@guildhall/core/recount'
 import { SIGNATURE_CHECK_GAS } from '@guildhall/core/signature'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
@@ -758,10 +758,8 @@ describe('contract voters (Safe v1.5.0)', () => {
     const response = await postVote(`/api/proposals/${own}/votes`, { message, signature: '0x' })
     expect(response.statusCode).toBe(201)
     // The recount verifies the Safe's vote the same way, on the chain.
-    const bundle = resultBundleSchema.parse(
-      (await app.inject({ method: 'GET', url: `/api/proposals/${own}/bundle` })).json(),
-    )
-    expect((await recount(bundle, createPublicClient({ transport: http(anvil.url) }))).differences).toEqual(
+    const bundle = (await app.inject({ method: 'GET', url: `/api/proposals/${own}/bundle` })).body
+    expect((await recount([bundle], createPublicClient({ transport: http(anvil.url) }))).differences).toEqual(
       [],
     )
   })
@@ -1065,11 +1063,21 @@ describe('recount', () => {
       (await app.inject({ method: 'GET', url: `/api/proposals/${proposal}/bundle` })).json(),
     )
   const chain = () => createPublicClient({ transport: http(anvil.url) })
+  /** A bundle's text in pieces of `size` characters, as a network delivers it. */
+  const inPieces = (text: string, size = 97) =>
+    Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size))
 
   test('behavior: the recount of an untouched result matches, with progress for each step', async () => {
     const steps = new Set<string>()
-    const report = await recount(await bundleOf(), chain(), (progress) => steps.add(progress.step))
+    const progress: RecountProgress[] = []
+    const report = await recount(inPieces(JSON.stringify(await bundleOf())), chain(), (p) => {
+      progress.push(p)
+      steps.add(p.step)
+    })
     expect(report).toMatchObject({ matches: true, differences: [], votesChecked: 2, votesCounted: 2 })
+    expect(progress.filter((p) => p.step === 'signatures')).toEqual(
+      [1, 2, 3].map((done) => ({ step: 'signatures', done, total: 3 })),
+    )
     expect(report.tally.perChoice).toEqual([850n * 10n ** 18n, 0n, 500n * 10n ** 18n])
     expect([...steps]).toEqual(['signatures', 'voting power', 'tally'])
   })
@@ -1089,7 +1097,10 @@ describe('recount', () => {
   test('behavior: a signed vote the proposal does not allow (choice 7 of 3), slipped into a bundle, is reported and not counted', async () => {
     const bundle = await bundleOf()
     const slipped = await signedVote(ben, proposal, { choices: [7] })
-    const report = await recount({ ...bundle, votes: [...bundle.votes, slipped] }, chain())
+    const report = await recount(
+      [JSON.stringify({ ...bundle, voteCount: bundle.voteCount + 1, votes: [...bundle.votes, slipped] })],
+      chain(),
+    )
     expect(report.matches).toBe(false)
     expect(report.differences).toEqual(
       expect.arrayContaining([
@@ -1097,6 +1108,20 @@ describe('recount', () => {
       ]),
     )
     expect(report.votesCounted).toBe(2)
+  })
+
+  test('behavior: a bundle cut short, a vote of the wrong shape or a vote count that differs → the recount says so, naming the part', async () => {
+    const text = JSON.stringify(await bundleOf())
+    await expect(recount(inPieces(text.slice(0, -40)), chain())).rejects.toThrow(BundleFormatError)
+    await expect(recount(inPieces(text.slice(0, -40)), chain())).rejects.toThrow(
+      'The bundle is not complete JSON',
+    )
+    const bundle = await bundleOf()
+    const broken = { ...bundle, votes: [bundle.votes[0], { ...bundle.votes[1], signature: 'not hex' }] }
+    await expect(recount([JSON.stringify(broken)], chain())).rejects.toThrow(/^Vote 2: /)
+    await expect(recount(['{"format":"something else"}'], chain())).rejects.toThrow(/^The bundle: /)
+    const short = await recount([JSON.stringify({ ...bundle, voteCount: 3 })], chain())
+    expect(short.differences).toEqual(['The bundle announces 3 votes but carries 2.'])
   })
 
   test('behavior: a vote altered in the database is reported, and the recounted tally differs from the published one', async () => {
@@ -1110,7 +1135,7 @@ describe('recount', () => {
       .update(votes)
       .set({ message: { ...(stored?.message as VoteMessage), choices: flipped } })
       .where(eq(votes.id, stored?.id as string))
-    const report = await recount(await bundleOf(), chain())
+    const report = await recount([JSON.stringify(await bundleOf())], chain())
     expect(report.matches).toBe(false)
     expect(report.differences).toEqual(
       expect.arrayContaining([

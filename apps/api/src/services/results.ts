@@ -2,8 +2,8 @@
 // streamed: a page of rows at a time, so its memory is one page whether the proposal has 10 votes or 100,000,
 // and it stops at the log entry its tally stands at, so votes, log and tally always agree.
 import { TALLY_VERSION, type Tally, tallyToJson } from '@guildhall/core'
-import { and, eq, inArray } from 'drizzle-orm'
-import { proposalTallies, votes } from '../db/schema.ts'
+import { and, count, eq, inArray, lte } from 'drizzle-orm'
+import { governanceLog, proposalTallies, votes } from '../db/schema.ts'
 import type { GovernanceDeps } from './governance-deps.ts'
 import { proposalLogPages } from './governance-log.ts'
 import type { StoredProposal } from './proposals.ts'
@@ -28,6 +28,16 @@ export async function* resultBundleJson(
     .from(proposalTallies)
     .where(eq(proposalTallies.proposalId, proposal.id))
   const lastSeq = stands?.lastSeq ?? 0
+  const [counted] = await db
+    .select({ votes: count() })
+    .from(governanceLog)
+    .where(
+      and(
+        eq(governanceLog.proposalId, proposal.id),
+        eq(governanceLog.kind, 'vote'),
+        lte(governanceLog.seq, lastSeq),
+      ),
+    )
   const head = {
     format: 'guildhall-result-bundle/1',
     tallyVersion: TALLY_VERSION,
@@ -35,6 +45,7 @@ export async function* resultBundleJson(
     proposal: { id: proposal.id, message: proposal.message, signature: proposal.signature },
     snapshot: proposal.snapshot,
     tally: tallyToJson(await proposalResult(deps, proposal)),
+    voteCount: counted?.votes ?? 0,
   }
   yield `${JSON.stringify(head).slice(0, -1)},"votes":[`
   let first = true
