@@ -1,10 +1,11 @@
 // HAProxy in front of several API instances, for the cluster fault test and `npm run cluster`
 // (docs/deploy.md shows the same configuration for production, with TLS).
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { stopChild, watchChild } from '../../test-support/child-process.ts'
 
 const START_TIMEOUT_MS = 10_000
 
@@ -49,44 +50,27 @@ export async function startHaproxy(options: { port: number; instances: string[] 
   const dir = await mkdtemp(join(tmpdir(), 'guildhall-haproxy-'))
   const configPath = join(dir, 'haproxy.cfg')
   await writeFile(configPath, haproxyConfig(options))
-  const child: ChildProcess = spawn(haproxyBinary(), ['-db', '-f', configPath], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  const remember = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000)
-  }
-  child.stdout?.on('data', remember)
-  child.stderr?.on('data', remember)
-  const exited = new Promise<void>((done) => {
-    child.once('exit', () => done())
-    child.once('error', (error) => {
-      output += String(error)
-      done()
-    })
-  })
+  const child = spawn(haproxyBinary(), ['-db', '-f', configPath], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const { exited, output } = watchChild(child)
   const url = `http://127.0.0.1:${options.port}`
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM')
-      await exited
-    }
+    await stopChild(child, exited, 'SIGTERM')
     await rm(dir, { recursive: true, force: true })
   }
   const deadline = Date.now() + START_TIMEOUT_MS
   while (true) {
-    if (child.exitCode !== null || child.signalCode !== null || output.includes('ENOENT')) {
+    if (child.exitCode !== null || child.signalCode !== null || output().includes('ENOENT')) {
       await stop()
-      throw new Error(`HAProxy did not start (is Debian's haproxy package installed?):\n${output}`)
+      throw new Error(`HAProxy did not start (is Debian's haproxy package installed?):\n${output()}`)
     }
     const up = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1_000) }).then(
       (response) => response.ok,
       () => false,
     )
-    if (up) return { url, stop, output: () => output }
+    if (up) return { url, stop, output }
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`HAProxy did not answer within ${START_TIMEOUT_MS} ms:\n${output}`)
+      throw new Error(`HAProxy did not answer within ${START_TIMEOUT_MS} ms:\n${output()}`)
     }
     await new Promise((done) => setTimeout(done, 100))
   }
