@@ -5,26 +5,8 @@
 // counts reconcile; an answered refusal left nothing; every request without an answer from an instance
 // (cut, or the proxy's 502/503) sent again converges; and sending every payload once more stores nothing new.
 // PostgreSQL only (vitest.config.ts runs *.postgres.test.ts when TEST_DATABASE_URL is set).
-import {
-  BASIC_CHOICES,
-  countingVotes,
-  governanceDomain,
-  LOCAL_CHAIN_ID,
-  type LogEntry,
-  logChainProblem,
-  type ProposalMessage,
-  proposalId,
-  proposalTypedData,
-  type VoteMessage,
-  voteId,
-  voteTypedData,
-} from '@guildhall/core'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
-import { asc } from 'drizzle-orm'
-import { createPublicClient, createTestClient, type Hex, http } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type ProposalMessage, proposalId } from '@guildhall/core'
+import { getFreePort } from '@guildhall/devchain/anvil'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import {
   type ApiProcess,
@@ -32,8 +14,18 @@ import {
   stopApiProcess,
   stopApiProcesses,
 } from '../../test-support/api-process.ts'
-import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
+import {
+  createProposals,
+  expectConverged,
+  expectNothingLost,
+  resendCut,
+  runBurst,
+  signBurst,
+  startVoteChain,
+  voters,
+} from '../../test-support/vote-burst.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
+import { type DemoChain, testEnv } from '../demo/local-chain.ts'
 import { type Haproxy, startHaproxy } from './haproxy.ts'
 
 const INSTANCES = 3
@@ -47,43 +39,24 @@ const KILL_AFTER_OKS = 40
 const POWER_LIMIT = 6
 /** A standby tries the lock every 2 s: a few seconds to take over. */
 const TAKEOVER_MS = 8_000
-const REQUEST_TIMEOUT_MS = 30_000
-const voters = [1, 2, 3].map((index) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex))
+/** The proxy's own answers when an instance went away mid-request: no answer from an instance. */
+const PROXY_STATUSES = [502, 503, 504]
 
-let anvil: AnvilInstance
-let deployment: DemoDeployment
+let chain: DemoChain
 let postgres: TestDatabase
 let haproxy: Haproxy | undefined
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
-  await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 2 })
+  chain = await startVoteChain()
   postgres = await testDatabase()
 }, 60_000)
 
 afterAll(async () => {
   await haproxy?.stop()
   await stopApiProcesses()
-  await anvil?.stop()
+  await chain?.anvil.stop()
   await postgres?.close()
 }, 30_000)
-
-type Outcome = { status: number } | { cut: true }
-/** An answer from an instance; the proxy's own 502/503/504 (instance gone mid-request) counts as none. */
-const fromInstance = (outcome: Outcome): outcome is { status: number } =>
-  'status' in outcome && ![502, 503, 504].includes(outcome.status)
-
-const post = (origin: string, path: string, body: unknown): Promise<Outcome> =>
-  fetch(`${origin}${path}`, {
-    method: 'POST',
-    headers: { origin, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  }).then(
-    (response) => ({ status: response.status }),
-    () => ({ cut: true }),
-  )
 
 const role = (api: ApiProcess): Promise<string | undefined> =>
   fetch(`${api.origin}/api/health`, { signal: AbortSignal.timeout(1_000) })
@@ -112,11 +85,7 @@ test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits sha
   const apis = await Promise.all(
     Array.from({ length: INSTANCES }, () =>
       startApiProcess({
-        CHAIN_IDS: String(LOCAL_CHAIN_ID),
-        [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
-        TOKEN_ADDRESS: deployment.token,
-        TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
-        WALLETS: 'injected',
+        ...testEnv(chain.anvil.url, chain.deployment),
         SIGN_IN: 'off',
         DATABASE_URL: postgres.url,
         // Users open the proxy's origin; the instances believe its X-Forwarded-For.
@@ -131,151 +100,39 @@ test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits sha
   const leader = await leaderAmong(apis, TAKEOVER_MS)
   haproxy = await startHaproxy({ port: proxyPort, instances: apis.map((api) => new URL(api.origin).host) })
 
-  const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
-  const now = Math.floor(Date.now() / 1000)
-  const snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
-  const [author] = voters as [(typeof voters)[number]]
-  const messages = Array.from(
-    { length: PROPOSALS },
-    (_, n): ProposalMessage => ({
-      author: author.address,
-      title: `Cluster-tested ${n}`,
-      body: '',
-      kind: 'basic',
-      choices: [...BASIC_CHOICES],
-      start: now - 3_600,
-      end: now + 3_600,
-      snapshot,
-      quorum: '1000000000000000000000',
-      threshold: '1000000000000000000',
-      abstainCountsToQuorum: true,
-      timestamp: now - 3_600,
-    }),
-  )
-  for (const m of messages) {
-    const created = await post(origin, '/api/proposals', {
-      message: m,
-      signature: await author.signTypedData(proposalTypedData(domain, m)),
-    })
-    expect(created).toEqual({ status: 201 })
-  }
+  const burst = await signBurst(chain, { title: 'Cluster-tested', count: PROPOSALS, reVoted: RE_VOTED })
+  await createProposals(origin, burst)
 
   // One client through the proxy, round robin over three processes: counted once, against one limit.
-  const powerPath = `/api/proposals/${proposalId(domain, messages[0] as ProposalMessage)}/power/${author.address}`
+  const [author] = voters as [(typeof voters)[number]]
+  const powerPath = `/api/proposals/${proposalId(burst.domain, burst.messages[0] as ProposalMessage)}/power/${author.address}`
   const powerStatuses = []
   for (let i = 0; i < POWER_LIMIT + 3; i++) powerStatuses.push((await fetch(`${origin}${powerPath}`)).status)
   expect(powerStatuses).toEqual([...Array(POWER_LIMIT).fill(200), 429, 429, 429])
 
-  // Every voter votes once on every proposal, then again (later) on the first RE_VOTED.
-  const plan = [
-    ...messages.flatMap((m, n) =>
-      voters.map((voter, v) => ({ m, voter, choice: 1 + ((n + v) % 3), at: now - 600 })),
-    ),
-    ...messages
-      .slice(0, RE_VOTED)
-      .flatMap((m, n) =>
-        voters.map((voter, v) => ({ m, voter, choice: 1 + ((n + v + 1) % 3), at: now - 300 })),
-      ),
-  ]
-  const signed = await Promise.all(
-    plan.map(async ({ m, voter, choice, at }) => {
-      const vote: VoteMessage = {
-        voter: voter.address,
-        proposal: proposalId(domain, m),
-        choices: [choice],
-        reason: '',
-        timestamp: at,
-      }
-      return {
-        path: `/api/proposals/${vote.proposal}/votes`,
-        id: voteId(domain, vote),
-        body: { message: vote, signature: await voter.signTypedData(voteTypedData(domain, vote)) },
-      }
-    }),
-  )
-
   // The burst through the proxy; SIGKILL of the leader on the KILL_AFTER_OKS-th 2xx.
-  const outcomes = new Map<number, Outcome>()
-  let oks = 0
-  let next = 0
-  let killed: Promise<void> | undefined
   let killedAt = 0
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < signed.length) {
-        const index = next++
-        const { path, body } = signed[index] as (typeof signed)[number]
-        const outcome = await post(origin, path, body)
-        outcomes.set(index, outcome)
-        if ('status' in outcome && outcome.status < 300 && ++oks === KILL_AFTER_OKS) {
-          killedAt = Date.now()
-          killed = stopApiProcess(leader, 'SIGKILL')
-        }
-      }
-    }),
-  )
-  await killed
+  const { accepted, refused, cut } = await runBurst(origin, burst, {
+    inFlight: IN_FLIGHT,
+    killAfterOks: KILL_AFTER_OKS,
+    kill: () => {
+      killedAt = Date.now()
+      return stopApiProcess(leader, 'SIGKILL')
+    },
+    noAnswer: PROXY_STATUSES,
+  })
   await leaderAmong(
     apis.filter((api) => api !== leader),
     TAKEOVER_MS,
   )
   const takeoverMs = Date.now() - killedAt
 
-  const answered = [...outcomes].filter(([, o]) => fromInstance(o)) as [number, { status: number }][]
-  const accepted = answered.filter(([, o]) => o.status < 300).map(([i]) => i)
-  const refused = answered.filter(([, o]) => o.status >= 300).map(([i]) => i)
-  const cut = [...outcomes].filter(([, o]) => !fromInstance(o)).map(([i]) => i)
-  // Instances answer 2xx, or 409 for an earlier vote arriving after its voter's later one.
-  expect(answered.filter(([, o]) => o.status >= 300 && o.status !== 409)).toEqual([])
-  expect(accepted.length).toBeGreaterThanOrEqual(KILL_AFTER_OKS)
-  expect(cut.length).toBeGreaterThan(0)
-
   // Every request that got no answer from an instance is sent again through the proxy.
-  for (const index of cut) {
-    const { path, body } = signed[index] as (typeof signed)[number]
-    const retried = await post(origin, path, body)
-    expect('status' in retried && [200, 201, 409].includes(retried.status), `retry of vote ${index}`).toBe(
-      true,
-    )
-  }
-
-  const { db } = postgres
-  const stored = await db.select().from(votes)
-  const storedIds = new Set(stored.map((vote) => vote.id))
-  for (const index of accepted)
-    expect(storedIds.has((signed[index] as (typeof signed)[number]).id), `2xx vote ${index}`).toBe(true)
-  for (const index of refused)
-    expect(storedIds.has((signed[index] as (typeof signed)[number]).id), `refused vote ${index}`).toBe(false)
-
-  const log = await db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
-  expect(logChainProblem(log as unknown as LogEntry[])).toBeNull()
-  const proposalRows = await db.select().from(proposals)
-  expect(log).toHaveLength(proposalRows.length + stored.length)
-  expect(new Set(log.map((entry) => entry.messageId))).toEqual(
-    new Set([...proposalRows.map((p) => p.id), ...storedIds]),
-  )
-  const ballotRows = await db.select().from(ballots)
-  const byProposal = new Map<string, typeof stored>()
-  for (const vote of stored)
-    byProposal.set(vote.proposalId, [...(byProposal.get(vote.proposalId) ?? []), vote])
-  const expected = new Map(
-    [...byProposal].flatMap(([id, list]) =>
-      [...countingVotes(list)].map(([voter, vote]) => [`${id}/${voter}`, vote.id] as const),
-    ),
-  )
-  expect(ballotRows).toHaveLength(expected.size)
-  for (const ballot of ballotRows)
-    expect(ballot.voteId).toBe(expected.get(`${ballot.proposalId}/${ballot.voter.toLowerCase()}`))
-
-  // Converged: every payload once more is a replay (200) of a stored vote or a refusal (409) of one that is
-  // not, and nothing new is stored.
-  for (const [index, { path, body, id }] of signed.entries()) {
-    const again = await post(origin, path, body)
-    expect(again, `resend of vote ${index}`).toEqual({ status: storedIds.has(id) ? 200 : 409 })
-  }
-  expect(new Set((await db.select({ id: votes.id }).from(votes)).map((vote) => vote.id))).toEqual(storedIds)
+  await resendCut(origin, burst, cut)
+  const { storedIds, logEntries } = await expectNothingLost(postgres.db, burst, { accepted, refused })
+  await expectConverged(origin, postgres.db, burst, storedIds)
 
   console.log(
-    `cluster (${INSTANCES} instances behind HAProxy): ${accepted.length} × 2xx, ${refused.length} refused (409), ${cut.length} without an instance's answer and resent; leader killed, another led ${takeoverMs} ms after the kill; ${stored.length} votes stored, ${log.length} log entries`,
+    `cluster (${INSTANCES} instances behind HAProxy): ${accepted.length} × 2xx, ${refused.length} refused (409), ${cut.length} without an instance's answer and resent; leader killed, another led ${takeoverMs} ms after the kill; ${storedIds.size} votes stored, ${logEntries} log entries`,
   )
 }, 180_000)
