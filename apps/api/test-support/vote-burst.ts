@@ -40,9 +40,9 @@ export async function startVoteChain(): Promise<DemoChain> {
 }
 
 /** An answer's status, or none: the connection was cut or the request timed out. */
-export type Outcome = { status: number } | { cut: true }
+type Outcome = { status: number } | { cut: true }
 
-export const post = (origin: string, path: string, body: unknown): Promise<Outcome> =>
+const post = (origin: string, path: string, body: unknown): Promise<Outcome> =>
   fetch(`${origin}${path}`, {
     method: 'POST',
     headers: { origin, 'content-type': 'application/json' },

@@ -1,19 +1,31 @@
-// Cluster fault test ("nothing lost" with several instances, docs/deploy.md): HAProxy in front of three API
-// processes on one PostgreSQL database. The rate limits are counted once for all three; during a burst of
-// signed votes the instance running the token index is SIGKILLed, and another takes the index over. Then:
-// every 2xx vote is stored; the hash-chained log verifies (appends stayed linear across processes); the
-// counts reconcile; an answered refusal left nothing; every request without an answer from an instance
-// (cut, or the proxy's 502/503) sent again converges; and sending every payload once more stores nothing new.
+// Cluster fault tests ("nothing lost" with several instances, docs/deploy.md): HAProxy in front of three API
+// processes on one PostgreSQL database, started afresh for each test.
+// - The rate limits are counted once for all three; during a burst of signed votes the instance running the
+//   token index is SIGKILLed, and another takes the index over. Then: every 2xx vote is stored; the
+//   hash-chained log verifies (appends stayed linear across processes); the counts reconcile; an answered
+//   refusal left nothing; every request without an answer from an instance (cut, or the proxy's 502/503)
+//   sent again converges; and sending every payload once more stores nothing new.
+// - Live results (ADR 024) through the proxy: a proposal's event stream gets the tallies of votes stored by
+//   every instance; the instance serving it is SIGKILLed, and the stream resumed through the proxy from its
+//   last event id on another instance counts every vote, the ones cast while it was down included.
 // PostgreSQL only (vitest.config.ts runs *.postgres.test.ts when TEST_DATABASE_URL is set).
-import { type ProposalMessage, proposalId } from '@guildhall/core'
+import {
+  type LiveTally,
+  liveTallySchema,
+  type ProposalMessage,
+  proposalId,
+  tallyToJson,
+} from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
 import {
   type ApiProcess,
   startApiProcess,
   stopApiProcess,
   stopApiProcesses,
 } from '../../test-support/api-process.ts'
+import { openStream } from '../../test-support/event-stream.ts'
 import {
   createProposals,
   expectConverged,
@@ -24,8 +36,10 @@ import {
   startVoteChain,
   voters,
 } from '../../test-support/vote-burst.ts'
+import { governanceLog } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { type DemoChain, testEnv } from '../demo/local-chain.ts'
+import { recountTally, tallyRules } from '../services/tallies.ts'
 import { type Haproxy, startHaproxy } from './haproxy.ts'
 
 const INSTANCES = 3
@@ -44,7 +58,6 @@ const PROXY_STATUSES = [502, 503, 504]
 
 let chain: DemoChain
 let postgres: TestDatabase
-let haproxy: Haproxy | undefined
 
 beforeAll(async () => {
   chain = await startVoteChain()
@@ -52,7 +65,6 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  await haproxy?.stop()
   await stopApiProcesses()
   await chain?.anvil.stop()
   await postgres?.close()
@@ -79,7 +91,12 @@ async function leaderAmong(apis: ApiProcess[], timeoutMs: number): Promise<ApiPr
   }
 }
 
-test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits shared; the leader SIGKILLed during a burst of ${PROPOSALS * 3 + RE_VOTED * 3} votes → another leads, every 2xx kept, the log verifies, refusals left nothing, resent payloads converge`, async () => {
+/**
+ * INSTANCES API processes on the test database, and HAProxy in front of them on `origin`, until the test
+ * ends; answers once exactly one of them leads the token index. HAProxy names instance n `api${n + 1}` in
+ * `X-Served-By`.
+ */
+async function startCluster(): Promise<{ origin: string; apis: ApiProcess[]; leader: ApiProcess }> {
   const proxyPort = await getFreePort()
   const origin = `http://127.0.0.1:${proxyPort}`
   const apis = await Promise.all(
@@ -97,9 +114,19 @@ test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits sha
       }),
     ),
   )
+  let proxy: Haproxy | undefined
+  // Stopped with its test: the next test's cluster has a leader of its own only once this one's is gone.
+  onTestFinished(async () => {
+    await proxy?.stop()
+    await Promise.all(apis.map((api) => stopApiProcess(api, 'SIGTERM')))
+  })
   const leader = await leaderAmong(apis, TAKEOVER_MS)
-  haproxy = await startHaproxy({ port: proxyPort, instances: apis.map((api) => new URL(api.origin).host) })
+  proxy = await startHaproxy({ port: proxyPort, instances: apis.map((api) => new URL(api.origin).host) })
+  return { origin, apis, leader }
+}
 
+test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits shared; the leader SIGKILLed during a burst of ${PROPOSALS * 3 + RE_VOTED * 3} votes → another leads, every 2xx kept, the log verifies, refusals left nothing, resent payloads converge`, async () => {
+  const { origin, apis, leader } = await startCluster()
   const burst = await signBurst(chain, { title: 'Cluster-tested', count: PROPOSALS, reVoted: RE_VOTED })
   await createProposals(origin, burst)
 
@@ -136,3 +163,87 @@ test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits sha
     `cluster (${INSTANCES} instances behind HAProxy): ${accepted.length} × 2xx, ${refused.length} refused (409), ${cut.length} without an instance's answer and resent; leader killed, another led ${takeoverMs} ms after the kill; ${storedIds.size} votes stored, ${logEntries} log entries`,
   )
 }, 180_000)
+
+test(`behavior: HAProxy, ${INSTANCES} instances: a proposal's event stream through the proxy gets the tallies of votes stored by every instance; its instance SIGKILLed, the stream resumed through the proxy from its Last-Event-ID counts every vote, none lost`, async () => {
+  const { origin, apis } = await startCluster()
+  // Ada, Ben and Cleo vote on one proposal, then each changes their mind: six votes, each moving the tally.
+  const burst = await signBurst(chain, { title: 'Streamed', count: 1, reVoted: 1 })
+  await createProposals(origin, burst)
+  const message = burst.messages[0] as ProposalMessage
+  const proposal = proposalId(burst.domain, message)
+  const eventsUrl = `${origin}/api/proposals/${proposal}/events`
+  const servedBy = (response: Response) => response.headers.get('x-served-by')
+  const instanceNamed = (name: string | null) => apis.find((_, n) => name === `api${n + 1}`)
+
+  /**
+   * Sends vote `index` through the proxy, again while no instance answers (the proxy may still pick one
+   * that was just killed: the client resends, a signed vote is stored once); answers its log seq and the
+   * instance that stored it.
+   */
+  const vote = async (index: number) => {
+    const { path, body, id } = burst.signed[index] as (typeof burst.signed)[number]
+    let response: Response | undefined
+    for (let attempt = 0; attempt < 3 && !response?.ok; attempt++) {
+      response = await fetch(`${origin}${path}`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      })
+      if (!response.ok && !PROXY_STATUSES.includes(response.status)) break
+    }
+    expect(response?.status, `vote ${index}`).toBe(201)
+    const [entry] = await postgres.db
+      .select({ seq: governanceLog.seq })
+      .from(governanceLog)
+      .where(eq(governanceLog.messageId, id))
+    return { seq: entry?.seq as number, storedBy: servedBy(response as Response) }
+  }
+  /** The proposal's totals recounted from its ballots, as a tally event carries them. */
+  const recounted = async () => tallyToJson(await recountTally(postgres.db, proposal, tallyRules(message)))
+  const tallyOf = (event: { data: unknown } | undefined): LiveTally['tally'] =>
+    liveTallySchema.parse(event?.data).tally
+
+  const stream = await openStream(eventsUrl)
+  expect(stream.response.status).toBe(200)
+  const streaming = instanceNamed(servedBy(stream.response)) as ApiProcess
+  expect(streaming).toBeDefined()
+  expect(tallyOf((await stream.until(1))[0]).voters).toBe(0)
+
+  // Ada, Ben and Cleo vote, then Ada changes her mind: round robin stores them on every instance.
+  const cast = []
+  for (const index of [0, 1, 2, 3]) cast.push(await vote(index))
+  expect(new Set(cast.map((c) => c.storedBy))).toEqual(new Set(apis.map((_, n) => `api${n + 1}`)))
+  const lastCast = String(cast.at(-1)?.seq)
+  await expect.poll(() => stream.events.at(-1)?.id, { timeout: 10_000 }).toBe(lastCast)
+  expect(stream.events.map((event) => event.event)).toEqual(stream.events.map(() => 'tally'))
+  expect(tallyOf(stream.events.at(-1))).toEqual(await recounted())
+  expect(tallyOf(stream.events.at(-1)).voters).toBe(3)
+
+  // The instance serving the stream dies: the stream ends; a vote is cast while no stream is open.
+  await stopApiProcess(streaming, 'SIGKILL')
+  await stream.ended
+  const lastReceived = stream.events.at(-1)?.id as string
+  const missed = await vote(4)
+
+  // Resumed through the proxy from the last event received: another instance sends one tally that counts
+  // the missed vote, then the next vote's.
+  const resumed = await openStream(eventsUrl, { 'last-event-id': lastReceived })
+  expect(resumed.response.status).toBe(200)
+  const resumedOn = instanceNamed(servedBy(resumed.response))
+  expect(resumedOn).toBeDefined()
+  expect(resumedOn).not.toBe(streaming)
+  const [replayed] = await resumed.until(1)
+  expect(replayed?.id).toBe(String(missed.seq))
+  expect(tallyOf(replayed)).toEqual(await recounted())
+  const next = await vote(5)
+  await expect.poll(() => resumed.events.at(-1)?.id, { timeout: 10_000 }).toBe(String(next.seq))
+  const final = tallyOf(resumed.events.at(-1))
+  expect(final).toEqual(await recounted())
+  expect(final.voters).toBe(3)
+  resumed.close()
+
+  console.log(
+    `cluster event stream: served by ${servedBy(stream.response)} (killed), resumed on ${servedBy(resumed.response)}; ${stream.events.length} tally events before the kill, ${resumed.events.length} after; votes stored by ${cast.map((c) => c.storedBy).join(', ')}, ${missed.storedBy}, ${next.storedBy}`,
+  )
+}, 120_000)

@@ -13,10 +13,13 @@ const START_TIMEOUT_MS = 10_000
 export const haproxyBinary = (): string => (existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy')
 
 /**
- * The configuration: HTTP on 127.0.0.1:`port`, round robin over `instances` (host:port), each checked on
- * /api/health every half second and taken out after two failures. A request whose connection an instance
- * refuses is sent to another (`redispatch`); one already sent is never resent by the proxy, since only
- * the client knows it may resend (a signed vote is idempotent, the client's retry converges).
+ * The configuration: HTTP on 127.0.0.1:`port`, round robin over `instances` (host:port), named api1, api2, …
+ * in their order, each checked on /api/health every half second and taken out after two failures. A request
+ * whose connection an instance refuses is sent to another (`redispatch`); one already sent is never resent
+ * by the proxy, since only the client knows it may resend (a signed vote is idempotent, the client's retry
+ * converges). Every answer names the instance that gave it in `X-Served-By`, so a test knows which to kill.
+ * An event stream is an ordinary response to HAProxy: the client and server idle timeouts (60 s) apply, and
+ * exceed the streams' 15 s heartbeat (`timeout tunnel` is for upgraded connections, WebSockets, only).
  */
 export function haproxyConfig({ port, instances }: { port: number; instances: string[] }): string {
   return [
@@ -38,6 +41,7 @@ export function haproxyConfig({ port, instances }: { port: number; instances: st
     '  option httpchk GET /api/health',
     '  http-check expect status 200',
     '  default-server inter 500ms fall 2 rise 2',
+    '  http-response set-header X-Served-By %[srv_name]',
     ...instances.map((address, n) => `  server api${n + 1} ${address} check`),
     '',
   ].join('\n')
