@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { POPULAR_WALLET_IDS } from '@guildhall/core'
-import { type BrowserContext, devices, type Page, type Request } from '@playwright/test'
+import { type BrowserContext, devices, type Locator, type Page, type Request } from '@playwright/test'
 import { type App, connectButton, expect, member, test, WEB_DIST } from '../support/fixtures.ts'
 import { connectDialog, standInRelay, TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
 
@@ -291,95 +291,122 @@ for (const { option, label } of [
 // outside world, which this test cannot reach: the fixtures block every request to them (and record it),
 // so each flow is followed up to its first screen, as far as it gets offline. A host the policy refused
 // would be a violation before the request ever reached that refusal.
-test.describe('without a wallet extension', () => {
-  test.use({ walletOptions: { absent: true } })
+type WalletFlow = {
+  /** The wallet picked, and what its flow does first (the test's title). */
+  name: string
+  loads: string
+  firstStep: string
+  /** Its option in the connect modal. */
+  option: (page: Page) => Locator
+  /** The one SDK the pick loads. */
+  sdk: Sdk
+  /** Whether it pairs over WalletConnect's relay (a stand-in here, which records what it is sent). */
+  relay?: true
+  /** Picks the option and waits for the flow's first step. */
+  pick: (
+    picked: { page: Page; context: BrowserContext; offOriginRequests: string[]; relay: string[] },
+    option: Locator,
+  ) => Promise<void>
+}
 
-  test('picking Coinbase Wallet loads the Coinbase Wallet SDK only then, which opens its keys.coinbase.com window', async ({
-    page,
-    context,
-    app,
-    offOriginRequests,
-  }) => {
-    const traffic = recordTraffic(context)
-    await page.goto(app.url)
-    await connectButton(page).click()
-    await expect(walletOption(page, 'coinbase')).toBeVisible()
-    await traffic.quiet()
-    expect(traffic.sdks()).toEqual([])
+const hostnames = (urls: string[]) => urls.map((url) => new URL(url).hostname)
 
-    const popup = context.waitForEvent('page')
-    await walletOption(page, 'coinbase').click()
-    // RainbowKit waits for the wallet while the SDK connects in its own window on keys.coinbase.com.
-    await expect(connectDialog(page).getByText('Opening Coinbase Wallet...', { exact: true })).toBeVisible()
-    await popup
-    await expect
-      .poll(() => offOriginRequests.map((url) => new URL(url).hostname))
-      .toContain('keys.coinbase.com')
-    expect(traffic.sdks()).toEqual(['Coinbase Wallet SDK'])
-    await settle(page)
-  })
-
-  for (const { id, name, title } of [
-    { id: 'walletConnect', name: 'WalletConnect', title: 'Scan with your phone' },
-    // On a desktop without their extensions RainbowKit connects MetaMask and Rainbow over WalletConnect,
-    // with their own QR code.
-    { id: 'metaMask', name: 'MetaMask', title: 'Scan with MetaMask' },
-    { id: 'rainbow', name: 'Rainbow', title: 'Scan with Rainbow' },
-  ]) {
-    test(`picking ${name} loads WalletConnect only then, which pairs over its relay and shows the QR code to scan`, async ({
-      page,
-      context,
-      app,
-    }) => {
-      const relay = await standInRelay(page)
-      const traffic = recordTraffic(context)
-      await page.goto(app.url)
-      await connectButton(page).click()
-      await expect(walletOption(page, id)).toBeVisible()
-      await traffic.quiet()
-      expect(traffic.sdks()).toEqual([])
-      expect(relay).toEqual([])
-
-      await walletOption(page, id).click()
-      const dialog = connectDialog(page)
-      // The SDK first waits up to 5 s for WalletConnect's verify server (an iframe, blocked here).
-      await expect(dialog.getByText(title, { exact: true })).toBeVisible({ timeout: 20_000 })
-      await expect(
-        dialog.locator('svg').filter({ has: page.locator('title', { hasText: 'QR Code' }) }),
-      ).toBeVisible()
-      // It subscribed to its pairing topic and published the session proposal there.
-      expect(relay).toEqual(expect.arrayContaining(['irn_subscribe', 'irn_publish']))
-      expect(traffic.sdks()).toEqual(['WalletConnect'])
-      await settle(page)
-    })
-  }
+/** A wallet that RainbowKit connects over WalletConnect here: the SDK's QR code, with `title` over it. */
+const overWalletConnect = (id: string, name: string, title: string): WalletFlow => ({
+  name,
+  loads: 'WalletConnect',
+  firstStep: 'which pairs over its relay and shows the QR code to scan',
+  option: (page) => walletOption(page, id),
+  sdk: 'WalletConnect',
+  relay: true,
+  async pick({ page, relay }, option) {
+    await option.click()
+    const dialog = connectDialog(page)
+    // The SDK first waits up to 5 s for WalletConnect's verify server (an iframe, blocked here).
+    await expect(dialog.getByText(title, { exact: true })).toBeVisible({ timeout: 20_000 })
+    await expect(
+      dialog.locator('svg').filter({ has: page.locator('title', { hasText: 'QR Code' }) }),
+    ).toBeVisible()
+    // It subscribed to its pairing topic and published the session proposal there.
+    expect(relay).toEqual(expect.arrayContaining(['irn_subscribe', 'irn_publish']))
+  },
 })
 
-test.describe('on a phone without a wallet app', () => {
-  const { defaultBrowserType: _, ...pixel } = devices['Pixel 7']
-  test.use({ ...pixel, walletOptions: { absent: true } })
+const { defaultBrowserType: _, ...pixel } = devices['Pixel 7']
 
-  test('picking MetaMask loads the MetaMask SDK only then, which tries its socket server', async ({
-    page,
-    context,
-    app,
-    offOriginRequests,
-  }) => {
-    const traffic = recordTraffic(context)
-    await page.goto(app.url)
-    await connectButton(page).click()
-    const metaMask = connectDialog(page).getByRole('button', { name: 'MetaMask' })
-    await expect(metaMask).toBeVisible()
-    await traffic.quiet()
-    expect(traffic.sdks()).toEqual([])
+for (const { where, use, flows } of [
+  {
+    where: 'without a wallet extension',
+    use: { walletOptions: { absent: true } },
+    flows: [
+      {
+        name: 'Coinbase Wallet',
+        loads: 'the Coinbase Wallet SDK',
+        firstStep: 'which opens its keys.coinbase.com window',
+        option: (page) => walletOption(page, 'coinbase'),
+        sdk: 'Coinbase Wallet SDK',
+        async pick({ page, context, offOriginRequests }, option) {
+          const popup = context.waitForEvent('page')
+          await option.click()
+          // RainbowKit waits for the wallet while the SDK connects in its own window on keys.coinbase.com.
+          await expect(
+            connectDialog(page).getByText('Opening Coinbase Wallet...', { exact: true }),
+          ).toBeVisible()
+          await popup
+          await expect.poll(() => hostnames(offOriginRequests)).toContain('keys.coinbase.com')
+        },
+      },
+      overWalletConnect('walletConnect', 'WalletConnect', 'Scan with your phone'),
+      // On a desktop without their extensions RainbowKit connects MetaMask and Rainbow over WalletConnect,
+      // with their own QR code.
+      overWalletConnect('metaMask', 'MetaMask', 'Scan with MetaMask'),
+      overWalletConnect('rainbow', 'Rainbow', 'Scan with Rainbow'),
+    ] satisfies WalletFlow[],
+  },
+  {
+    where: 'on a phone without a wallet app',
+    use: { ...pixel, walletOptions: { absent: true } },
+    flows: [
+      {
+        name: 'MetaMask',
+        loads: 'the MetaMask SDK',
+        firstStep: 'which tries its socket server',
+        option: (page) => connectDialog(page).getByRole('button', { name: 'MetaMask' }),
+        sdk: 'MetaMask SDK',
+        async pick({ offOriginRequests }, option) {
+          await option.click()
+          // On phones RainbowKit uses MetaMask's own SDK, which opens the MetaMask app once its socket server
+          // (unreachable here) has set up the channel: offline, the request to that server is the first step.
+          await expect.poll(() => hostnames(offOriginRequests)).toContain('metamask-sdk.api.cx.metamask.io')
+        },
+      },
+    ] satisfies WalletFlow[],
+  },
+]) {
+  test.describe(where, () => {
+    test.use(use)
 
-    await metaMask.click()
-    // On phones RainbowKit uses MetaMask's own SDK, which opens the MetaMask app once its socket server
-    // (unreachable here) has set up the channel: offline, the request to that server is the first step.
-    await expect
-      .poll(() => offOriginRequests.map((url) => new URL(url).hostname))
-      .toContain('metamask-sdk.api.cx.metamask.io')
-    expect(traffic.sdks()).toEqual(['MetaMask SDK'])
-    await settle(page)
+    for (const flow of flows as WalletFlow[]) {
+      test(`picking ${flow.name} loads ${flow.loads} only then, ${flow.firstStep}`, async ({
+        page,
+        context,
+        app,
+        offOriginRequests,
+      }) => {
+        const relay = flow.relay ? await standInRelay(page) : undefined
+        const traffic = recordTraffic(context)
+        await page.goto(app.url)
+        await connectButton(page).click()
+        const option = flow.option(page)
+        await expect(option).toBeVisible()
+        await traffic.quiet()
+        expect(traffic.sdks()).toEqual([])
+        if (relay) expect(relay).toEqual([])
+
+        await flow.pick({ page, context, offOriginRequests, relay: relay ?? [] }, option)
+        expect(traffic.sdks()).toEqual([flow.sdk])
+        await settle(page)
+      })
+    }
   })
-})
+}

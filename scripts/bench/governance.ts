@@ -30,31 +30,25 @@ import {
 } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import {
   type Abi,
-  type Address,
   createPublicClient,
-  createTestClient,
-  createWalletClient,
   encodeFunctionData,
   getAbiItem,
   type Hash,
   type Hex,
   http,
   isAddressEqual,
-  keccak256,
   type PublicClient,
   parseEther,
-  toHex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { foundry } from 'viem/chains'
 import { openDatabase } from '../../apps/api/src/db/client.ts'
-import { startChain, testEnv } from '../../apps/api/src/demo/local-chain.ts'
+import { testEnv } from '../../apps/api/src/demo/local-chain.ts'
 import { TokenIndex } from '../../apps/api/src/indexer/token-index.ts'
 import { startApiProcess, stopApiProcess } from '../../apps/api/test-support/api-process.ts'
-import { compileContract } from '../build-contracts.ts'
+import { benchVoterKey, deployTokenHelper, startBenchChain } from './bench-chain.ts'
 import { table } from './report.ts'
 import type { GovernanceBenchResult } from './schema.ts'
 import { cpuMs, latency, pool, post, processCpuMs, round1, startPostgres } from './sign-in.ts'
@@ -118,53 +112,29 @@ type Chain = {
   pid: number | undefined
   deployment: DemoDeployment
   client: PublicClient
-  helper: Address
   helperAbi: Abi
   voters: Account[]
   send: (data: Hex, gas: bigint) => Promise<Hash>
   receipt: (hash: Hash) => Promise<Awaited<ReturnType<PublicClient['getTransactionReceipt']>>>
 }
 
-/** Fixed keys (not random), so every run has the same voters and the same history. */
-const benchVoters = () =>
-  Array.from({ length: VOTERS }, (_, i) =>
-    privateKeyToAccount(keccak256(toHex(`guildhall-bench-voter-${i}`))),
-  )
-
-async function prepareChain(anvil: { url: string; pid: number | undefined }, log: (m: string) => void) {
-  const deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
-  const chain = { ...foundry, id: LOCAL_CHAIN_ID }
-  const transport = http(anvil.url)
-  const client = createPublicClient({ chain, transport }) as PublicClient
-  const testClient = createTestClient({ chain, transport, mode: 'anvil' })
-  const deployer = anvilAccounts[0]?.address as Address
-  const wallet = createWalletClient({ chain, transport, account: deployer })
-  const receipt = async (hash: Hash) => {
-    const found = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 60_000 })
-    if (found.status !== 'success') throw new Error(`bench setup transaction ${hash} reverted`)
-    return found
-  }
-
+/** The demo DAO's chain with the helper contract and VOTERS funded, self-delegated voters; anvil stops with `cleanups`. */
+async function prepareChain(cleanups: (() => Promise<void>)[], log: (m: string) => void): Promise<Chain> {
+  const bench = await startBenchChain()
+  const { anvil, deployment, client, testClient, receipt } = bench
+  cleanups.push(() => anvil.stop())
   log('governance: compiling contracts/BenchTransfers.sol (solc-js) and deploying it')
-  const compiled = compileContract('contracts/BenchTransfers.sol', 'BenchTransfers')
-  const helperAbi = compiled.abi as Abi
-  const deployed = await receipt(await wallet.deployContract({ abi: helperAbi, bytecode: compiled.bytecode }))
-  const helper = deployed.contractAddress as Address
-  const send = (data: Hex, gas: bigint) => wallet.sendTransaction({ to: helper, data, gas })
-  // The deployer owns the token's minting: the helper gets what it hands out, and never delegates (its
-  // tokens are a treasury's, counted for no one).
-  await receipt(
-    await wallet.writeContract({
-      address: deployment.token,
-      abi: governanceTokenAbi,
-      functionName: 'mint',
-      args: [helper, VOTER_TOKENS * BigInt(VOTERS) + HISTORY_AMOUNT * BigInt(HISTORY_TRANSFERS)],
-      gas: 300_000n,
-    }),
+  // The helper gets what it hands out: the voters' tokens and the history's.
+  const helper = await deployTokenHelper(
+    bench,
+    'BenchTransfers',
+    VOTER_TOKENS * BigInt(VOTERS) + HISTORY_AMOUNT * BigInt(HISTORY_TRANSFERS),
   )
+  const { abi: helperAbi, send } = helper
 
   log(`governance: ${VOTERS} voters: tokens from the helper, ETH, and a delegation to themselves`)
-  const voters = benchVoters()
+  // Fixed keys (not random), so every run has the same voters and the same history.
+  const voters = Array.from({ length: VOTERS }, (_, i) => privateKeyToAccount(benchVoterKey('bench', i)))
   for (let i = 0; i < VOTERS; i += TRANSFERS_PER_TX) {
     const recipients = voters.slice(i, i + TRANSFERS_PER_TX).map((voter) => voter.address)
     const data = encodeFunctionData({
@@ -214,8 +184,16 @@ async function prepareChain(anvil: { url: string; pid: number | undefined }, log
   })
   // getPastVotes (and so a snapshot) needs blocks strictly before the head.
   await testClient.mine({ blocks: 2 })
-  const result: Chain = { ...anvil, deployment, client, helper, helperAbi, voters, send, receipt }
-  return result
+  return {
+    url: anvil.url,
+    pid: anvil.pid,
+    deployment,
+    client,
+    helperAbi,
+    voters,
+    send,
+    receipt,
+  }
 }
 
 /** 100k transfers from the helper to the voters (every recipient delegated: a Transfer and a votes event each). */
@@ -534,9 +512,7 @@ export async function runGovernanceBench({
 
   const cleanups: (() => Promise<void>)[] = []
   try {
-    const anvil = await startChain()
-    cleanups.push(() => anvil.stop())
-    const chain = await prepareChain(anvil, log)
+    const chain = await prepareChain(cleanups, log)
     const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: chain.deployment.token })
     const head = Number(await chain.client.getBlockNumber({ cacheTime: 0 }))
     const snapshot = head - 1

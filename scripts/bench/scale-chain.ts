@@ -10,29 +10,12 @@ import {
   governanceDomain,
   LOCAL_CHAIN_ID,
   type ProposalMessage,
-  voteId,
-  voteTypedData,
 } from '@guildhall/core'
-import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
-import {
-  type Abi,
-  type Address,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
-  encodeFunctionData,
-  type Hash,
-  type Hex,
-  http,
-  type PublicClient,
-  parseSignature,
-} from 'viem'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
+import { type Address, encodeFunctionData, type Hex, type PublicClient, parseSignature } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { foundry } from 'viem/chains'
-import { compileContract } from '../build-contracts.ts'
+import { deployTokenHelper, startBenchChain } from './bench-chain.ts'
 import type { SeedVote } from './scale-seed.ts'
 import {
   scaleHolderTokens,
@@ -40,6 +23,7 @@ import {
   scaleVoteMessage,
   scaleVoterKey,
   signScaleProposal,
+  signScaleVote,
 } from './scale-votes.ts'
 
 /** Holders per transaction: about 110k gas each (a signature check, two checkpoints, a balance). */
@@ -80,10 +64,6 @@ const delegationTypedData = (token: Address, tokenName: string, delegatee: Addre
     message: { delegatee, nonce: 0n, expiry: DELEGATION_EXPIRY },
   }) as const
 
-async function getBlockNumber(url: string) {
-  return createPublicClient({ transport: http(url) }).getBlockNumber({ cacheTime: 0 })
-}
-
 export async function prepareScaleChain({
   holders: count,
   cacheDir,
@@ -93,12 +73,12 @@ export async function prepareScaleChain({
   cacheDir: string
   log: (message: string) => void
 }): Promise<ScaleChain> {
-  const anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
+  const bench = await startBenchChain()
+  const { anvil, deployment, client, testClient, receipt } = bench
   try {
-    const deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
     const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
     // The helper's deployment, the mint, then a transaction per batch of holders: a block each.
-    const setupStart = Number(await getBlockNumber(anvil.url))
+    const setupStart = Number(await client.getBlockNumber({ cacheTime: 0 }))
     const snapshot = setupStart + 2 + Math.ceil(count / HOLDERS_PER_TX)
     const proposal = await signScaleProposal(domain, scaleProposalMessage(snapshot))
 
@@ -125,14 +105,14 @@ export async function prepareScaleChain({
       const holders: Cached['holders'] = []
       for (let i = 0; i < count; i++) {
         const account = privateKeyToAccount(scaleVoterKey(i))
-        const message = scaleVoteMessage(i, account.address, proposal.id, proposal.message.start)
+        const vote = await signScaleVote(domain, proposal, i, account)
         holders.push({
           address: account.address,
           delegation: await account.signTypedData(
             delegationTypedData(deployment.token, deployment.tokenName, account.address),
           ),
-          voteId: voteId(domain, message),
-          vote: await account.signTypedData(voteTypedData(domain, message)),
+          voteId: vote.id,
+          vote: vote.signature,
         })
         if ((i + 1) % 10_000 === 0) log(`scale: signed ${i + 1} of ${count}`)
       }
@@ -143,41 +123,22 @@ export async function prepareScaleChain({
     const signing = (performance.now() - signingStarted) / 1000
     const holders = cached.holders
 
-    const chain = { ...foundry, id: LOCAL_CHAIN_ID }
-    const transport = http(anvil.url)
-    const client = createPublicClient({ chain, transport }) as PublicClient
-    const testClient = createTestClient({ chain, transport, mode: 'anvil' })
-    const wallet = createWalletClient({ chain, transport, account: anvilAccounts[0]?.address as Address })
-    const receipt = async (hash: Hash) => {
-      const found = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 120_000 })
-      if (found.status !== 'success') throw new Error(`scale setup transaction ${hash} reverted`)
-      return found
-    }
     const holdersStarted = performance.now()
     log(
       `scale: ${count.toLocaleString('en-US')} holders on the chain (${Math.ceil(count / HOLDERS_PER_TX)} transactions of contracts/BenchHolders.sol)`,
     )
-    const compiled = compileContract('contracts/BenchHolders.sol', 'BenchHolders')
-    const helperAbi = compiled.abi as Abi
     await testClient.setBlockGasLimit({ gasLimit: 1_000_000_000n })
-    const helper = (
-      await receipt(await wallet.deployContract({ abi: helperAbi, bytecode: compiled.bytecode }))
-    ).contractAddress as Address
     const amounts = holders.map((_, i) => scaleHolderTokens(i))
-    await receipt(
-      await wallet.writeContract({
-        address: deployment.token,
-        abi: governanceTokenAbi,
-        functionName: 'mint',
-        args: [helper, amounts.reduce((sum, amount) => sum + amount, 0n)],
-        gas: 300_000n,
-      }),
+    const helper = await deployTokenHelper(
+      bench,
+      'BenchHolders',
+      amounts.reduce((sum, amount) => sum + amount, 0n),
     )
     for (let start = 0; start < count; start += HOLDERS_PER_TX) {
       const batch = holders.slice(start, start + HOLDERS_PER_TX)
       const signatures = batch.map((holder) => parseSignature(holder.delegation))
       const data = encodeFunctionData({
-        abi: helperAbi,
+        abi: helper.abi,
         functionName: 'delegateAndFund',
         args: [
           deployment.token,
@@ -189,7 +150,7 @@ export async function prepareScaleChain({
           signatures.map((signature) => signature.s),
         ],
       })
-      await receipt(await wallet.sendTransaction({ to: helper, data, gas: HOLDERS_TX_GAS }))
+      await receipt(await helper.send(data, HOLDERS_TX_GAS))
       if ((start / HOLDERS_PER_TX + 1) % 40 === 0) log(`scale: ${start + batch.length} holders on the chain`)
     }
     const head = Number(await client.getBlockNumber({ cacheTime: 0 }))

@@ -1,5 +1,5 @@
 // The scale bench's voters, proposal and votes, all deterministic: voter i's key is
-// keccak256("guildhall-scale-voter-" + i), the proposal's every field is fixed but the chain's (domain and
+// keccak256("guildhall-scale-voter-" + i) (benchVoterKey), the proposal's every field is fixed but the chain's (domain and
 // snapshot block), so the same chain setup gives the same proposal id and the signatures made once are
 // reused from bench-results/ across runs.
 import {
@@ -14,11 +14,12 @@ import {
   voteTypedData,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type Address, type Hex, keccak256, parseEther, toHex } from 'viem'
+import { type Address, type Hex, type PrivateKeyAccount, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { benchVoterKey } from './bench-chain.ts'
 import type { SeedVote } from './scale-seed.ts'
 
-export const scaleVoterKey = (i: number): Hex => keccak256(toHex(`guildhall-scale-voter-${i}`))
+export const scaleVoterKey = (i: number): Hex => benchVoterKey('scale', i)
 
 /** Voter i's tokens (and, self-delegated, its voting power): 1 to about 2 tokens, so the order by power means something. */
 export const scaleHolderTokens = (i: number): bigint => parseEther('1') + BigInt(i % 997) * 10n ** 15n
@@ -76,6 +77,22 @@ export function scaleVoteMessage(i: number, voter: Address, proposal: Hex, start
   }
 }
 
+/** Voter i's vote on `proposal`, signed by its `account`, with the power the chain gives it. */
+export async function signScaleVote(
+  domain: GovernanceDomain,
+  proposal: { id: Hex; message: ProposalMessage },
+  i: number,
+  account: PrivateKeyAccount = privateKeyToAccount(scaleVoterKey(i)),
+): Promise<SeedVote> {
+  const message = scaleVoteMessage(i, account.address, proposal.id, proposal.message.start)
+  return {
+    id: voteId(domain, message),
+    message,
+    signature: await account.signTypedData(voteTypedData(domain, message)),
+    power: scaleHolderTokens(i),
+  }
+}
+
 /** Votes of voters [from, to) on `proposal`, signed (the slow part: a key and a signature each). */
 export async function signScaleVotes(
   domain: GovernanceDomain,
@@ -84,15 +101,6 @@ export async function signScaleVotes(
   to: number,
 ): Promise<SeedVote[]> {
   const signed: SeedVote[] = []
-  for (let i = from; i < to; i++) {
-    const account = privateKeyToAccount(scaleVoterKey(i))
-    const message = scaleVoteMessage(i, account.address, proposal.id, proposal.message.start)
-    signed.push({
-      id: voteId(domain, message),
-      message,
-      signature: await account.signTypedData(voteTypedData(domain, message)),
-      power: scaleHolderTokens(i),
-    })
-  }
+  for (let i = from; i < to; i++) signed.push(await signScaleVote(domain, proposal, i))
   return signed
 }

@@ -4,6 +4,7 @@ import { type ChildProcess, fork } from 'node:child_process'
 import { resolve } from 'node:path'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import type { ServerMessage } from './api-server.ts'
+import { stopChild, watchChild } from './child-process.ts'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 /** PGlite creates its cluster and migrates first: tens of seconds on a busy machine. */
@@ -38,16 +39,7 @@ export async function startApiProcess(env: Record<string, string | undefined>): 
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
-  let output = ''
-  const remember = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000)
-  }
-  child.stdout?.on('data', remember)
-  child.stderr?.on('data', remember)
-  const exited = new Promise<void>((done) => {
-    child.once('exit', () => done())
-    child.once('error', () => done())
-  })
+  const { exited, output } = watchChild(child)
   const next = <T extends ServerMessage['type']>(type: T, timeoutMs: number) =>
     new Promise<Extract<ServerMessage, { type: T }>>((resolveMessage, reject) => {
       const onMessage = (message: ServerMessage) => {
@@ -57,11 +49,11 @@ export async function startApiProcess(env: Record<string, string | undefined>): 
       }
       const onExit = () => {
         finish()
-        reject(new Error(`the API exited (code ${child.exitCode}):\n${output}`))
+        reject(new Error(`the API exited (code ${child.exitCode}):\n${output()}`))
       }
       const timer = setTimeout(() => {
         finish()
-        reject(new Error(`the API sent no '${type}' within ${timeoutMs / 1000} s:\n${output}`))
+        reject(new Error(`the API sent no '${type}' within ${timeoutMs / 1000} s:\n${output()}`))
       }, timeoutMs)
       const finish = () => {
         clearTimeout(timer)
@@ -75,7 +67,7 @@ export async function startApiProcess(env: Record<string, string | undefined>): 
     child,
     origin,
     exited,
-    output: () => output,
+    output,
     async cpu() {
       const reply = next('cpu', 10_000)
       child.send('cpu')
@@ -94,12 +86,7 @@ export async function startApiProcess(env: Record<string, string | undefined>): 
 
 /** Signals the process and waits for it to exit; SIGTERM closes the server cleanly, escalating if it hangs. */
 export async function stopApiProcess(api: ApiProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
-  if (api.child.exitCode === null && api.child.signalCode === null) {
-    api.child.kill(signal)
-    const escalate = setTimeout(() => api.child.kill('SIGKILL'), 10_000)
-    await api.exited
-    clearTimeout(escalate)
-  }
+  await stopChild(api.child, api.exited, signal)
 }
 
 /** Kills every server this process started that still runs. */

@@ -1,39 +1,45 @@
-// Cluster fault test ("nothing lost" with several instances, docs/deploy.md): HAProxy in front of three API
-// processes on one PostgreSQL database. The rate limits are counted once for all three; during a burst of
-// signed votes the instance running the token index is SIGKILLed, and another takes the index over. Then:
-// every 2xx vote is stored; the hash-chained log verifies (appends stayed linear across processes); the
-// counts reconcile; an answered refusal left nothing; every request without an answer from an instance
-// (cut, or the proxy's 502/503) sent again converges; and sending every payload once more stores nothing new.
+// Cluster fault tests ("nothing lost" with several instances, docs/deploy.md): HAProxy in front of three API
+// processes on one PostgreSQL database, started afresh for each test.
+// - The rate limits are counted once for all three; during a burst of signed votes the instance running the
+//   token index is SIGKILLed, and another takes the index over. Then: every 2xx vote is stored; the
+//   hash-chained log verifies (appends stayed linear across processes); the counts reconcile; an answered
+//   refusal left nothing; every request without an answer from an instance (cut, or the proxy's 502/503)
+//   sent again converges; and sending every payload once more stores nothing new.
+// - Live results (ADR 024) through the proxy: a proposal's event stream gets the tallies of votes stored by
+//   every instance; the instance serving it is SIGKILLed, and the stream resumed through the proxy from its
+//   last event id on another instance counts every vote, the ones cast while it was down included.
 // PostgreSQL only (vitest.config.ts runs *.postgres.test.ts when TEST_DATABASE_URL is set).
 import {
-  BASIC_CHOICES,
-  countingVotes,
-  governanceDomain,
-  LOCAL_CHAIN_ID,
-  type LogEntry,
-  logChainProblem,
+  type LiveTally,
+  liveTallySchema,
   type ProposalMessage,
   proposalId,
-  proposalTypedData,
-  type VoteMessage,
-  voteId,
-  voteTypedData,
+  tallyToJson,
 } from '@guildhall/core'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
-import { asc } from 'drizzle-orm'
-import { createPublicClient, createTestClient, type Hex, http } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { getFreePort } from '@guildhall/devchain/anvil'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
 import {
   type ApiProcess,
   startApiProcess,
   stopApiProcess,
   stopApiProcesses,
 } from '../../test-support/api-process.ts'
-import { ballots, governanceLog, proposals, votes } from '../db/schema.ts'
+import { openStream } from '../../test-support/event-stream.ts'
+import {
+  createProposals,
+  expectConverged,
+  expectNothingLost,
+  resendCut,
+  runBurst,
+  signBurst,
+  startVoteChain,
+  voters,
+} from '../../test-support/vote-burst.ts'
+import { governanceLog } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
+import { type DemoChain, testEnv } from '../demo/local-chain.ts'
+import { recountTally, tallyRules } from '../services/tallies.ts'
 import { type Haproxy, startHaproxy } from './haproxy.ts'
 
 const INSTANCES = 3
@@ -47,43 +53,22 @@ const KILL_AFTER_OKS = 40
 const POWER_LIMIT = 6
 /** A standby tries the lock every 2 s: a few seconds to take over. */
 const TAKEOVER_MS = 8_000
-const REQUEST_TIMEOUT_MS = 30_000
-const voters = [1, 2, 3].map((index) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex))
+/** The proxy's own answers when an instance went away mid-request: no answer from an instance. */
+const PROXY_STATUSES = [502, 503, 504]
 
-let anvil: AnvilInstance
-let deployment: DemoDeployment
+let chain: DemoChain
 let postgres: TestDatabase
-let haproxy: Haproxy | undefined
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
-  await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 2 })
+  chain = await startVoteChain()
   postgres = await testDatabase()
 }, 60_000)
 
 afterAll(async () => {
-  await haproxy?.stop()
   await stopApiProcesses()
-  await anvil?.stop()
+  await chain?.anvil.stop()
   await postgres?.close()
 }, 30_000)
-
-type Outcome = { status: number } | { cut: true }
-/** An answer from an instance; the proxy's own 502/503/504 (instance gone mid-request) counts as none. */
-const fromInstance = (outcome: Outcome): outcome is { status: number } =>
-  'status' in outcome && ![502, 503, 504].includes(outcome.status)
-
-const post = (origin: string, path: string, body: unknown): Promise<Outcome> =>
-  fetch(`${origin}${path}`, {
-    method: 'POST',
-    headers: { origin, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  }).then(
-    (response) => ({ status: response.status }),
-    () => ({ cut: true }),
-  )
 
 const role = (api: ApiProcess): Promise<string | undefined> =>
   fetch(`${api.origin}/api/health`, { signal: AbortSignal.timeout(1_000) })
@@ -106,17 +91,18 @@ async function leaderAmong(apis: ApiProcess[], timeoutMs: number): Promise<ApiPr
   }
 }
 
-test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits shared; the leader SIGKILLed during a burst of ${PROPOSALS * 3 + RE_VOTED * 3} votes → another leads, every 2xx kept, the log verifies, refusals left nothing, resent payloads converge`, async () => {
+/**
+ * INSTANCES API processes on the test database, and HAProxy in front of them on `origin`, until the test
+ * ends; answers once exactly one of them leads the token index. HAProxy names instance n `api${n + 1}` in
+ * `X-Served-By`.
+ */
+async function startCluster(): Promise<{ origin: string; apis: ApiProcess[]; leader: ApiProcess }> {
   const proxyPort = await getFreePort()
   const origin = `http://127.0.0.1:${proxyPort}`
   const apis = await Promise.all(
     Array.from({ length: INSTANCES }, () =>
       startApiProcess({
-        CHAIN_IDS: String(LOCAL_CHAIN_ID),
-        [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
-        TOKEN_ADDRESS: deployment.token,
-        TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
-        WALLETS: 'injected',
+        ...testEnv(chain.anvil.url, chain.deployment),
         SIGN_IN: 'off',
         DATABASE_URL: postgres.url,
         // Users open the proxy's origin; the instances believe its X-Forwarded-For.
@@ -128,154 +114,136 @@ test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits sha
       }),
     ),
   )
+  let proxy: Haproxy | undefined
+  // Stopped with its test: the next test's cluster has a leader of its own only once this one's is gone.
+  onTestFinished(async () => {
+    await proxy?.stop()
+    await Promise.all(apis.map((api) => stopApiProcess(api, 'SIGTERM')))
+  })
   const leader = await leaderAmong(apis, TAKEOVER_MS)
-  haproxy = await startHaproxy({ port: proxyPort, instances: apis.map((api) => new URL(api.origin).host) })
+  proxy = await startHaproxy({ port: proxyPort, instances: apis.map((api) => new URL(api.origin).host) })
+  return { origin, apis, leader }
+}
 
-  const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
-  const now = Math.floor(Date.now() / 1000)
-  const snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
-  const [author] = voters as [(typeof voters)[number]]
-  const messages = Array.from(
-    { length: PROPOSALS },
-    (_, n): ProposalMessage => ({
-      author: author.address,
-      title: `Cluster-tested ${n}`,
-      body: '',
-      kind: 'basic',
-      choices: [...BASIC_CHOICES],
-      start: now - 3_600,
-      end: now + 3_600,
-      snapshot,
-      quorum: '1000000000000000000000',
-      threshold: '1000000000000000000',
-      abstainCountsToQuorum: true,
-      timestamp: now - 3_600,
-    }),
-  )
-  for (const m of messages) {
-    const created = await post(origin, '/api/proposals', {
-      message: m,
-      signature: await author.signTypedData(proposalTypedData(domain, m)),
-    })
-    expect(created).toEqual({ status: 201 })
-  }
+test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits shared; the leader SIGKILLed during a burst of ${PROPOSALS * 3 + RE_VOTED * 3} votes → another leads, every 2xx kept, the log verifies, refusals left nothing, resent payloads converge`, async () => {
+  const { origin, apis, leader } = await startCluster()
+  const burst = await signBurst(chain, { title: 'Cluster-tested', count: PROPOSALS, reVoted: RE_VOTED })
+  await createProposals(origin, burst)
 
   // One client through the proxy, round robin over three processes: counted once, against one limit.
-  const powerPath = `/api/proposals/${proposalId(domain, messages[0] as ProposalMessage)}/power/${author.address}`
+  const [author] = voters as [(typeof voters)[number]]
+  const powerPath = `/api/proposals/${proposalId(burst.domain, burst.messages[0] as ProposalMessage)}/power/${author.address}`
   const powerStatuses = []
   for (let i = 0; i < POWER_LIMIT + 3; i++) powerStatuses.push((await fetch(`${origin}${powerPath}`)).status)
   expect(powerStatuses).toEqual([...Array(POWER_LIMIT).fill(200), 429, 429, 429])
 
-  // Every voter votes once on every proposal, then again (later) on the first RE_VOTED.
-  const plan = [
-    ...messages.flatMap((m, n) =>
-      voters.map((voter, v) => ({ m, voter, choice: 1 + ((n + v) % 3), at: now - 600 })),
-    ),
-    ...messages
-      .slice(0, RE_VOTED)
-      .flatMap((m, n) =>
-        voters.map((voter, v) => ({ m, voter, choice: 1 + ((n + v + 1) % 3), at: now - 300 })),
-      ),
-  ]
-  const signed = await Promise.all(
-    plan.map(async ({ m, voter, choice, at }) => {
-      const vote: VoteMessage = {
-        voter: voter.address,
-        proposal: proposalId(domain, m),
-        choices: [choice],
-        reason: '',
-        timestamp: at,
-      }
-      return {
-        path: `/api/proposals/${vote.proposal}/votes`,
-        id: voteId(domain, vote),
-        body: { message: vote, signature: await voter.signTypedData(voteTypedData(domain, vote)) },
-      }
-    }),
-  )
-
   // The burst through the proxy; SIGKILL of the leader on the KILL_AFTER_OKS-th 2xx.
-  const outcomes = new Map<number, Outcome>()
-  let oks = 0
-  let next = 0
-  let killed: Promise<void> | undefined
   let killedAt = 0
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < signed.length) {
-        const index = next++
-        const { path, body } = signed[index] as (typeof signed)[number]
-        const outcome = await post(origin, path, body)
-        outcomes.set(index, outcome)
-        if ('status' in outcome && outcome.status < 300 && ++oks === KILL_AFTER_OKS) {
-          killedAt = Date.now()
-          killed = stopApiProcess(leader, 'SIGKILL')
-        }
-      }
-    }),
-  )
-  await killed
+  const { accepted, refused, cut } = await runBurst(origin, burst, {
+    inFlight: IN_FLIGHT,
+    killAfterOks: KILL_AFTER_OKS,
+    kill: () => {
+      killedAt = Date.now()
+      return stopApiProcess(leader, 'SIGKILL')
+    },
+    noAnswer: PROXY_STATUSES,
+  })
   await leaderAmong(
     apis.filter((api) => api !== leader),
     TAKEOVER_MS,
   )
   const takeoverMs = Date.now() - killedAt
 
-  const answered = [...outcomes].filter(([, o]) => fromInstance(o)) as [number, { status: number }][]
-  const accepted = answered.filter(([, o]) => o.status < 300).map(([i]) => i)
-  const refused = answered.filter(([, o]) => o.status >= 300).map(([i]) => i)
-  const cut = [...outcomes].filter(([, o]) => !fromInstance(o)).map(([i]) => i)
-  // Instances answer 2xx, or 409 for an earlier vote arriving after its voter's later one.
-  expect(answered.filter(([, o]) => o.status >= 300 && o.status !== 409)).toEqual([])
-  expect(accepted.length).toBeGreaterThanOrEqual(KILL_AFTER_OKS)
-  expect(cut.length).toBeGreaterThan(0)
-
   // Every request that got no answer from an instance is sent again through the proxy.
-  for (const index of cut) {
-    const { path, body } = signed[index] as (typeof signed)[number]
-    const retried = await post(origin, path, body)
-    expect('status' in retried && [200, 201, 409].includes(retried.status), `retry of vote ${index}`).toBe(
-      true,
-    )
-  }
-
-  const { db } = postgres
-  const stored = await db.select().from(votes)
-  const storedIds = new Set(stored.map((vote) => vote.id))
-  for (const index of accepted)
-    expect(storedIds.has((signed[index] as (typeof signed)[number]).id), `2xx vote ${index}`).toBe(true)
-  for (const index of refused)
-    expect(storedIds.has((signed[index] as (typeof signed)[number]).id), `refused vote ${index}`).toBe(false)
-
-  const log = await db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
-  expect(logChainProblem(log as unknown as LogEntry[])).toBeNull()
-  const proposalRows = await db.select().from(proposals)
-  expect(log).toHaveLength(proposalRows.length + stored.length)
-  expect(new Set(log.map((entry) => entry.messageId))).toEqual(
-    new Set([...proposalRows.map((p) => p.id), ...storedIds]),
-  )
-  const ballotRows = await db.select().from(ballots)
-  const byProposal = new Map<string, typeof stored>()
-  for (const vote of stored)
-    byProposal.set(vote.proposalId, [...(byProposal.get(vote.proposalId) ?? []), vote])
-  const expected = new Map(
-    [...byProposal].flatMap(([id, list]) =>
-      [...countingVotes(list)].map(([voter, vote]) => [`${id}/${voter}`, vote.id] as const),
-    ),
-  )
-  expect(ballotRows).toHaveLength(expected.size)
-  for (const ballot of ballotRows)
-    expect(ballot.voteId).toBe(expected.get(`${ballot.proposalId}/${ballot.voter.toLowerCase()}`))
-
-  // Converged: every payload once more is a replay (200) of a stored vote or a refusal (409) of one that is
-  // not, and nothing new is stored.
-  for (const [index, { path, body, id }] of signed.entries()) {
-    const again = await post(origin, path, body)
-    expect(again, `resend of vote ${index}`).toEqual({ status: storedIds.has(id) ? 200 : 409 })
-  }
-  expect(new Set((await db.select({ id: votes.id }).from(votes)).map((vote) => vote.id))).toEqual(storedIds)
+  await resendCut(origin, burst, cut)
+  const { storedIds, logEntries } = await expectNothingLost(postgres.db, burst, { accepted, refused })
+  await expectConverged(origin, postgres.db, burst, storedIds)
 
   console.log(
-    `cluster (${INSTANCES} instances behind HAProxy): ${accepted.length} × 2xx, ${refused.length} refused (409), ${cut.length} without an instance's answer and resent; leader killed, another led ${takeoverMs} ms after the kill; ${stored.length} votes stored, ${log.length} log entries`,
+    `cluster (${INSTANCES} instances behind HAProxy): ${accepted.length} × 2xx, ${refused.length} refused (409), ${cut.length} without an instance's answer and resent; leader killed, another led ${takeoverMs} ms after the kill; ${storedIds.size} votes stored, ${logEntries} log entries`,
   )
 }, 180_000)
+
+test(`behavior: HAProxy, ${INSTANCES} instances: a proposal's event stream through the proxy gets the tallies of votes stored by every instance; its instance SIGKILLed, the stream resumed through the proxy from its Last-Event-ID counts every vote, none lost`, async () => {
+  const { origin, apis } = await startCluster()
+  // Ada, Ben and Cleo vote on one proposal, then each changes their mind: six votes, each moving the tally.
+  const burst = await signBurst(chain, { title: 'Streamed', count: 1, reVoted: 1 })
+  await createProposals(origin, burst)
+  const message = burst.messages[0] as ProposalMessage
+  const proposal = proposalId(burst.domain, message)
+  const eventsUrl = `${origin}/api/proposals/${proposal}/events`
+  const servedBy = (response: Response) => response.headers.get('x-served-by')
+  const instanceNamed = (name: string | null) => apis.find((_, n) => name === `api${n + 1}`)
+
+  /**
+   * Sends vote `index` through the proxy, again while no instance answers (the proxy may still pick one
+   * that was just killed: the client resends, a signed vote is stored once); answers its log seq and the
+   * instance that stored it.
+   */
+  const vote = async (index: number) => {
+    const { path, body, id } = burst.signed[index] as (typeof burst.signed)[number]
+    let response: Response | undefined
+    for (let attempt = 0; attempt < 3 && !response?.ok; attempt++) {
+      response = await fetch(`${origin}${path}`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      })
+      if (!response.ok && !PROXY_STATUSES.includes(response.status)) break
+    }
+    expect(response?.status, `vote ${index}`).toBe(201)
+    const [entry] = await postgres.db
+      .select({ seq: governanceLog.seq })
+      .from(governanceLog)
+      .where(eq(governanceLog.messageId, id))
+    return { seq: entry?.seq as number, storedBy: servedBy(response as Response) }
+  }
+  /** The proposal's totals recounted from its ballots, as a tally event carries them. */
+  const recounted = async () => tallyToJson(await recountTally(postgres.db, proposal, tallyRules(message)))
+  const tallyOf = (event: { data: unknown } | undefined): LiveTally['tally'] =>
+    liveTallySchema.parse(event?.data).tally
+
+  const stream = await openStream(eventsUrl)
+  expect(stream.response.status).toBe(200)
+  const streaming = instanceNamed(servedBy(stream.response)) as ApiProcess
+  expect(streaming).toBeDefined()
+  expect(tallyOf((await stream.until(1))[0]).voters).toBe(0)
+
+  // Ada, Ben and Cleo vote, then Ada changes her mind: round robin stores them on every instance.
+  const cast = []
+  for (const index of [0, 1, 2, 3]) cast.push(await vote(index))
+  expect(new Set(cast.map((c) => c.storedBy))).toEqual(new Set(apis.map((_, n) => `api${n + 1}`)))
+  const lastCast = String(cast.at(-1)?.seq)
+  await expect.poll(() => stream.events.at(-1)?.id, { timeout: 10_000 }).toBe(lastCast)
+  expect(stream.events.map((event) => event.event)).toEqual(stream.events.map(() => 'tally'))
+  expect(tallyOf(stream.events.at(-1))).toEqual(await recounted())
+  expect(tallyOf(stream.events.at(-1)).voters).toBe(3)
+
+  // The instance serving the stream dies: the stream ends; a vote is cast while no stream is open.
+  await stopApiProcess(streaming, 'SIGKILL')
+  await stream.ended
+  const lastReceived = stream.events.at(-1)?.id as string
+  const missed = await vote(4)
+
+  // Resumed through the proxy from the last event received: another instance sends one tally that counts
+  // the missed vote, then the next vote's.
+  const resumed = await openStream(eventsUrl, { 'last-event-id': lastReceived })
+  expect(resumed.response.status).toBe(200)
+  const resumedOn = instanceNamed(servedBy(resumed.response))
+  expect(resumedOn).toBeDefined()
+  expect(resumedOn).not.toBe(streaming)
+  const [replayed] = await resumed.until(1)
+  expect(replayed?.id).toBe(String(missed.seq))
+  expect(tallyOf(replayed)).toEqual(await recounted())
+  const next = await vote(5)
+  await expect.poll(() => resumed.events.at(-1)?.id, { timeout: 10_000 }).toBe(String(next.seq))
+  const final = tallyOf(resumed.events.at(-1))
+  expect(final).toEqual(await recounted())
+  expect(final.voters).toBe(3)
+  resumed.close()
+
+  console.log(
+    `cluster event stream: served by ${servedBy(stream.response)} (killed), resumed on ${servedBy(resumed.response)}; ${stream.events.length} tally events before the kill, ${resumed.events.length} after; votes stored by ${cast.map((c) => c.storedBy).join(', ')}, ${missed.storedBy}, ${next.storedBy}`,
+  )
+}, 120_000)

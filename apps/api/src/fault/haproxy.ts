@@ -1,10 +1,11 @@
 // HAProxy in front of several API instances, for the cluster fault test and `npm run cluster`
 // (docs/deploy.md shows the same configuration for production, with TLS).
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { stopChild, watchChild } from '../../test-support/child-process.ts'
 
 const START_TIMEOUT_MS = 10_000
 
@@ -12,10 +13,13 @@ const START_TIMEOUT_MS = 10_000
 export const haproxyBinary = (): string => (existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy')
 
 /**
- * The configuration: HTTP on 127.0.0.1:`port`, round robin over `instances` (host:port), each checked on
- * /api/health every half second and taken out after two failures. A request whose connection an instance
- * refuses is sent to another (`redispatch`); one already sent is never resent by the proxy, since only
- * the client knows it may resend (a signed vote is idempotent, the client's retry converges).
+ * The configuration: HTTP on 127.0.0.1:`port`, round robin over `instances` (host:port), named api1, api2, …
+ * in their order, each checked on /api/health every half second and taken out after two failures. A request
+ * whose connection an instance refuses is sent to another (`redispatch`); one already sent is never resent
+ * by the proxy, since only the client knows it may resend (a signed vote is idempotent, the client's retry
+ * converges). Every answer names the instance that gave it in `X-Served-By`, so a test knows which to kill.
+ * An event stream is an ordinary response to HAProxy: the client and server idle timeouts (60 s) apply, and
+ * exceed the streams' 15 s heartbeat (`timeout tunnel` is for upgraded connections, WebSockets, only).
  */
 export function haproxyConfig({ port, instances }: { port: number; instances: string[] }): string {
   return [
@@ -37,6 +41,7 @@ export function haproxyConfig({ port, instances }: { port: number; instances: st
     '  option httpchk GET /api/health',
     '  http-check expect status 200',
     '  default-server inter 500ms fall 2 rise 2',
+    '  http-response set-header X-Served-By %[srv_name]',
     ...instances.map((address, n) => `  server api${n + 1} ${address} check`),
     '',
   ].join('\n')
@@ -49,44 +54,27 @@ export async function startHaproxy(options: { port: number; instances: string[] 
   const dir = await mkdtemp(join(tmpdir(), 'guildhall-haproxy-'))
   const configPath = join(dir, 'haproxy.cfg')
   await writeFile(configPath, haproxyConfig(options))
-  const child: ChildProcess = spawn(haproxyBinary(), ['-db', '-f', configPath], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  const remember = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000)
-  }
-  child.stdout?.on('data', remember)
-  child.stderr?.on('data', remember)
-  const exited = new Promise<void>((done) => {
-    child.once('exit', () => done())
-    child.once('error', (error) => {
-      output += String(error)
-      done()
-    })
-  })
+  const child = spawn(haproxyBinary(), ['-db', '-f', configPath], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const { exited, output } = watchChild(child)
   const url = `http://127.0.0.1:${options.port}`
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM')
-      await exited
-    }
+    await stopChild(child, exited, 'SIGTERM')
     await rm(dir, { recursive: true, force: true })
   }
   const deadline = Date.now() + START_TIMEOUT_MS
   while (true) {
-    if (child.exitCode !== null || child.signalCode !== null || output.includes('ENOENT')) {
+    if (child.exitCode !== null || child.signalCode !== null || output().includes('ENOENT')) {
       await stop()
-      throw new Error(`HAProxy did not start (is Debian's haproxy package installed?):\n${output}`)
+      throw new Error(`HAProxy did not start (is Debian's haproxy package installed?):\n${output()}`)
     }
     const up = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1_000) }).then(
       (response) => response.ok,
       () => false,
     )
-    if (up) return { url, stop, output: () => output }
+    if (up) return { url, stop, output }
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`HAProxy did not answer within ${START_TIMEOUT_MS} ms:\n${output}`)
+      throw new Error(`HAProxy did not answer within ${START_TIMEOUT_MS} ms:\n${output()}`)
     }
     await new Promise((done) => setTimeout(done, 100))
   }

@@ -21,6 +21,7 @@ import type { FastifyInstance } from 'fastify'
 import { createPublicClient, createTestClient, type Hex, http, type PrivateKeyAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { openStream } from '../../test-support/event-stream.ts'
 import { buildApp } from '../app.ts'
 import { type Database, openDatabase } from '../db/client.ts'
 import { governanceLog, proposals } from '../db/schema.ts'
@@ -144,74 +145,6 @@ async function vote(voter: PrivateKeyAccount, proposal: Hex, choice: number, tim
     .from(governanceLog)
     .where(eq(governanceLog.messageId, response.json().id))
   return entry?.seq as number
-}
-
-type Received = { id: string; event: string; data: unknown }
-
-/** An SSE client over fetch: every event it receives, and a way to wait for the next ones. */
-async function openStream(url: string, headers: Record<string, string> = {}) {
-  const abort = new AbortController()
-  const response = await fetch(url, {
-    headers: { accept: 'text/event-stream', ...headers },
-    signal: abort.signal,
-  })
-  const events: Received[] = []
-  const waiters = new Set<() => void>()
-  if (response.ok && response.body) {
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-    void (async () => {
-      let buffer = ''
-      try {
-        for (;;) {
-          const { value, done } = await reader.read()
-          if (done) return
-          buffer += value
-          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-            const frame = buffer.slice(0, end)
-            buffer = buffer.slice(end + 2)
-            const fields = Object.fromEntries(
-              frame
-                .split('\n')
-                .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
-            )
-            // Comment frames (heartbeats) are not events.
-            if (!frame.startsWith(':')) {
-              events.push({
-                id: fields.id ?? '',
-                event: fields.event ?? 'message',
-                data: JSON.parse(fields.data ?? 'null'),
-              })
-            }
-            for (const wake of waiters) wake()
-          }
-        }
-      } catch {
-        // aborted
-      }
-    })()
-  }
-  return {
-    response,
-    events,
-    /** Waits until `count` events have arrived (fails after 10 s). */
-    async until(count: number) {
-      const deadline = Date.now() + 10_000
-      while (events.length < count) {
-        if (Date.now() > deadline)
-          throw new Error(`${events.length} of ${count} events: ${JSON.stringify(events)}`)
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            waiters.delete(wake)
-            resolve()
-          }
-          waiters.add(wake)
-          setTimeout(wake, 100)
-        })
-      }
-      return events
-    },
-    close: () => abort.abort(),
-  }
 }
 
 /** Long enough for a coalesced flush (TALLY_COALESCE_MS) and its read to have gone out. */
