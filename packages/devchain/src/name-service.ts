@@ -93,7 +93,7 @@ function avatarImage(member: string, colour: string): IpfsFile {
 }
 
 /** The avatars the stand-in gateway serves, by CID. */
-export function demoAvatarFiles(): Map<string, IpfsFile> {
+function demoAvatarFiles(): Map<string, IpfsFile> {
   const files = new Map<string, IpfsFile>()
   for (const entry of demoNames) {
     if (entry.avatar !== 'image') continue
