@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { buildContracts } from './build-contracts.ts'
 
-test('behavior: the committed ABI/bytecode module matches a fresh compile (build-contracts --check)', () => {
+test('behavior: every committed ABI/bytecode module matches a fresh compile (build-contracts --check)', () => {
   const result = buildContracts({ check: true })
   expect(result.message).toMatch(/up to date/)
   expect(result.ok).toBe(true)

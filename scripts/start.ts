@@ -1,10 +1,12 @@
-// `npm start`: a local anvil chain with persisted state, the demo DAO, and the API serving the web app,
-// all on one printed URL. Ctrl-C stops everything it started.
+// `npm start`: a local anvil chain with persisted state, the demo DAO, the local name service (a second
+// anvil with chain id 1 and a stand-in IPFS gateway, for the server's name lookups only), and the API serving
+// the web app, all on one printed URL. Ctrl-C stops everything it started.
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
+import { NAME_SERVICE_LABEL, type NameService, startNameService } from '@guildhall/devchain/name-service'
 import { deploySafes } from '@guildhall/devchain/safe'
 import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
 import { demoEnv } from '../apps/api/src/demo/local-chain.ts'
@@ -33,11 +35,13 @@ async function main() {
     statePath: join(dataDir, 'anvil-state.json'),
     quiet: true,
   })
+  let nameService: NameService | undefined
   let stopping = false
-  const stopAnvil = () => {
-    if (stopping) return Promise.resolve()
+  const stopChains = async () => {
+    if (stopping) return
     stopping = true
-    return anvil.stop()
+    await nameService?.stop()
+    await anvil.stop()
   }
   try {
     const deployment = await ensureDemoDao({
@@ -47,30 +51,36 @@ async function main() {
     })
     // Safe v1.5.0 and two demo Safes (1-of-1 Ada; 2-of-3 Ada, Ben, Cleo) for contract-wallet sign-in.
     const safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+    // Deployed afresh on every start (the same names and addresses each time): nothing to keep.
+    nameService = await startNameService()
     const settings = parseEnv({
       // The embedded database lives beside the chain's state, so a restart keeps both.
       DATA_DIR: join(dataDir, 'db'),
-      ...demoEnv({ anvilUrl: anvil.url, deployment, webDist: join(root, 'apps/web/dist') }),
+      ...demoEnv({ anvilUrl: anvil.url, deployment, nameService, webDist: join(root, 'apps/web/dist') }),
     })
     const server = await startServer(settings)
     // Proposals in every state with the demo members' signed votes, the first time only.
     const seeded = await seedDemoDatabase(settings, server.database)
     closeOnSignals(async () => {
       await server.close()
-      await stopAnvil()
+      await stopChains()
     })
     console.log(`\nGuildhall is running at ${settings.publicConfig.appUrl}\n`)
     console.log(`  chain    anvil ${anvil.url} (chain id ${LOCAL_CHAIN_ID}), state in ${dataDir}`)
     console.log(`  token    ${deployment.tokenName} (${deployment.tokenSymbol}) at ${deployment.token}`)
     if (seeded > 0) console.log(`  demo     ${seeded} proposals with signed votes from Ada, Ben and Cleo`)
     console.log(`  safes    1-of-1 ${safes.oneOfOne.address}, 2-of-3 ${safes.twoOfThree.address}`)
+    const names = nameService.deployment.members.flatMap((m) => (m.name ? [m.name] : []))
+    console.log(`  names    ${NAME_SERVICE_LABEL}, anvil ${nameService.rpcUrl}: ${names.join(', ')}`)
+    console.log("           for the server's name lookups only; not a network to add to a wallet")
+    console.log(`  avatars  stand-in IPFS gateway ${nameService.ipfsGatewayUrl}`)
     console.log(
       '  wallet   pick "Development wallet" in the connect dialog, or add the chain to your own wallet',
     )
     console.log(`           with RPC URL ${settings.publicConfig.chains[0]?.rpcUrl}`)
     console.log('\nPress Ctrl-C to stop.')
   } catch (error) {
-    await stopAnvil()
+    await stopChains()
     throw error
   }
 }

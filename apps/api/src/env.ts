@@ -59,6 +59,14 @@ const csv = (value: string) =>
     .map((part) => part.trim())
     .filter(Boolean)
 
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+/** Gateway base URLs, `,`-separated, without their trailing slash. */
+const gatewayUrls = z
+  .string()
+  .default('')
+  .transform(csv)
+  .pipe(z.array(httpUrl.transform((url) => url.replace(/\/+$/, ''))))
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -104,6 +112,11 @@ const envSchema = z.object({
   LEARN_MORE_URL: z.url().optional(),
   DISCLAIMER: z.string().max(500).optional(),
   ACCENT_COLOR: z.optional(hexColorSchema),
+  /** Ethereum mainnet JSON-RPC for name and avatar lookups (ENS, ADR 026); unset: none, addresses only. */
+  ENS_RPC_URL: httpUrl.optional(),
+  /** Gateways that serve avatar images by IPFS content id (`<gateway>/ipfs/<cid>`) and by Arweave id. */
+  IPFS_GATEWAYS: gatewayUrls,
+  ARWEAVE_GATEWAYS: gatewayUrls,
   /** anvil accounts offered as the development wallet, `address[:label],…` (set by the local demo only). */
   DEV_WALLET_ACCOUNTS: z.string().optional(),
   /** Sign-In with Ethereum after connecting; `off` is connect-only mode. */
@@ -173,6 +186,8 @@ export interface Settings {
   /** Fastify's trustProxy: false, or the proxies' addresses and ranges. */
   trustProxy: false | string[]
   snapshotMaxAgeBlocks: number
+  /** Name and avatar lookups on Ethereum mainnet (ENS); null when ENS_RPC_URL is unset. */
+  nameService: { rpcUrl: string; ipfsGateways: string[]; arweaveGateways: string[] } | null
   /** Bounds on how long a client may hold a connection (milliseconds). */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number }
 }
@@ -307,6 +322,9 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     powerRateLimitPerMinute: e.POWER_RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
     snapshotMaxAgeBlocks: e.SNAPSHOT_MAX_AGE_BLOCKS,
+    nameService: e.ENS_RPC_URL
+      ? { rpcUrl: e.ENS_RPC_URL, ipfsGateways: e.IPFS_GATEWAYS, arweaveGateways: e.ARWEAVE_GATEWAYS }
+      : null,
     timeouts: {
       requestMs: e.REQUEST_TIMEOUT_MS,
       headersMs: e.HEADERS_TIMEOUT_MS,

@@ -4,6 +4,7 @@ import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { NameService } from '@guildhall/devchain/name-service'
 
 type Env = Record<string, string | undefined>
 
@@ -39,6 +40,11 @@ function chainEnv(rpcUrl: string, deployment?: DemoDeployment): Env {
   }
 }
 
+/** Where the server looks names up and finds avatars: the local name service, never offered to wallets (ADR 026). */
+function nameServiceEnv(nameService: NameService): Env {
+  return { ENS_RPC_URL: nameService.rpcUrl, IPFS_GATEWAYS: nameService.ipfsGatewayUrl }
+}
+
 /** The API tests' environment on a chain: one injected wallet, so no WalletConnect project id is needed. */
 export function testEnv(rpcUrl: string, deployment?: DemoDeployment): Env {
   return { ...chainEnv(rpcUrl, deployment), WALLETS: 'injected' }
@@ -57,16 +63,19 @@ function devWalletAccounts(deployment: DemoDeployment): string {
 
 /**
  * The local demo's environment, shared by `npm start` and `npm run bench` so both run the same app: demo
- * defaults, then the caller's environment (which may override them), then what the running chain dictates.
+ * defaults, then the caller's environment (which may override them), then what the running chains dictate
+ * (the DAO's, and the local name service's when one runs).
  */
 export function demoEnv({
   anvilUrl,
   deployment,
+  nameService,
   webDist,
   env = process.env,
 }: {
   anvilUrl: string
   deployment: DemoDeployment
+  nameService?: NameService
   webDist: string
   env?: Env
 }): Env {
@@ -79,6 +88,7 @@ export function demoEnv({
     LOG_LEVEL: 'warn',
     ...env,
     ...chainEnv(anvilUrl, deployment),
+    ...(nameService && nameServiceEnv(nameService)),
     DEV_WALLET_ACCOUNTS: devWalletAccounts(deployment),
     WEB_DIST: webDist,
   }

@@ -1,0 +1,55 @@
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
+import type { NameService } from '@guildhall/devchain/name-service'
+import { expect, test } from 'vitest'
+import { parseEnv } from '../env.ts'
+import { demoEnv } from './local-chain.ts'
+
+const deployment: DemoDeployment = {
+  chainId: 31337,
+  token: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  deployBlock: 1,
+  tokenName: 'Guildhall Demo Token',
+  tokenSymbol: 'GHD',
+  members: [],
+}
+
+const nameService: NameService = {
+  rpcUrl: 'http://127.0.0.1:8546',
+  ipfsGatewayUrl: 'http://127.0.0.1:9000',
+  deployment: {
+    registry: '0x0000000000000000000000000000000000000001',
+    publicResolver: '0x0000000000000000000000000000000000000002',
+    reverseRegistrar: '0x0000000000000000000000000000000000000003',
+    universalResolver: '0xeEeEEEeE14D718C2B47D9923Deab1335E144EeEe',
+    members: [],
+  },
+  stop: async () => {},
+}
+
+test('behavior: the demo gives the local name service (chain 1) to the server only, never to a chain list the browser or a wallet sees', () => {
+  const settings = parseEnv(
+    demoEnv({
+      anvilUrl: 'http://127.0.0.1:8545',
+      deployment,
+      nameService,
+      webDist: '/nonexistent',
+      // The caller's environment does not move the lookups off the name service the demo started.
+      env: { ENS_RPC_URL: 'https://elsewhere.example' },
+    }),
+  )
+  expect(settings.nameService).toEqual({
+    rpcUrl: 'http://127.0.0.1:8546',
+    ipfsGateways: ['http://127.0.0.1:9000'],
+    arweaveGateways: [],
+  })
+  expect(settings.chains.map((chain) => chain.id)).toEqual([31337])
+  expect(settings.publicConfig.chains.map((chain) => chain.id)).toEqual([31337])
+  expect(JSON.stringify(settings.publicConfig)).not.toContain('8546')
+})
+
+test('default: without a name service the demo has no name lookups', () => {
+  const settings = parseEnv(
+    demoEnv({ anvilUrl: 'http://127.0.0.1:8545', deployment, webDist: '/nonexistent', env: {} }),
+  )
+  expect(settings.nameService).toBeNull()
+})
