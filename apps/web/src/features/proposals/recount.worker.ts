@@ -5,7 +5,8 @@ import {
   recount,
   resultBundleSchema,
 } from '@guildhall/core/recount'
-import { createPublicClient, http } from 'viem'
+import { rpcTransport } from '@guildhall/core/rpc-transport'
+import { createPublicClient } from 'viem'
 
 export type RecountRequest = { bundleUrl: string; rpcUrl: string }
 export type RecountMessage =
@@ -20,7 +21,7 @@ addEventListener('message', async (event: MessageEvent<RecountRequest>) => {
     const response = await fetch(event.data.bundleUrl)
     if (!response.ok) throw new Error(`The result bundle could not be loaded (${response.status}).`)
     const bundle = resultBundleSchema.parse(await response.json())
-    const client = createPublicClient({ transport: http(event.data.rpcUrl, { timeout: 30_000 }) })
+    const client = createPublicClient({ transport: rpcTransport(event.data.rpcUrl, { timeout: 30_000 }) })
     const report = await recount(bundle, client, (progress) => post({ type: 'progress', progress }))
     post({ type: 'done', report })
   } catch (error) {
