@@ -39,7 +39,9 @@ let shown: ButtonChain | undefined
 
 /** Connects on `chainId` and renders RainbowKit's connect button until it shows that chain. */
 async function connectOn(chainId: number): Promise<void> {
-  await connect(wagmiConfig, { connector: wagmiConfig.connectors[0] as never, chainId })
+  const connector = wagmiConfig.connectors[0]
+  if (!connector) throw new Error('the mock connector is missing')
+  await connect(wagmiConfig, { connector, chainId: chainId as (typeof wagmiConfig.chains)[number]['id'] })
   shown = undefined
   render(
     <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
