@@ -1,6 +1,7 @@
-// JSON-RPC over a WebSocket that outlives its node's restarts. viem's own socket client reconnects a few
-// times and then stays closed: every later request fails until the process restarts (ADR 026). This one
-// drops a socket that failed, so the next request (the transport's retry, the next read) opens a new one.
+// JSON-RPC over a WebSocket that outlives its node's restarts. viem's own socket client keeps a failed
+// socket cached: after its node went away even for seconds, every later request fails until the process
+// restarts (ADR 026). This one drops a socket that failed, so the next request (the transport's retry, the
+// next read) opens a new one.
 import { BaseError, TimeoutError, WebSocketRequestError } from 'viem'
 import { getWebSocketRpcClient } from 'viem/utils'
 
