@@ -51,6 +51,18 @@ describe('contentSecurityPolicy', () => {
     expect(directives.connectSrc?.join(' ')).not.toContain('secret-key')
   })
 
+  test('a WebSocket RPC is listed by its wss:// origin; a loopback ws:// one is proxied over HTTP, so self', () => {
+    const directives = policy({
+      ...LOCAL,
+      CHAIN_IDS: '31337,100',
+      RPC_URL_31337: 'ws://127.0.0.1:8545',
+      RPC_URL_100: 'wss://gnosis.example:8443/ws/secret-key',
+      WALLETS: 'injected',
+    })
+    expect(directives.connectSrc).toEqual(["'self'", 'wss://gnosis.example:8443'])
+    expect(directives.connectSrc?.join(' ')).not.toContain('secret-key')
+  })
+
   test('WalletConnect-based wallets (Rainbow, MetaMask, WalletConnect) each bring the WalletConnect hosts and its verify iframe', () => {
     for (const wallet of ['rainbow', 'metaMask', 'walletConnect']) {
       const directives = policy({ ...LOCAL, WALLETS: wallet, WALLETCONNECT_PROJECT_ID: 'x' })

@@ -1,8 +1,8 @@
 // The services' dependencies (database, chain clients, clock, policy), built once from the settings.
-import { governanceDomain, HTTP_TIMEOUT_MS } from '@guildhall/core'
+import { governanceDomain, HTTP_TIMEOUT_MS, rpcTransport } from '@guildhall/core'
 import { signInStatement } from '@guildhall/core/siwe'
 import type { FastifyBaseLogger } from 'fastify'
-import { type Address, createPublicClient, http, type PublicClient } from 'viem'
+import { type Address, createPublicClient, type PublicClient } from 'viem'
 import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
 import { Leadership } from './indexer/leader.ts'
@@ -21,7 +21,7 @@ export function signInDeps(settings: Settings, database: Database, now: () => Da
     settings.chains.map((chain) => [
       chain.id,
       createPublicClient({
-        transport: http(chain.upstreamRpcUrl, { timeout: CONTRACT_CHECK_TIMEOUT_MS, retryCount: 1 }),
+        transport: rpcTransport(chain.upstreamRpcUrl, { timeout: CONTRACT_CHECK_TIMEOUT_MS, retryCount: 1 }),
       }),
     ]),
   )
@@ -54,7 +54,7 @@ export function tokenDeps(
   const daoChain = settings.chains[0]
   if (!token || !daoChain || !database) return undefined
   const client = createPublicClient({
-    transport: http(daoChain.upstreamRpcUrl, { timeout: HTTP_TIMEOUT_MS }),
+    transport: rpcTransport(daoChain.upstreamRpcUrl, { timeout: HTTP_TIMEOUT_MS }),
     batch: { multicall: true },
   }) as PublicClient
   const tokenIndex = new TokenIndex({

@@ -1,5 +1,5 @@
 import { DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS, MISSING_PROJECT_ID_MESSAGE } from '@guildhall/core'
-import { mainnet, sepolia } from 'viem/chains'
+import { baseSepolia, gnosis, mainnet, optimism, sepolia, zoraTestnet } from 'viem/chains'
 import { describe, expect, test } from 'vitest'
 import { EnvError, parseEnv } from './env.ts'
 
@@ -48,12 +48,12 @@ describe('parseEnv', () => {
   })
 
   test('problems of different kinds (a bad variable, missing chain variables, no project id) come in one list', () => {
-    const { message } = envError({ PORT: 'x', CHAIN_IDS: '10', RPC_URL_10: 'not a url' })
+    const { message } = envError({ PORT: 'x', CHAIN_IDS: '31338', RPC_URL_31338: 'not a url' })
     expect(message.split('\n')).toEqual([
       'Invalid configuration:',
       '- PORT: Invalid input: expected number, received NaN',
-      '- RPC_URL_10: must be an http(s) URL',
-      '- CHAIN_NAME_10: required for chain 10 (not a chain Guildhall knows by id)',
+      '- RPC_URL_31338: must be an http(s) or ws(s) URL',
+      '- CHAIN_NAME_31338: required for chain 31338 (not a chain Guildhall knows by id)',
       `- WALLETCONNECT_PROJECT_ID: ${MISSING_PROJECT_ID_MESSAGE}`,
     ])
   })
@@ -90,12 +90,11 @@ describe('parseEnv', () => {
     expect(error.message).toContain('- ACCENT_COLOR: must be a hex colour of 3 or 6 digits, like #0e76fd')
   })
 
-  test('chains Guildhall does not know by id need RPC_URL_<id> and CHAIN_NAME_<id>; every missing one is listed', () => {
+  test('a chain viem does not know needs RPC_URL_<id> and CHAIN_NAME_<id>, one viem knows only RPC_URL_<id>; every missing one is listed', () => {
     const error = envError({ ...base, CHAIN_IDS: '10,31338' })
     expect(error.message.split('\n')).toEqual([
       'Invalid configuration:',
-      '- RPC_URL_10: required for chain 10',
-      '- CHAIN_NAME_10: required for chain 10 (not a chain Guildhall knows by id)',
+      '- RPC_URL_10: required for chain 10 (OP Mainnet; a public RPC is used only for Ethereum and Sepolia)',
       '- RPC_URL_31338: required for chain 31338',
       '- CHAIN_NAME_31338: required for chain 31338 (not a chain Guildhall knows by id)',
     ])
@@ -366,5 +365,120 @@ describe('parseEnv: name service', () => {
     expect(message).toContain('- ENS_RPC_URL: must be an http(s) URL')
     expect(message).toContain('- IPFS_GATEWAYS.1: must be an http(s) URL')
     expect(message).toContain('- ARWEAVE_GATEWAYS.0: must be an http(s) URL')
+  })
+})
+
+describe('parseEnv: any chain viem knows, by id', () => {
+  test('a chain id alone takes its name, native currency, block explorer, Multicall3 and testnet flag from viem', () => {
+    const { chains } = parseEnv({
+      ...base,
+      CHAIN_IDS: '100,10,84532',
+      RPC_URL_100: 'https://gnosis.example/rpc',
+      RPC_URL_10: 'https://optimism.example/rpc',
+      RPC_URL_84532: 'https://base-sepolia.example/rpc',
+    })
+    expect(chains.map(({ upstreamRpcUrl: _u, proxied: _p, rpcUrl: _r, ...facts }) => facts)).toEqual(
+      [gnosis, optimism, baseSepolia].map((chain) => ({
+        id: chain.id,
+        name: chain.name,
+        nativeCurrency: chain.nativeCurrency,
+        blockExplorerUrl: chain.blockExplorers.default.url,
+        multicall3: chain.contracts.multicall3.address,
+        testnet: chain.testnet ?? false,
+      })),
+    )
+    // Not the Ether every chain got before it was looked up.
+    expect(chains[0]?.nativeCurrency).toEqual({ name: 'xDAI', symbol: 'XDAI', decimals: 18 })
+    expect(chains[2]?.testnet).toBe(true)
+  })
+
+  test('CHAIN_NAME_<id> renames a chain viem knows and keeps the rest of its definition', () => {
+    const [chain] = parseEnv({
+      ...base,
+      CHAIN_IDS: '100',
+      RPC_URL_100: 'https://gnosis.example/rpc',
+      CHAIN_NAME_100: 'Gnosis Chain',
+    }).chains
+    expect(chain).toMatchObject({
+      name: 'Gnosis Chain',
+      nativeCurrency: gnosis.nativeCurrency,
+      blockExplorerUrl: gnosis.blockExplorers.default.url,
+    })
+  })
+
+  test('an id viem gives to several chains needs CHAIN_NAME_<id> naming one of them, in any case', () => {
+    const env = { ...base, CHAIN_IDS: '999', RPC_URL_999: 'https://rpc.example' }
+    const candidates = ['HyperEVM', 'Wanchain Testnet', 'Zora Goerli Testnet']
+    for (const name of [undefined, 'My chain']) {
+      expect(envError({ ...env, CHAIN_NAME_999: name }).message, String(name)).toBe(
+        `Invalid configuration:\n- CHAIN_NAME_999: chain 999 is more than one chain Guildhall knows (${candidates.join(', ')}); set it to the name of the one you mean`,
+      )
+    }
+    const [chain] = parseEnv({ ...env, CHAIN_NAME_999: 'zora goerli testnet' }).chains
+    expect(chain).toMatchObject({
+      name: 'zora goerli testnet',
+      testnet: true,
+      blockExplorerUrl: zoraTestnet.blockExplorers.default.url,
+    })
+  })
+
+  test('the local chain 31337 is "Local chain" whatever viem calls it (Anvil, Foundry, Hardhat)', () => {
+    const [chain] = parseEnv({ ...base, CHAIN_IDS: '31337', RPC_URL_31337: 'http://127.0.0.1:8545' }).chains
+    expect(chain).toMatchObject({
+      name: 'Local chain',
+      testnet: true,
+      blockExplorerUrl: null,
+      multicall3: null,
+    })
+  })
+
+  test('a chain viem does not know, named by CHAIN_NAME_<id>, is an Ether chain without an explorer', () => {
+    const [chain] = parseEnv({
+      ...base,
+      CHAIN_IDS: '31338',
+      RPC_URL_31338: 'https://rpc.example',
+      CHAIN_NAME_31338: 'Guildhall Testnet',
+    }).chains
+    expect(chain).toMatchObject({
+      name: 'Guildhall Testnet',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      blockExplorerUrl: null,
+      multicall3: null,
+      testnet: false,
+    })
+  })
+})
+
+describe('parseEnv: WebSocket RPC URLs', () => {
+  test('a wss:// URL is the browser’s URL too; a ws:// one on loopback is proxied like a local HTTP node', () => {
+    const { chains, publicConfig } = parseEnv({
+      ...base,
+      PORT: '4123',
+      CHAIN_IDS: '100,31337',
+      RPC_URL_100: 'wss://gnosis.example/ws?key=secret',
+      RPC_URL_31337: 'ws://127.0.0.1:8545',
+    })
+    expect(
+      chains.map(({ rpcUrl, upstreamRpcUrl, proxied }) => ({ rpcUrl, upstreamRpcUrl, proxied })),
+    ).toEqual([
+      {
+        rpcUrl: 'wss://gnosis.example/ws?key=secret',
+        upstreamRpcUrl: 'wss://gnosis.example/ws?key=secret',
+        proxied: false,
+      },
+      { rpcUrl: 'http://localhost:4123/rpc/31337', upstreamRpcUrl: 'ws://127.0.0.1:8545', proxied: true },
+    ])
+    expect(publicConfig.chains.map((chain) => chain.rpcUrl)).toEqual([
+      'wss://gnosis.example/ws?key=secret',
+      'http://localhost:4123/rpc/31337',
+    ])
+  })
+
+  test('any other scheme is refused by name', () => {
+    for (const url of ['ftp://rpc.example', 'javascript:alert(1)', 'rpc.example:8545']) {
+      expect(envError({ ...base, CHAIN_IDS: '100', RPC_URL_100: url }).message, url).toBe(
+        'Invalid configuration:\n- RPC_URL_100: must be an http(s) or ws(s) URL',
+      )
+    }
   })
 })

@@ -14,34 +14,9 @@ import {
   WALLET_CONNECT_WALLET_IDS,
 } from '@guildhall/core'
 import { isAddress } from 'viem'
-import { foundry, mainnet, sepolia } from 'viem/chains'
+import { mainnet, sepolia } from 'viem/chains'
 import { z } from 'zod'
-
-/** Chains the operator may name by id alone; any other chain needs CHAIN_NAME_<id> and RPC_URL_<id>. */
-type KnownChain = { name: string; rpcUrl?: string; testnet: boolean; explorer?: string; multicall3?: string }
-const KNOWN_CHAINS = new Map<number, KnownChain>([
-  [
-    mainnet.id,
-    {
-      name: mainnet.name,
-      rpcUrl: mainnet.rpcUrls.default.http[0],
-      testnet: false,
-      explorer: mainnet.blockExplorers.default.url,
-      multicall3: mainnet.contracts.multicall3.address,
-    },
-  ],
-  [
-    sepolia.id,
-    {
-      name: sepolia.name,
-      rpcUrl: sepolia.rpcUrls.default.http[0],
-      testnet: true,
-      explorer: sepolia.blockExplorers.default.url,
-      multicall3: sepolia.contracts.multicall3.address,
-    },
-  ],
-  [foundry.id, { name: 'Local chain', testnet: true }],
-])
+import { type KnownChain, knownChains, PUBLIC_RPC_CHAIN_IDS } from './known-chains.ts'
 
 /** An IP address or CIDR range, or one of the named ranges Fastify's trustProxy knows. */
 const isProxyRange = (range: string) => {
@@ -196,9 +171,10 @@ export class EnvError extends Error {
   override name = 'EnvError'
 }
 
-const isHttpUrl = (value: string) => {
+/** JSON-RPC over HTTP, or over a WebSocket (ADR 027). */
+const isRpcUrl = (value: string) => {
   try {
-    return ['http:', 'https:'].includes(new URL(value).protocol)
+    return ['http:', 'https:', 'ws:', 'wss:'].includes(new URL(value).protocol)
   } catch {
     return false
   }
@@ -206,23 +182,65 @@ const isHttpUrl = (value: string) => {
 
 const isLoopback = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)
 
+/** The local development chain is Guildhall's own: viem's anvil, Foundry and Hardhat all claim its id. */
+const LOCAL_CHAIN: KnownChain = {
+  name: 'Local chain',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  blockExplorerUrl: null,
+  multicall3: null,
+  testnet: true,
+  publicRpcUrl: '',
+}
+
+/**
+ * What Guildhall knows of chain `id` without CHAIN_NAME_<id>: viem's definition, the one whose name
+ * `name` is when viem has several for the id, or a problem to report.
+ */
+function knownChain(id: number, name: string | undefined): KnownChain | string | undefined {
+  if (id === LOCAL_CHAIN_ID) return LOCAL_CHAIN
+  const candidates = knownChains(id)
+  if (candidates.length <= 1) return candidates[0]
+  const named = candidates.find((chain) => chain.name.toLowerCase() === name?.trim().toLowerCase())
+  return (
+    named ??
+    `chain ${id} is more than one chain Guildhall knows (${candidates.map((chain) => chain.name).join(', ')}); set it to the name of the one you mean`
+  )
+}
+
 /** Problems with the per-chain variables (`RPC_URL_<id>`, `CHAIN_NAME_<id>`) of the given chains. */
 function chainProblems(env: Record<string, string | undefined>, chainIds: number[]): string[] {
   return chainIds.flatMap((id) => {
-    const known = KNOWN_CHAINS.get(id)
+    const known = knownChain(id, env[`CHAIN_NAME_${id}`])
     const problems: string[] = []
-    const rpcUrl = env[`RPC_URL_${id}`] ?? known?.rpcUrl
-    if (!rpcUrl) problems.push(`- RPC_URL_${id}: required for chain ${id}`)
-    else if (!isHttpUrl(rpcUrl)) problems.push(`- RPC_URL_${id}: must be an http(s) URL`)
+    const rpcUrl = rpcUrlOf(env, id, known)
+    if (!rpcUrl) {
+      const which =
+        typeof known === 'object'
+          ? ` (${known.name}; a public RPC is used only for Ethereum and Sepolia)`
+          : ''
+      problems.push(`- RPC_URL_${id}: required for chain ${id}${which}`)
+    } else if (!isRpcUrl(rpcUrl)) problems.push(`- RPC_URL_${id}: must be an http(s) or ws(s) URL`)
     const multicall3 = env[`MULTICALL3_ADDRESS_${id}`]
     if (multicall3 !== undefined && !isAddress(multicall3, { strict: false })) {
       problems.push(`- MULTICALL3_ADDRESS_${id}: must be a 0x-prefixed 20-byte address`)
     }
-    if (!(env[`CHAIN_NAME_${id}`] ?? known?.name)) {
+    if (typeof known === 'string') problems.push(`- CHAIN_NAME_${id}: ${known}`)
+    else if (!(env[`CHAIN_NAME_${id}`] ?? known?.name)) {
       problems.push(`- CHAIN_NAME_${id}: required for chain ${id} (not a chain Guildhall knows by id)`)
     }
     return problems
   })
+}
+
+/** The RPC of chain `id`: RPC_URL_<id>, else viem's public RPC for the spec's default chains only. */
+function rpcUrlOf(
+  env: Record<string, string | undefined>,
+  id: number,
+  known: KnownChain | string | undefined,
+) {
+  const configured = env[`RPC_URL_${id}`]
+  if (configured !== undefined) return configured
+  return PUBLIC_RPC_CHAIN_IDS.has(id) && typeof known === 'object' ? known.publicRpcUrl : undefined
 }
 
 /** Parses the environment once at start; throws EnvError listing every invalid variable at once. */
@@ -253,20 +271,22 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
   const origin = (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')
 
   const chains: ChainSettings[] = e.CHAIN_IDS.map((id) => {
-    const known = KNOWN_CHAINS.get(id)
-    const upstream = (env[`RPC_URL_${id}`] ?? known?.rpcUrl) as string
+    const name = env[`CHAIN_NAME_${id}`]
+    // chainProblems has refused an ambiguous id without a name that picks one of its chains.
+    const known = knownChain(id, name) as KnownChain | undefined
+    const upstream = rpcUrlOf(env, id, known) as string
     // Local nodes are reached through the app's own /rpc/<id> so the browser needs one origin only.
     const proxied = isLoopback(upstream)
     return {
       id,
-      name: (env[`CHAIN_NAME_${id}`] ?? known?.name) as string,
+      name: (name ?? known?.name) as string,
       upstreamRpcUrl: upstream,
       rpcUrl: proxied ? `${origin}/rpc/${id}` : upstream,
       proxied,
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      blockExplorerUrl: known?.explorer ?? null,
+      nativeCurrency: known?.nativeCurrency ?? { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      blockExplorerUrl: known?.blockExplorerUrl ?? null,
       multicall3: (env[`MULTICALL3_ADDRESS_${id}`] ?? known?.multicall3 ?? null) as `0x${string}` | null,
-      testnet: known?.testnet ?? id === LOCAL_CHAIN_ID,
+      testnet: known?.testnet ?? false,
     }
   })
 

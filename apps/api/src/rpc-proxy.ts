@@ -1,8 +1,10 @@
-// The browser's JSON-RPC endpoint for local chains, POST /rpc/<chainId> (ADR 017). A development node
-// (anvil) also answers methods that change its state or sign with its unlocked keys; anyone who can reach
-// the app could call those through a plain forwarder. This one serves the reads a browser needs and signed
-// raw transactions, and answers everything else itself.
-import { formatIssues, HTTP_TIMEOUT_MS } from '@guildhall/core'
+// The browser's JSON-RPC endpoint for local chains, POST /rpc/<chainId> (ADR 017), over HTTP whether the node
+// is reached over HTTP or a WebSocket (ADR 027). A development node (anvil) also answers methods that change
+// its state or sign with its unlocked keys; anyone who can reach the app could call those through a plain
+// forwarder. This one serves the reads a browser needs and signed raw transactions, and answers everything
+// else itself.
+import { formatIssues, HTTP_TIMEOUT_MS, isWebSocketUrl } from '@guildhall/core'
+import { socketRpcRequest } from '@guildhall/core/rpc-socket'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { ChainSettings } from './env.ts'
@@ -105,6 +107,27 @@ async function logsFilterError(
   return undefined
 }
 
+type Forwarded = { jsonrpc: '2.0'; id: number; method: string; params: unknown }
+
+/**
+ * Sends one call or a batch to the node and gives its answer as the node sent it. A node on a WebSocket
+ * (ADR 027) gets each call of a batch on the one socket, and the answers come back as a batch.
+ */
+async function ask(url: string, body: Forwarded | Forwarded[]): Promise<unknown> {
+  if (!isWebSocketUrl(url)) return post(url, body)
+  const calls = Array.isArray(body) ? body : [body]
+  const answers = await Promise.all(
+    calls.map(async ({ id, method, params }) => {
+      try {
+        return { jsonrpc: '2.0', ...(await socketRpcRequest(url, { method, params }, HTTP_TIMEOUT_MS)), id }
+      } catch {
+        throw new ChainError('unreachable')
+      }
+    }),
+  )
+  return Array.isArray(body) ? answers : answers[0]
+}
+
 async function post(url: string, body: unknown): Promise<unknown> {
   let response: Response
   try {
@@ -165,14 +188,17 @@ export async function rpcProxyRoutes(app: FastifyInstance, { chains }: { chains:
         try {
           let head: Promise<bigint> | undefined
           const headBlock = () => {
-            head ??= post(chain.upstreamRpcUrl, { jsonrpc: '2.0', id: 0, method: 'eth_blockNumber' }).then(
-              (answer) => {
-                const result = (answer as { result?: unknown } | null)?.result
-                if (typeof result !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(result))
-                  throw new ChainError('no block number')
-                return BigInt(result)
-              },
-            )
+            head ??= ask(chain.upstreamRpcUrl, {
+              jsonrpc: '2.0',
+              id: 0,
+              method: 'eth_blockNumber',
+              params: [],
+            }).then((answer) => {
+              const result = (answer as { result?: unknown } | null)?.result
+              if (typeof result !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(result))
+                throw new ChainError('no block number')
+              return BigInt(result)
+            })
             return head
           }
           // Each call either gets its answer here (refused) or is forwarded under its index as id, so
@@ -196,13 +222,13 @@ export async function rpcProxyRoutes(app: FastifyInstance, { chains }: { chains:
               return undefined
             }),
           )
-          const forwarded = calls.flatMap((call, index) =>
+          const forwarded = calls.flatMap((call, index): Forwarded[] =>
             answers[index]
               ? []
               : [{ jsonrpc: '2.0', id: index, method: call.method, params: call.params ?? [] }],
           )
           if (forwarded.length > 0) {
-            const upstream = await post(chain.upstreamRpcUrl, batch ? forwarded : forwarded[0])
+            const upstream = await ask(chain.upstreamRpcUrl, batch ? forwarded : (forwarded[0] as Forwarded))
             const list = Array.isArray(upstream) ? upstream : [upstream]
             for (const item of list) {
               const answer = item as { id?: unknown; result?: unknown; error?: RpcError } | null

@@ -100,6 +100,22 @@ describe('publicConfigSchema', () => {
     expect(issues(input({ chains: [] }))).toEqual(['chains: No chains found on connector.'])
   })
 
+  test("a chain's RPC URL is http(s) or ws(s), nothing else", () => {
+    for (const rpcUrl of [
+      'https://eth.example',
+      'http://127.0.0.1:3000/rpc/1',
+      'wss://eth.example/ws',
+      'ws://127.0.0.1:8545',
+    ]) {
+      expect(issues(input({ chains: [{ id: 1, name: 'Ethereum', rpcUrl }] })), rpcUrl).toEqual([])
+    }
+    for (const rpcUrl of ['ftp://eth.example', 'javascript:alert(1)']) {
+      expect(issues(input({ chains: [{ id: 1, name: 'Ethereum', rpcUrl }] })), rpcUrl).toEqual([
+        'chains.0.rpcUrl: Invalid URL',
+      ])
+    }
+  })
+
   test('unknown fields are rejected at the top level and inside chains, the DAO and the dev wallet (strict)', () => {
     expect(issues(input({ theme: 'dark' }))).toEqual([': Unrecognized key: "theme"'])
     expect(issues(input({ dao: { name: 'x', logo: 'y' } as never }))).toEqual([

@@ -22,8 +22,8 @@ export const addressSchema = z.pipe(
 export const publicChainSchema = z.strictObject({
   id: chainIdSchema,
   name: z.string().check(z.minLength(1), z.maxLength(64)),
-  /** The URL the browser sends JSON-RPC to. */
-  rpcUrl: z.url(),
+  /** The URL the browser sends JSON-RPC to: over HTTP, or a WebSocket for ws:// and wss:// (ADR 027). */
+  rpcUrl: z.url({ protocol: /^(https?|wss?)$/ }),
   nativeCurrency: z._default(
     z.strictObject({
       name: z.string().check(z.minLength(1), z.maxLength(32)),

@@ -12,9 +12,11 @@ import {
   parseAbi,
   ResourceUnavailableRpcError,
   RpcRequestError,
+  SocketClosedError,
   SwitchChainError,
   TimeoutError,
   UserRejectedRequestError,
+  WebSocketRequestError,
   zeroAddress,
 } from 'viem'
 import { getContractError, getTransactionError } from 'viem/utils'
@@ -166,6 +168,25 @@ describe('walletErrorMessage', () => {
     expect(walletErrorMessage(new TimeoutError({ url: RPC_URL, body: { method: 'eth_call' } }))).toBe(
       M.network,
     )
+  })
+
+  test('a WebSocket that closed ("Socket is closed.", SocketClosedError, alone or inside a failed request) says the connection closed; a socket that never opened, that the network did not answer', () => {
+    const WS_URL = 'wss://node.example/ws'
+    const closed = new SocketClosedError({ url: WS_URL })
+    const inRequest = new WebSocketRequestError({ url: WS_URL, cause: closed })
+    const inRead = getContractError(inRequest, {
+      abi,
+      address: zeroAddress,
+      args: [zeroAddress],
+      functionName: 'delegate',
+    })
+    for (const error of [closed, inRequest, inRead, new Error('Socket is closed.')]) {
+      expect(walletErrorMessage(error), (error as Error).name).toBe(M.socketClosed)
+    }
+    expect(M.socketClosed).toBe(
+      'The connection to the network was closed. Try again: the app opens a new one.',
+    )
+    expect(walletErrorMessage(new WebSocketRequestError({ url: WS_URL, details: 'refused' }))).toBe(M.network)
   })
 
   test('anything else, and non-errors, give "Oops, something went wrong!"', () => {

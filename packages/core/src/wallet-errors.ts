@@ -12,6 +12,7 @@ export const WALLET_ERROR_MESSAGES = {
   insufficientFunds: 'Your wallet does not have enough ETH to pay for this transaction.',
   reverted: 'The transaction was reverted by the contract.',
   network: 'The network did not answer. Check your connection and try again.',
+  socketClosed: 'The connection to the network was closed. Try again: the app opens a new one.',
   unknown: 'Oops, something went wrong!',
 } as const
 
@@ -76,6 +77,9 @@ export function walletErrorMessage(error: unknown, action?: 'switchChain'): stri
   if (named('InsufficientFundsError')) return WALLET_ERROR_MESSAGES.insufficientFunds
   if (named('ContractFunctionRevertedError') || named('ExecutionRevertedError'))
     return WALLET_ERROR_MESSAGES.reverted
+  // viem's "Socket is closed." (now "The socket has been closed."): the node's WebSocket went away.
+  if (named('SocketClosedError') || messageIncludes('Socket is closed.'))
+    return WALLET_ERROR_MESSAGES.socketClosed
   if (named('HttpRequestError') || named('TimeoutError') || named('WebSocketRequestError'))
     return WALLET_ERROR_MESSAGES.network
   return WALLET_ERROR_MESSAGES.unknown

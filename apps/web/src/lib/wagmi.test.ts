@@ -39,3 +39,25 @@ describe('createWagmiConfig', () => {
     }
   })
 })
+
+describe('createWagmiConfig: a chain on a WebSocket RPC', () => {
+  const wsConfig = publicConfigSchema.parse({
+    ...config,
+    chains: [{ id: 100, name: 'Gnosis', rpcUrl: 'wss://gnosis.example/ws' }, ...config.chains],
+  })
+  const wagmiConfig = createWagmiConfig(wsConfig)
+
+  test('talks JSON-RPC over a WebSocket to its wss:// URL, still polled every 4000 ms; the HTTP chains stay on HTTP', () => {
+    const client = wagmiConfig.getClient({ chainId: 100 })
+    expect(client.transport).toMatchObject({ key: 'webSocket', name: 'WebSocket JSON-RPC' })
+    expect(client.pollingInterval).toBe(4000)
+    expect(wagmiConfig.getClient({ chainId: 1 }).transport).toMatchObject({ type: 'http' })
+  })
+
+  test('the chain names the URL as a WebSocket one and gives a wallet no HTTP URL to add the network with', () => {
+    expect(wagmiConfig.chains[0]?.rpcUrls.default).toEqual({
+      http: [],
+      webSocket: ['wss://gnosis.example/ws'],
+    })
+  })
+})
