@@ -417,8 +417,10 @@ async function sampleSessions<T>(database: Database, work: () => Promise<T>) {
     while (working) {
       const { rows } = await database.db.execute<Record<keyof Sessions, string>>(
         sql`select count(*) filter (where state = 'active' and wait_event_type is distinct from 'Lock') as "running",
+          count(*) filter (where wait_event_type = 'Lock' and query like '%"proposal_tallies"%for update%') as "waitingOnTallyRow",
           count(*) filter (where wait_event_type = 'Lock' and wait_event = 'advisory') as "waitingOnAdvisoryLock",
-          count(*) filter (where wait_event_type = 'Lock' and wait_event <> 'advisory') as "waitingOnOtherLock",
+          count(*) filter (where wait_event_type = 'Lock' and wait_event <> 'advisory'
+            and query not like '%"proposal_tallies"%for update%') as "waitingOnOtherLock",
           count(*) filter (where state = 'idle in transaction') as "idleInTransaction"
           from pg_stat_activity
           where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`,
@@ -426,6 +428,7 @@ async function sampleSessions<T>(database: Database, work: () => Promise<T>) {
       const row = rows[0] as Record<keyof Sessions, string>
       samples.push({
         running: Number(row.running),
+        waitingOnTallyRow: Number(row.waitingOnTallyRow),
         waitingOnAdvisoryLock: Number(row.waitingOnAdvisoryLock),
         waitingOnOtherLock: Number(row.waitingOnOtherLock),
         idleInTransaction: Number(row.idleInTransaction),
@@ -446,6 +449,7 @@ async function sampleSessions<T>(database: Database, work: () => Promise<T>) {
     result,
     sessions: {
       running: mean('running'),
+      waitingOnTallyRow: mean('waitingOnTallyRow'),
       waitingOnAdvisoryLock: mean('waitingOnAdvisoryLock'),
       waitingOnOtherLock: mean('waitingOnOtherLock'),
       idleInTransaction: mean('idleInTransaction'),
@@ -785,7 +789,8 @@ function formatInstances(i: ScaleInstances): string {
       'load gen.',
       'cores busy',
       'running',
-      'advisory lock',
+      'tally row',
+      'advisory',
       'other lock',
       'idle in tx',
     ],
@@ -797,6 +802,7 @@ function formatInstances(i: ScaleInstances): string {
       cpu(run.cpuMsPerVote.loadGenerator),
       String(busy(run)),
       String(run.postgresSessions.running),
+      String(run.postgresSessions.waitingOnTallyRow),
       String(run.postgresSessions.waitingOnAdvisoryLock),
       String(run.postgresSessions.waitingOnOtherLock),
       String(run.postgresSessions.idleInTransaction),
@@ -806,19 +812,25 @@ function formatInstances(i: ScaleInstances): string {
   const many = i.runs.find((run) => run.instances > 1)
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100
   const lockWaits = (run: InstancesRun) =>
-    round1(run.postgresSessions.waitingOnAdvisoryLock + run.postgresSessions.waitingOnOtherLock)
+    round1(
+      run.postgresSessions.waitingOnTallyRow +
+        run.postgresSessions.waitingOnAdvisoryLock +
+        run.postgresSessions.waitingOnOtherLock,
+    )
   const compared =
     one && many
       ? [
-          `  Measured, ${label(many)} against 1 behind it: ${ratio(many.votesPerSecond, one.votesPerSecond)}× the votes/s, ${ratio(many.latencyMs.p99, one.latencyMs.p99)}× the p99, ${ratio(many.cpuMsPerVote.apiServers, one.cpuMsPerVote.apiServers)}× the API CPU per vote, sessions waiting on a lock ${lockWaits(one)} → ${lockWaits(many)}.`,
+          `  Measured, ${label(many)} against 1: ${ratio(many.votesPerSecond, one.votesPerSecond)}× the votes/s, ${ratio(many.latencyMs.p99, one.latencyMs.p99)}× the p99, ${ratio(many.cpuMsPerVote.apiServers, one.cpuMsPerVote.apiServers)}× the API CPU per vote; lock waits ${lockWaits(one)} → ${lockWaits(many)}.`,
         ]
       : []
   return [
     throughput,
     where,
-    `  ${i.cores} cores run every process above (the instances, ${i.database}, HAProxy, this load generator) and whatever else the machine runs, so more instances cannot add throughput here: the rows show what spreading one proposal's votes over processes costs.`,
+    `  ${i.cores} cores run every process above and whatever else the machine runs: more instances cannot add throughput`,
+    `  here, the rows show what spreading one proposal's votes over processes costs.`,
     ...compared,
-    `  Each new instance took ${i.warmUpVotes} votes (untimed) first; every vote replaced a ballot (a later timestamp); the rate limits counted in ${i.database}; cores busy = the four CPU columns × votes/s.`,
+    `  Each new instance took ${i.warmUpVotes} votes first (untimed); every vote replaced a ballot; rate limits counted in ${i.database}.`,
+    '  cores busy = the four CPU columns × votes/s.',
   ].join('\n')
 }
 

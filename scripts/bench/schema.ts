@@ -173,11 +173,13 @@ const instancesRun = z.object({
   }),
   /**
    * The API's sessions in PostgreSQL over the run, sampled every 50 ms (means): running a statement; waiting
-   * for an advisory lock (the log's appends take one in turn); waiting for another lock (a row another
-   * transaction holds: the proposal's tally, a rate-limit counter); inside a transaction, waiting for the API.
+   * for a lock: the proposal's tally row (a vote's `select … for update`), an advisory lock (the log's
+   * appends take one in turn), any other (a row such as a rate-limit counter); inside a transaction,
+   * waiting for the API's next statement.
    */
   postgresSessions: z.object({
     running: z.number(),
+    waitingOnTallyRow: z.number(),
     waitingOnAdvisoryLock: z.number(),
     waitingOnOtherLock: z.number(),
     idleInTransaction: z.number(),
