@@ -5,31 +5,35 @@
 // - the votes list's first page and a page after 50,000 votes;
 // - vote POST latency while 20 readers loop on the detail and the first votes page;
 // - vote ingest at 50 concurrent (re-votes of 1000 holders), PGlite beside PostgreSQL;
-// - the bundle export's time and the API process's peak memory, at 100 votes and at 100,000; a log page.
+// - the bundle export's time and the API process's peak memory, at 100 votes and at 100,000; a log page;
+// then on PostgreSQL the same ingest through 1 instance directly, 1 behind HAProxy and 3 behind HAProxy.
 
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { Agent, request } from 'node:http'
-import { tmpdir } from 'node:os'
+import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS, type VoteMessage, voteTypedData } from '@guildhall/core'
+import { getFreePort } from '@guildhall/devchain/anvil'
 import { desc, eq, sql } from 'drizzle-orm'
 import type { Browser } from 'playwright-core'
 import { privateKeyToAccount } from 'viem/accounts'
-import { openDatabase } from '../../apps/api/src/db/client.ts'
+import { type Database, openDatabase } from '../../apps/api/src/db/client.ts'
 import { ballots } from '../../apps/api/src/db/schema.ts'
+import { type Haproxy, startHaproxy } from '../../apps/api/src/fault/haproxy.ts'
 import { TokenIndex } from '../../apps/api/src/indexer/token-index.ts'
 import { encodeCursor } from '../../apps/api/src/services/cursor.ts'
 import { type ApiProcess, startApiProcess, stopApiProcess } from '../../apps/api/test-support/api-process.ts'
 import type { BenchContext, SectionResult } from '../bench.ts'
+import { ensureHaproxy } from '../system-deps.ts'
 import { table } from './report.ts'
 import { prepareScaleChain, type ScaleChain } from './scale-chain.ts'
 import { type BrowserRecount, browserRecount, type PageLoad, resultsLoads } from './scale-page.ts'
 import { seedProposalVotes } from './scale-seed.ts'
 import { scaleProposalMessage, scaleVoterKey, signScaleProposal, signScaleVotes } from './scale-votes.ts'
-import type { Latency } from './schema.ts'
-import { latency, pool, post, round1, startPostgres } from './sign-in.ts'
+import type { InstancesRun, Latency, ScaleInstances } from './schema.ts'
+import { cpuMs, latency, pool, post, processCpuMs, round1, startPostgres } from './sign-in.ts'
 
 /** Votes (and holders): SCALE_VOTES overrides it for a quicker run; the budget is judged at 100,000. */
 const HOLDERS = Number(process.env.SCALE_VOTES ?? 100_000)
@@ -42,6 +46,15 @@ const DEEP_AFTER = Math.min(50_000, Math.floor(HOLDERS / 2))
 const LIST_READS = 100
 const POSTS_WHILE_READING = { votes: 60, concurrency: 4, readers: 20 }
 const INGEST = { votes: 1000, concurrency: 50 }
+/**
+ * The instances comparison re-sends the ingest's votes, signed anew, through each setup; each new instance
+ * first takes a few votes of other holders directly (untimed), so no run pays for a process's first requests.
+ */
+const CLUSTER = { instances: 3, warmUpVotes: 100, warmUpConcurrency: 10 }
+/** Re-voting holders, from the end of the list, a different set for each use: the POSTs under readers, the ingest, the warm-ups. */
+const WHILE_READING_FROM = HOLDERS - POSTS_WHILE_READING.votes
+const INGEST_FROM = WHILE_READING_FROM - INGEST.votes
+const WARM_UP_FROM = INGEST_FROM - CLUSTER.instances * CLUSTER.warmUpVotes
 /** Blocks per eth_getLogs in the index run: ≈ 750 events a block, so ≈ 7,500 logs a request. */
 const INDEX_MAX_RANGE = 10
 const REQUEST_HEADERS = { 'user-agent': 'guildhall-bench', 'content-type': 'application/json' }
@@ -85,7 +98,7 @@ type ScaleBenchResult = {
   databases: (DatabaseRun | { database: string; skipped: string })[]
   /** On the PostgreSQL server (PGlite's when PostgreSQL is missing). */
   browser: { database: string; pageLoads: PageLoad[]; recount: BrowserRecount | null; failures: string[] }
-  instances3: string
+  instances: ScaleInstances
 }
 
 function get(agent: Agent, url: URL, path: string, onChunk?: () => void): Promise<Timed & { body: string }> {
@@ -121,18 +134,22 @@ function rssMiB(pid: number): number {
   return match ? Math.round(Number(match[1]) / 1024) : 0
 }
 
-/** Re-votes of holders [from, from + count), signed now (a later timestamp replaces the seeded vote). */
-async function signReVotes(chain: ScaleChain, from: number, count: number) {
-  const now = Math.floor(Date.now() / 1000)
+/** Re-votes of holders [from, from + count) for `choice`: a timestamp later than their last vote's replaces it. */
+async function signReVotes(
+  chain: ScaleChain,
+  from: number,
+  count: number,
+  { choice, timestamp }: { choice: number; timestamp: number },
+) {
   const bodies: string[] = []
   for (let i = from; i < from + count; i++) {
     const account = privateKeyToAccount(scaleVoterKey(i))
     const message: VoteMessage = {
       voter: account.address,
       proposal: chain.proposal.id,
-      choices: [2],
+      choices: [choice],
       reason: 'Changed my mind.',
-      timestamp: now,
+      timestamp,
     }
     bodies.push(
       JSON.stringify({
@@ -142,6 +159,31 @@ async function signReVotes(chain: ScaleChain, from: number, count: number) {
     )
   }
   return bodies
+}
+
+/** `bodies` (signed votes) POSTed to `path` with at most `concurrency` in flight: every answer but 201 is an error. */
+async function voteBurst(
+  agent: Agent,
+  url: URL,
+  path: string,
+  headers: Record<string, string>,
+  bodies: string[],
+  concurrency: number,
+) {
+  const samples: number[] = []
+  let errors = 0
+  const started = performance.now()
+  await pool(bodies.length, concurrency, async (i) => {
+    try {
+      const reply = await post(agent, url, path, headers, bodies[i] as string)
+      samples.push(reply.ms)
+      if (reply.status !== 201) errors++
+    } catch {
+      errors++
+    }
+  })
+  const seconds = (performance.now() - started) / 1000
+  return { votesPerSecond: Math.round(bodies.length / seconds), latencyMs: latency(samples), errors }
 }
 
 async function prepareDatabase(
@@ -298,19 +340,7 @@ async function measure(
 
     nextPhase()
     log(`scale: vote ingest, ${INGEST.votes} votes at ${INGEST.concurrency} concurrent`)
-    const ingestSamples: number[] = []
-    let ingestErrors = 0
-    const ingestStarted = performance.now()
-    await pool(bodies.ingest.length, INGEST.concurrency, async (i) => {
-      try {
-        const reply = await post(agent, url, votesPath, headers, bodies.ingest[i] as string)
-        ingestSamples.push(reply.ms)
-        if (reply.status !== 201) ingestErrors++
-      } catch {
-        ingestErrors++
-      }
-    })
-    const ingestSeconds = (performance.now() - ingestStarted) / 1000
+    const ingest = await voteBurst(agent, url, votesPath, headers, bodies.ingest, INGEST.concurrency)
 
     nextPhase()
     log('scale: bundle exports and a log page')
@@ -354,18 +384,196 @@ async function measure(
         readerLatencyMs: latency(readerSamples),
         readerErrors,
       },
-      ingest: {
-        votes: bodies.ingest.length,
-        concurrency: INGEST.concurrency,
-        votesPerSecond: Math.round(bodies.ingest.length / ingestSeconds),
-        latencyMs: latency(ingestSamples),
-        errors: ingestErrors,
-      },
+      ingest: { votes: bodies.ingest.length, concurrency: INGEST.concurrency, ...ingest },
       exports,
       logPage: latency(logSamples),
     }
   } finally {
     agent.destroy()
+  }
+}
+
+/** CPU milliseconds used so far by the child process of this one named `name` (HAProxy); null when not found. */
+function childCpuMs(name: string): number | null {
+  try {
+    const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+      .trim()
+      .split(' ')
+    const pid = children
+      .map(Number)
+      .find((child) => readFileSync(`/proc/${child}/comm`, 'utf8').trim() === name)
+    return pid === undefined ? null : processCpuMs(pid)
+  } catch {
+    return null
+  }
+}
+
+/** Mean counts of the other sessions on `database`, sampled every 50 ms while `work` runs. */
+async function sampleSessions<T>(database: Database, work: () => Promise<T>) {
+  type Sessions = InstancesRun['postgresSessions']
+  const samples: Sessions[] = []
+  let working = true
+  const sampler = (async () => {
+    while (working) {
+      const { rows } = await database.db.execute<Record<keyof Sessions, string>>(
+        sql`select count(*) filter (where state = 'active' and wait_event_type is distinct from 'Lock') as "running",
+          count(*) filter (where wait_event_type = 'Lock' and query like '%"proposal_tallies"%for update%') as "waitingOnTallyRow",
+          count(*) filter (where wait_event_type = 'Lock' and wait_event = 'advisory') as "waitingOnAdvisoryLock",
+          count(*) filter (where wait_event_type = 'Lock' and wait_event <> 'advisory'
+            and query not like '%"proposal_tallies"%for update%') as "waitingOnOtherLock",
+          count(*) filter (where state = 'idle in transaction') as "idleInTransaction"
+          from pg_stat_activity
+          where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`,
+      )
+      const row = rows[0] as Record<keyof Sessions, string>
+      samples.push({
+        running: Number(row.running),
+        waitingOnTallyRow: Number(row.waitingOnTallyRow),
+        waitingOnAdvisoryLock: Number(row.waitingOnAdvisoryLock),
+        waitingOnOtherLock: Number(row.waitingOnOtherLock),
+        idleInTransaction: Number(row.idleInTransaction),
+      })
+      await new Promise((done) => setTimeout(done, 50))
+    }
+  })()
+  let result: T
+  try {
+    result = await work()
+  } finally {
+    working = false
+    await sampler
+  }
+  const mean = (key: keyof Sessions) =>
+    round1(samples.reduce((sum, sample) => sum + sample[key], 0) / Math.max(1, samples.length))
+  return {
+    result,
+    sessions: {
+      running: mean('running'),
+      waitingOnTallyRow: mean('waitingOnTallyRow'),
+      waitingOnAdvisoryLock: mean('waitingOnAdvisoryLock'),
+      waitingOnOtherLock: mean('waitingOnOtherLock'),
+      idleInTransaction: mean('idleInTransaction'),
+    },
+  }
+}
+
+/**
+ * The ingest's votes again on PostgreSQL, signed anew for each run (a later timestamp, another choice: every
+ * vote replaces a ballot), through 1 instance directly, 1 behind HAProxy, then 3 behind HAProxy. The
+ * instances are configured as `npm run cluster` configures them; the instances' CPU is summed.
+ */
+async function measureInstances(
+  chain: ScaleChain,
+  postgres: { url: string; serverCpuMs: (() => number) | null },
+  apiEnv: Record<string, string>,
+  lastSignedAt: number,
+  log: (message: string) => void,
+): Promise<ScaleInstances> {
+  const proxyPort = await getFreePort()
+  const proxyOrigin = `http://127.0.0.1:${proxyPort}`
+  const env = { ...apiEnv, DATABASE_URL: postgres.url, PUBLIC_ORIGIN: proxyOrigin, TRUST_PROXY: '127.0.0.1' }
+  const headers = { ...REQUEST_HEADERS, origin: proxyOrigin }
+  const votesPath = `/api/proposals/${chain.proposal.id}/votes`
+  const apis: ApiProcess[] = []
+  let haproxy: Haproxy | undefined
+  // The bench's own connection, for pg_stat_activity.
+  const observer = await openDatabase({ databaseUrl: postgres.url })
+  let signedAt = lastSignedAt
+  const nextTimestamp = () => {
+    signedAt = Math.max(Math.floor(Date.now() / 1000), signedAt + 1)
+    return signedAt
+  }
+
+  const addInstance = async () => {
+    const api = await startApiProcess(env)
+    const from = WARM_UP_FROM + apis.length * CLUSTER.warmUpVotes
+    apis.push(api)
+    const bodies = await signReVotes(chain, from, CLUSTER.warmUpVotes, {
+      choice: 2,
+      timestamp: nextTimestamp(),
+    })
+    const agent = new Agent({ keepAlive: true })
+    try {
+      const warmUp = await voteBurst(
+        agent,
+        new URL(api.origin),
+        votesPath,
+        headers,
+        bodies,
+        CLUSTER.warmUpConcurrency,
+      )
+      if (warmUp.errors > 0)
+        throw new Error(`warm-up of ${api.origin}: ${warmUp.errors} votes not stored:\n${api.output()}`)
+    } finally {
+      agent.destroy()
+    }
+  }
+  const cpuSoFar = async () => ({
+    apiServers: (await Promise.all(apis.map((api) => api.cpu()))).reduce(
+      (sum, usage) => sum + cpuMs(usage),
+      0,
+    ),
+    databaseServer: postgres.serverCpuMs?.() ?? null,
+    proxy: haproxy ? childCpuMs('haproxy') : null,
+    loadGenerator: cpuMs(process.cpuUsage()),
+  })
+  const runs: InstancesRun[] = []
+  const run = async (target: string) => {
+    const proxy = haproxy ? 'HAProxy' : 'none'
+    const choice = runs.length % 2 === 0 ? 3 : 1
+    const bodies = await signReVotes(chain, INGEST_FROM, INGEST.votes, { choice, timestamp: nextTimestamp() })
+    log(`scale: ingest through ${apis.length} instance(s), proxy: ${proxy}`)
+    const agent = new Agent({ keepAlive: true, maxSockets: 200 })
+    try {
+      const before = await cpuSoFar()
+      const { result: burst, sessions } = await sampleSessions(observer, () =>
+        voteBurst(agent, new URL(target), votesPath, headers, bodies, INGEST.concurrency),
+      )
+      const after = await cpuSoFar()
+      const perVote = (spent: number) => round1(spent / bodies.length)
+      const measured = (from: number | null, to: number | null) =>
+        from === null || to === null ? null : perVote(to - from)
+      runs.push({
+        proxy,
+        instances: apis.length,
+        ...burst,
+        cpuMsPerVote: {
+          apiServers: perVote(after.apiServers - before.apiServers),
+          databaseServer: measured(before.databaseServer, after.databaseServer),
+          proxy: measured(before.proxy, after.proxy),
+          loadGenerator: perVote(after.loadGenerator - before.loadGenerator),
+        },
+        postgresSessions: sessions,
+      })
+    } finally {
+      agent.destroy()
+    }
+  }
+  const proxyTo = async () => {
+    await haproxy?.stop()
+    haproxy = await startHaproxy({ port: proxyPort, instances: apis.map((api) => new URL(api.origin).host) })
+  }
+
+  try {
+    await addInstance()
+    await run((apis[0] as ApiProcess).origin)
+    await proxyTo()
+    await run(proxyOrigin)
+    while (apis.length < CLUSTER.instances) await addInstance()
+    await proxyTo()
+    await run(proxyOrigin)
+  } finally {
+    await haproxy?.stop()
+    await Promise.all(apis.map((api) => stopApiProcess(api, 'SIGTERM')))
+    await observer.close()
+  }
+  return {
+    database: 'PostgreSQL',
+    cores: cpus().length,
+    votes: INGEST.votes,
+    concurrency: INGEST.concurrency,
+    warmUpVotes: CLUSTER.warmUpVotes,
+    runs,
   }
 }
 
@@ -380,20 +588,41 @@ async function runScaleBench({
   browser: () => Promise<Browser>
   log: (message: string) => void
 }): Promise<ScaleBenchResult> {
+  if (WARM_UP_FROM < 0) throw new Error(`SCALE_VOTES must be at least ${HOLDERS - WARM_UP_FROM}`)
   const cleanups: (() => Promise<unknown>)[] = []
   try {
     const chain = await prepareScaleChain({ holders: HOLDERS, cacheDir: join(outDir, 'scale-cache'), log })
     cleanups.push(() => chain.anvil.stop())
     const small = await smallProposal(chain)
-    // Re-votes signed now: holders from the end of the list, a different set for each measurement.
+    // Re-votes signed now (the seeded votes are dated in the past).
+    const signedAt = Math.floor(Date.now() / 1000)
     const bodies = {
-      whileReading: await signReVotes(chain, HOLDERS - POSTS_WHILE_READING.votes, POSTS_WHILE_READING.votes),
-      ingest: await signReVotes(chain, HOLDERS - POSTS_WHILE_READING.votes - INGEST.votes, INGEST.votes),
+      whileReading: await signReVotes(chain, WHILE_READING_FROM, POSTS_WHILE_READING.votes, {
+        choice: 2,
+        timestamp: signedAt,
+      }),
+      ingest: await signReVotes(chain, INGEST_FROM, INGEST.votes, { choice: 2, timestamp: signedAt }),
     }
     const dataDir = await mkdtemp(join(tmpdir(), 'guildhall-bench-scale-'))
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
     const postgres = await startPostgres()
-    if (!('skipped' in postgres)) cleanups.push(postgres.stop)
+    if (!('skipped' in postgres)) {
+      cleanups.push(postgres.stop)
+      // Needed at the end, for the instances comparison: missing, it should stop the run before the long part.
+      ensureHaproxy()
+    }
+    const apiEnv = {
+      CHAIN_IDS: String(LOCAL_CHAIN_ID),
+      [`RPC_URL_${LOCAL_CHAIN_ID}`]: chain.anvil.url,
+      [`MULTICALL3_ADDRESS_${LOCAL_CHAIN_ID}`]: MULTICALL3_ADDRESS,
+      TOKEN_ADDRESS: chain.deployment.token,
+      TOKEN_DEPLOY_BLOCK: String(chain.deployment.deployBlock),
+      WALLETS: 'injected',
+      SIGN_IN: 'off',
+      WEB_DIST: webDist,
+      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
+      EXPORT_RATE_LIMIT_PER_MINUTE: '1000000',
+    }
 
     const databases: ScaleBenchResult['databases'] = []
     let browserFigures: ScaleBenchResult['browser'] | undefined
@@ -409,16 +638,7 @@ async function runScaleBench({
       log(`scale: ${database}: indexing the chain with a fresh TokenIndex`)
       const prepared = await prepareDatabase(chain, small, storage, log)
       const server = await startApiProcess({
-        CHAIN_IDS: String(LOCAL_CHAIN_ID),
-        [`RPC_URL_${LOCAL_CHAIN_ID}`]: chain.anvil.url,
-        [`MULTICALL3_ADDRESS_${LOCAL_CHAIN_ID}`]: MULTICALL3_ADDRESS,
-        TOKEN_ADDRESS: chain.deployment.token,
-        TOKEN_DEPLOY_BLOCK: String(chain.deployment.deployBlock),
-        WALLETS: 'injected',
-        SIGN_IN: 'off',
-        WEB_DIST: webDist,
-        GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
-        EXPORT_RATE_LIMIT_PER_MINUTE: '1000000',
+        ...apiEnv,
         ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
       })
       try {
@@ -453,13 +673,17 @@ async function runScaleBench({
         await stopApiProcess(server, 'SIGTERM')
       }
     }
+    const instances: ScaleInstances =
+      'skipped' in postgres
+        ? { skipped: `needs PostgreSQL (${postgres.skipped})` }
+        : await measureInstances(chain, postgres, apiEnv, signedAt, log)
     return {
       holders: HOLDERS,
       votes: chain.votes.length,
       setupSeconds: { signing: round1(chain.seconds.signing), holders: round1(chain.seconds.holders) },
       databases,
       browser: browserFigures as ScaleBenchResult['browser'],
-      instances3: 'not measured: needs the multi-instance branch (leader lock, shared rate limits)',
+      instances,
     }
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined)
@@ -527,6 +751,88 @@ function scaleBudget(r: ScaleBenchResult): (Line & { pass: boolean; miss?: strin
 }
 
 const ms = (l: Latency) => [`${l.p50} ms`, `${l.p99} ms`, `${l.max} ms`]
+
+function formatInstances(i: ScaleInstances): string {
+  if ('skipped' in i) return `Vote ingest with 1 and 3 instances: skipped (${i.skipped})`
+  const label = (run: InstancesRun) =>
+    `${run.instances} instance${run.instances > 1 ? 's' : ''}${run.proxy === 'none' ? ', direct' : ` behind ${run.proxy}`}`
+  const cpu = (n: number | null) => (n === null ? '–' : `${n} ms`)
+  /** The cores the measured processes kept busy over the run: CPU per vote × votes per second. */
+  const busy = (run: InstancesRun) => {
+    const { apiServers, databaseServer, proxy, loadGenerator } = run.cpuMsPerVote
+    return round1(
+      ((apiServers + (databaseServer ?? 0) + (proxy ?? 0) + loadGenerator) * run.votesPerSecond) / 1000,
+    )
+  }
+  const throughput = table([
+    [
+      `Vote ingest, ${i.database}: ${i.votes} re-votes at ${i.concurrency} concurrent`,
+      'votes/s',
+      'p50',
+      'p99',
+      'max',
+      'non-201',
+    ],
+    ...i.runs.map((run) => [
+      label(run),
+      String(run.votesPerSecond),
+      ...ms(run.latencyMs),
+      String(run.errors),
+    ]),
+  ])
+  const where = table([
+    [
+      'CPU per vote; PostgreSQL sessions (mean)',
+      'API',
+      i.database,
+      'HAProxy',
+      'load gen.',
+      'cores busy',
+      'running',
+      'tally row',
+      'advisory',
+      'other lock',
+      'idle in tx',
+    ],
+    ...i.runs.map((run) => [
+      label(run),
+      cpu(run.cpuMsPerVote.apiServers),
+      cpu(run.cpuMsPerVote.databaseServer),
+      cpu(run.cpuMsPerVote.proxy),
+      cpu(run.cpuMsPerVote.loadGenerator),
+      String(busy(run)),
+      String(run.postgresSessions.running),
+      String(run.postgresSessions.waitingOnTallyRow),
+      String(run.postgresSessions.waitingOnAdvisoryLock),
+      String(run.postgresSessions.waitingOnOtherLock),
+      String(run.postgresSessions.idleInTransaction),
+    ]),
+  ])
+  const one = i.runs.find((run) => run.instances === 1 && run.proxy !== 'none')
+  const many = i.runs.find((run) => run.instances > 1)
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100
+  const lockWaits = (run: InstancesRun) =>
+    round1(
+      run.postgresSessions.waitingOnTallyRow +
+        run.postgresSessions.waitingOnAdvisoryLock +
+        run.postgresSessions.waitingOnOtherLock,
+    )
+  const compared =
+    one && many
+      ? [
+          `  Measured, ${label(many)} against 1: ${ratio(many.votesPerSecond, one.votesPerSecond)}× the votes/s, ${ratio(many.latencyMs.p99, one.latencyMs.p99)}× the p99, ${ratio(many.cpuMsPerVote.apiServers, one.cpuMsPerVote.apiServers)}× the API CPU per vote; lock waits ${lockWaits(one)} → ${lockWaits(many)}.`,
+        ]
+      : []
+  return [
+    throughput,
+    where,
+    `  ${i.cores} cores run every process above and whatever else the machine runs: more instances cannot add throughput`,
+    `  here, the rows show what spreading one proposal's votes over processes costs.`,
+    ...compared,
+    `  Each new instance took ${i.warmUpVotes} votes first (untimed); every vote replaced a ballot; rate limits counted in ${i.database}.`,
+    '  cores busy = the four CPU columns × votes/s.',
+  ].join('\n')
+}
 
 function formatScaleReport(r: ScaleBenchResult): string {
   const runs = r.databases.filter((run): run is DatabaseRun => !('skipped' in run))
@@ -596,7 +902,7 @@ function formatScaleReport(r: ScaleBenchResult): string {
       ],
     ]),
   ])
-  const instances = `PostgreSQL, 3 instances: ${r.instances3}`
+  const instances = formatInstances(r.instances)
   const exportsTable = table([
     ['GET /api/proposals/:id/bundle', 'size', 'time', 'API RSS before → peak'],
     ...runs.flatMap((run) =>
@@ -646,6 +952,7 @@ function formatScaleReport(r: ScaleBenchResult): string {
     list,
     '',
     writes,
+    '',
     instances,
     '',
     exportsTable,

@@ -153,6 +153,53 @@ const scaleRun = z.object({
   logPage: latency,
 })
 
+/** One vote ingest of the instances comparison: the same votes, signed anew, through a proxy or not. */
+const instancesRun = z.object({
+  proxy: z.enum(['none', 'HAProxy']),
+  instances: z.number().int(),
+  votesPerSecond: z.number(),
+  latencyMs: latency,
+  /** Answers other than 201 (a stored vote), or no answer. */
+  errors: z.number().int(),
+  /**
+   * CPU milliseconds per vote in the window: the API processes summed, PostgreSQL's processes, HAProxy (null
+   * without it), and the bench process sending the votes: between them, what the machine's cores did.
+   */
+  cpuMsPerVote: z.object({
+    apiServers: z.number(),
+    databaseServer: z.number().nullable(),
+    proxy: z.number().nullable(),
+    loadGenerator: z.number(),
+  }),
+  /**
+   * The API's sessions in PostgreSQL over the run, sampled every 50 ms (means): running a statement; waiting
+   * for a lock: the proposal's tally row (a vote's `select … for update`), an advisory lock (the log's
+   * appends take one in turn), any other (a row such as a rate-limit counter); inside a transaction,
+   * waiting for the API's next statement.
+   */
+  postgresSessions: z.object({
+    running: z.number(),
+    waitingOnTallyRow: z.number(),
+    waitingOnAdvisoryLock: z.number(),
+    waitingOnOtherLock: z.number(),
+    idleInTransaction: z.number(),
+  }),
+})
+const scaleInstances = z.union([
+  z.object({
+    database: z.string(),
+    cores: z.number().int(),
+    votes: z.number().int(),
+    concurrency: z.number().int(),
+    /** Votes each new instance took (directly, not timed) before the measured runs. */
+    warmUpVotes: z.number().int(),
+    runs: z.array(instancesRun).min(1),
+  }),
+  z.object({ skipped: z.string() }),
+])
+export type ScaleInstances = z.infer<typeof scaleInstances>
+export type InstancesRun = z.infer<typeof instancesRun>
+
 export const benchJsonSchema = z.object({
   date: z.string(),
   chromium: z.string().optional(),
@@ -204,7 +251,8 @@ export const benchJsonSchema = z.object({
           .nullable(),
         failures: z.array(z.string()),
       }),
-      instances3: z.string(),
+      /** Vote ingest on PostgreSQL with 1 instance directly, 1 behind HAProxy and 3 behind HAProxy. */
+      instances: scaleInstances,
     })
     .optional(),
 })
