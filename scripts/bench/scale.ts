@@ -43,6 +43,11 @@ const READER_LEVELS = [1, 20, 100]
 const READS_PER_LEVEL: Record<number, number> = { 1: 100, 20: 600, 100: 1000 }
 /** The deep page starts after this many votes: 50,000 of 100,000, half of a smaller run. */
 const DEEP_AFTER = Math.min(50_000, Math.floor(HOLDERS / 2))
+/**
+ * The V8 heap (old space) of the capped export's server: below the bundle's size at 100,000 votes (80 MiB) and
+ * above what the idle API holds (about 40 MiB: 40 does not start), so only a streaming export completes.
+ */
+const CAPPED_HEAP_MIB = 64
 const LIST_READS = 100
 const POSTS_WHILE_READING = { votes: 60, concurrency: 4, readers: 20 }
 const INGEST = { votes: 1000, concurrency: 50 }
@@ -89,6 +94,8 @@ type DatabaseRun = {
   }
   ingest: { votes: number; concurrency: number; votesPerSecond: number; latencyMs: Latency; errors: number }
   exports: { votes: number; seconds: number; bytes: number; peakRssMiB: number; baseRssMiB: number }[]
+  /** PostgreSQL only: the large bundle from a server with a capped heap. */
+  cappedExport?: { heapLimitMiB: number; completed: boolean; bytes: number; seconds: number }
   logPage: Latency
 }
 type ScaleBenchResult = {
@@ -462,6 +469,42 @@ async function sampleSessions<T>(database: Database, work: () => Promise<T>) {
  * vote replaces a ballot), through 1 instance directly, 1 behind HAProxy, then 3 behind HAProxy. The
  * instances are configured as `npm run cluster` configures them; the instances' CPU is summed.
  */
+/**
+ * The bundle from a second server on the same database whose V8 heap is capped below the bundle's size: it
+ * completes only if the export streams (a server holding the bundle would die of an out-of-memory error).
+ */
+async function cappedExport(
+  apiEnv: Record<string, string>,
+  storage: { databaseUrl: string } | { dataDir: string },
+  proposal: string,
+): Promise<NonNullable<DatabaseRun['cappedExport']>> {
+  const server = await startApiProcess(
+    {
+      ...apiEnv,
+      ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
+    },
+    { nodeFlags: [`--max-old-space-size=${CAPPED_HEAP_MIB}`] },
+  )
+  const agent = new Agent({ keepAlive: false })
+  try {
+    const reply = await get(
+      agent,
+      new URL(server.origin),
+      `/api/proposals/${proposal}/bundle`,
+      () => {},
+    ).catch(() => ({ status: 0, bytes: 0, ms: 0 }))
+    return {
+      heapLimitMiB: CAPPED_HEAP_MIB,
+      completed: reply.status === 200,
+      bytes: reply.bytes,
+      seconds: round1(reply.ms / 1000),
+    }
+  } finally {
+    agent.destroy()
+    await stopApiProcess(server, 'SIGTERM')
+  }
+}
+
 async function measureInstances(
   chain: ScaleChain,
   postgres: { url: string; serverCpuMs: (() => number) | null },
@@ -643,7 +686,13 @@ async function runScaleBench({
       })
       try {
         const figures = await measure(server, chain, small, prepared.deepCursor, bodies, log)
-        databases.push({ database, index: prepared.index, seedSeconds: prepared.seedSeconds, ...figures })
+        const run: DatabaseRun = {
+          database,
+          index: prepared.index,
+          seedSeconds: prepared.seedSeconds,
+          ...figures,
+        }
+        databases.push(run)
         if (database === 'PostgreSQL' || 'skipped' in postgres) {
           const page = (id: string) => new URL(`/proposals/${id}`, server.origin).toString()
           log('scale: proposal page loads until the results show, desktop and phone')
@@ -668,6 +717,8 @@ async function runScaleBench({
             },
           )
           browserFigures = { database, pageLoads, recount, failures }
+          log(`scale: the ${HOLDERS.toLocaleString('en-US')}-vote bundle from a server whose heap is capped`)
+          run.cappedExport = await cappedExport(apiEnv, storage, chain.proposal.id)
         }
       } finally {
         await stopApiProcess(server, 'SIGTERM')
@@ -730,6 +781,15 @@ function scaleBudget(r: ScaleBenchResult): (Line & { pass: boolean; miss?: strin
         unit: 'ms',
       })
   }
+  const capped = pg?.cappedExport
+  if (capped)
+    lines.push({
+      // The heap a server needs to stream the bundle, against the bundle's own size: met only if it streams.
+      budget: `PostgreSQL: heap that streams the ${r.votes.toLocaleString('en-US')}-vote bundle vs its size`,
+      value: capped.completed ? capped.heapLimitMiB : Number.MAX_SAFE_INTEGER,
+      limit: Math.floor(capped.bytes / 1024 / 1024),
+      unit: 'MiB',
+    })
   const pglite = runs.find((run) => run.database === 'PGlite')
   if (pglite && pg)
     lines.push({
@@ -905,14 +965,24 @@ function formatScaleReport(r: ScaleBenchResult): string {
   const instances = formatInstances(r.instances)
   const exportsTable = table([
     ['GET /api/proposals/:id/bundle', 'size', 'time', 'API RSS before → peak'],
-    ...runs.flatMap((run) =>
-      run.exports.map((e) => [
+    ...runs.flatMap((run) => [
+      ...run.exports.map((e) => [
         `${run.database}: ${e.votes.toLocaleString('en-US')} votes`,
         `${round1(e.bytes / 1024 / 1024)} MiB`,
         `${e.seconds} s`,
         `${e.baseRssMiB} → ${e.peakRssMiB} MiB`,
       ]),
-    ),
+      ...(run.cappedExport
+        ? [
+            [
+              `${run.database}: ${HOLDERS.toLocaleString('en-US')} votes, heap capped at ${run.cappedExport.heapLimitMiB} MiB`,
+              `${round1(run.cappedExport.bytes / 1024 / 1024)} MiB`,
+              run.cappedExport.completed ? `${run.cappedExport.seconds} s` : 'FAILED',
+              '',
+            ],
+          ]
+        : []),
+    ]),
   ])
   const pages = table([
     [

@@ -150,6 +150,15 @@ const scaleRun = z.object({
       baseRssMiB: z.number(),
     }),
   ),
+  /** The large bundle from a second server whose V8 heap is capped below the bundle's size (PostgreSQL). */
+  cappedExport: z
+    .object({
+      heapLimitMiB: z.number(),
+      completed: z.boolean(),
+      bytes: z.number().int(),
+      seconds: z.number(),
+    })
+    .optional(),
   logPage: latency,
 })
 

@@ -23,8 +23,14 @@ export type ApiProcess = {
 /** Every server started, so an afterAll (stopApiProcesses) can kill what a failed test left running. */
 const started: ApiProcess[] = []
 
-/** Starts the server with `env` (after PORT, HOST, PUBLIC_ORIGIN and LOG_LEVEL of its own) and waits until it listens. */
-export async function startApiProcess(env: Record<string, string | undefined>): Promise<ApiProcess> {
+/**
+ * Starts the server with `env` (after PORT, HOST, PUBLIC_ORIGIN and LOG_LEVEL of its own) and waits until it
+ * listens; `nodeFlags` go to its Node (a bench caps its heap with them).
+ */
+export async function startApiProcess(
+  env: Record<string, string | undefined>,
+  { nodeFlags = [] }: { nodeFlags?: string[] } = {},
+): Promise<ApiProcess> {
   const port = await getFreePort()
   const origin = `http://127.0.0.1:${port}`
   const settings = {
@@ -36,7 +42,7 @@ export async function startApiProcess(env: Record<string, string | undefined>): 
   }
   const child = fork(resolve(import.meta.dirname, 'api-server.ts'), [JSON.stringify(settings)], {
     cwd: ROOT,
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...nodeFlags],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   const { exited, output } = watchChild(child)
