@@ -56,6 +56,12 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'ballots.vote_id',
       'ballots.timestamp',
       'ballots.power',
+      'delegate_statements.id',
+      'delegate_statements.delegate',
+      'delegate_statements.timestamp',
+      'delegate_statements.message',
+      'delegate_statements.signature',
+      'delegate_statements.received_at',
       'governance_log.seq',
       'governance_log.kind',
       'governance_log.message_id',
@@ -127,6 +133,8 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'ballots_by_power_idx',
       'ballots_by_time_idx',
       'ballots_proposal_id_voter_pk',
+      'delegate_statements_latest_idx',
+      'delegate_statements_pkey',
       'governance_log_message_id_unique',
       'governance_log_pkey',
       'governance_log_proposal_idx',
@@ -149,7 +157,7 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
     const applied = await db.execute<{ n: number }>(
       sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
     )
-    expect(applied.rows[0]?.n).toBe(5)
+    expect(applied.rows[0]?.n).toBe(6)
   })
 
   test('a session and a nonce round-trip: defaults filled (uuid id, now() timestamps), Dates back, nulls kept', async () => {
@@ -398,7 +406,7 @@ if (serverUrl) {
       const applied = await a.db.execute<{ n: number }>(
         sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
       )
-      expect(applied.rows[0]?.n).toBe(5)
+      expect(applied.rows[0]?.n).toBe(6)
     })
 
     test('ping() answers false (without throwing) when the server cannot be reached', async () => {
