@@ -47,8 +47,13 @@ export async function publishStatement(
     await tx.execute(
       sql`select pg_advisory_xact_lock(${STATEMENT_LOCK_KEY}, hashtext(${message.delegate.toLowerCase()}))`,
     )
+    // A replay that raced this one stored it first (and a later version may have followed it).
+    const [stored] = await tx
+      .select({ id: delegateStatements.id })
+      .from(delegateStatements)
+      .where(eq(delegateStatements.id, id))
+    if (stored) return { id, created: false }
     const latest = await latestRow(tx, message.delegate)
-    if (latest?.id === id) return { id, created: false } // a replay that raced this one stored it first
     if (latest && !supersedes({ id, timestamp: message.timestamp }, latest)) {
       throw new ApiError(
         409,
