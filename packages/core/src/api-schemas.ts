@@ -4,9 +4,18 @@
  * the recount that reads it (recount.ts). Whole numbers that may exceed a JavaScript number are decimal
  * strings (JSON has no bigint).
  */
-import { PROPOSAL_KINDS, proposalMessageSchema } from './governance/messages.ts'
+import {
+  delegateStatementMessageSchema,
+  PROPOSAL_KINDS,
+  proposalMessageSchema,
+} from './governance/messages.ts'
 import { GOVERNANCE_LIMITS } from './governance/rules.ts'
-import { bytes32Schema, checksummedAddressSchema, decimalStringSchema } from './primitives.ts'
+import {
+  bytes32Schema,
+  checksummedAddressSchema,
+  decimalStringSchema,
+  signatureSchema,
+} from './primitives.ts'
 import { OUTCOMES, PROPOSAL_STATES, type Tally } from './tally.ts'
 import { z } from './zod.ts'
 
@@ -182,3 +191,14 @@ export const castVoteResponseSchema = z.strictObject({
   created: z.boolean(),
   counts: z.boolean(),
 })
+
+/** POST /api/delegates/:address/statement → the statement's id (201 stored, 200 a replay). */
+export const publishStatementResponseSchema = z.strictObject({ id: bytes32Schema, created: z.boolean() })
+/** GET /api/delegates/:address/statement: the delegate's latest statement as signed, and its log entry. */
+export const delegateStatementSchema = z.strictObject({
+  id: bytes32Schema,
+  message: delegateStatementMessageSchema,
+  signature: signatureSchema,
+  seq: z.int(),
+})
+export type DelegateStatement = z.infer<typeof delegateStatementSchema>

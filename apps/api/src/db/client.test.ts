@@ -56,6 +56,12 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'ballots.vote_id',
       'ballots.timestamp',
       'ballots.power',
+      'delegate_statements.id',
+      'delegate_statements.delegate',
+      'delegate_statements.timestamp',
+      'delegate_statements.message',
+      'delegate_statements.signature',
+      'delegate_statements.received_at',
       'governance_log.seq',
       'governance_log.kind',
       'governance_log.message_id',
@@ -127,6 +133,8 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'ballots_by_power_idx',
       'ballots_by_time_idx',
       'ballots_proposal_id_voter_pk',
+      'delegate_statements_latest_idx',
+      'delegate_statements_pkey',
       'governance_log_message_id_unique',
       'governance_log_pkey',
       'governance_log_proposal_seq_idx',
@@ -153,7 +161,7 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
     const journal = JSON.parse(
       await readFile(new URL('../../drizzle/meta/_journal.json', import.meta.url), 'utf8'),
     ) as { entries: unknown[] }
-    expect(journal.entries.length).toBeGreaterThanOrEqual(6)
+    expect(journal.entries.length).toBeGreaterThanOrEqual(7)
     expect(applied.rows[0]?.n).toBe(journal.entries.length)
   })
 
@@ -390,7 +398,7 @@ if (serverUrl) {
       // A second, empty database: drop what testDatabase() migrated and let two clients race.
       await fresh.db.execute(sql`drop schema drizzle cascade`)
       await fresh.db.execute(
-        sql`drop table sessions, auth_nonces, ballots, proposal_tallies, votes, governance_log, proposals, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints, rate_limits`,
+        sql`drop table sessions, auth_nonces, ballots, proposal_tallies, votes, delegate_statements, governance_log, proposals, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints, rate_limits`,
       )
       const url = (await fresh.db.execute<{ db: string }>(sql`select current_database() as db`)).rows[0]
         ?.db as string
@@ -407,7 +415,7 @@ if (serverUrl) {
       const journal = JSON.parse(
         await readFile(new URL('../../drizzle/meta/_journal.json', import.meta.url), 'utf8'),
       ) as { entries: unknown[] }
-      expect(journal.entries.length).toBeGreaterThanOrEqual(6)
+      expect(journal.entries.length).toBeGreaterThanOrEqual(7)
       expect(applied.rows[0]?.n).toBe(journal.entries.length)
     })
 

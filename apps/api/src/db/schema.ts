@@ -1,6 +1,6 @@
 // The database schema (ADR 007). One pg-core schema for both backends (PGlite and PostgreSQL); the
 // migrations in apps/api/drizzle/ are generated from this file (`npm run db:generate`) and committed.
-import type { ProposalMessage, VoteMessage } from '@guildhall/core'
+import type { DelegateStatementMessage, LogEntryKind, ProposalMessage, VoteMessage } from '@guildhall/core'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
@@ -194,15 +194,36 @@ export const proposalTallies = pgTable('proposal_tallies', {
   lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
 })
 
-/** Every accepted proposal and vote, each entry carrying the previous entry's hash (`logEntryHash`). */
+/**
+ * Accepted delegate statements, every version kept; the latest (`supersedes`: later timestamp, then lower
+ * id) is the delegate's statement. `message` is the signed JSON message exactly as verified.
+ */
+export const delegateStatements = pgTable(
+  'delegate_statements',
+  {
+    id: text('id').primaryKey(),
+    delegate: text('delegate').notNull(),
+    timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+    message: jsonb('message').$type<DelegateStatementMessage>().notNull(),
+    signature: text('signature').notNull(),
+    receivedAt: timestamptz('received_at').notNull().defaultNow(),
+  },
+  // A delegate's latest first, in the order `supersedes` decides (services/statements.ts).
+  (table) => [index('delegate_statements_latest_idx').on(table.delegate, table.timestamp.desc(), table.id)],
+)
+
+/** Every accepted proposal, vote and statement, each entry carrying the previous entry's hash (`logEntryHash`). */
 export const governanceLog = pgTable(
   'governance_log',
   {
     seq: bigint('seq', { mode: 'number' }).primaryKey(),
-    kind: text('kind').$type<'proposal' | 'vote'>().notNull(),
+    kind: text('kind').$type<LogEntryKind>().notNull(),
     messageId: text('message_id').notNull().unique('governance_log_message_id_unique'),
-    /** The proposal the message belongs to (its own id for a proposal), for a proposal's export bundle. */
-    proposalId: text('proposal_id').notNull(),
+    /**
+     * The proposal the message belongs to (its own id for a proposal), for a proposal's export bundle; null
+     * for a statement, which belongs to none.
+     */
+    proposalId: text('proposal_id'),
     signature: text('signature').notNull(),
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
@@ -229,6 +250,7 @@ export const schema = {
   votes,
   ballots,
   proposalTallies,
+  delegateStatements,
   governanceLog,
   sessions,
   tokenIndexCursor,

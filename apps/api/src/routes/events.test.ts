@@ -3,6 +3,8 @@
 // own connections on the same database).
 import {
   BASIC_CHOICES,
+  type DelegateStatementMessage,
+  delegateStatementTypedData,
   governanceDomain,
   LOCAL_CHAIN_ID,
   liveProposalSchema,
@@ -289,6 +291,33 @@ describe('the list’s stream', () => {
     const [, , , live] = await resumed.until(4)
     expect(live).toMatchObject({ event: 'proposal', data: { proposalId: created } })
     resumed.close()
+  })
+
+  test('behavior: a delegate statement is in the log but on no stream: the list stream’s next event is the next proposal, with its own seq', async () => {
+    const stream = await openStream(urlOf(other, '/api/events'))
+    await stream.until(1)
+    const statement: DelegateStatementMessage = {
+      delegate: cleo.address,
+      statement: 'Not a proposal.',
+      timestamp: Math.floor(Date.now() / 1000),
+    }
+    const published = await post(`/api/delegates/${cleo.address}/statement`, {
+      message: statement,
+      signature: await cleo.signTypedData(delegateStatementTypedData(domain, statement)),
+    })
+    expect(published.statusCode).toBe(201)
+    const created = await createProposal('After a statement')
+    const [, next] = await stream.until(2)
+    await settle()
+    const [entry] = await database.db
+      .select({ seq: governanceLog.seq })
+      .from(governanceLog)
+      .where(eq(governanceLog.messageId, created))
+    expect(stream.events.slice(1)).toEqual([
+      { event: 'proposal', id: String(entry?.seq), data: { proposalId: created, seq: entry?.seq } },
+    ])
+    expect(next?.data).toEqual({ proposalId: created, seq: entry?.seq })
+    stream.close()
   })
 })
 

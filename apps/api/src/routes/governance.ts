@@ -1,7 +1,8 @@
-// HTTP for proposals and votes: validate strictly, call the service, map its answer.
+// HTTP for proposals, votes and delegate statements: validate strictly, call the service, map its answer.
 import { Readable } from 'node:stream'
 import {
   proposalListQuerySchema,
+  signedDelegateStatementSchema,
   signedProposalSchema,
   signedVoteSchema,
   tallyToJson,
@@ -14,6 +15,7 @@ import { logPage } from '../services/governance-log.ts'
 import { listProposals } from '../services/proposal-list.ts'
 import { createProposal, proposalSummary, requireProposal } from '../services/proposals.ts'
 import { proposalResult, resultBundleJson } from '../services/results.ts'
+import { latestStatement, publishStatement } from '../services/statements.ts'
 import { listVotes } from '../services/vote-list.ts'
 import { castVote } from '../services/votes.ts'
 import { votingPowerAt } from '../services/voting-power.ts'
@@ -22,12 +24,17 @@ import { addressParam, parse, proposalIdParams } from './params.ts'
 /** A proposal's body is the largest signed text (20 000 characters, up to 4 bytes each in UTF-8). */
 const PROPOSAL_BODY_LIMIT = 128 * 1024
 const VOTE_BODY_LIMIT = 16 * 1024
+/**
+ * A statement is at most 20 000 UTF-8 bytes (GOVERNANCE_LIMITS.statementMaxBytes); JSON may escape each
+ * character as \uXXXX, so the body gets room for that and the schema names the limit that was passed.
+ */
+const STATEMENT_BODY_LIMIT = 64 * 1024
 const logQuery = z.strictObject({ after: z.coerce.number().int().min(0).default(0) })
 
 export interface GovernanceRouteOptions {
   deps: GovernanceDeps
   /**
-   * Proposals and votes each client may submit per minute, each route counted apart: every one costs a
+   * Proposals, votes and statements each client may submit per minute, each route counted apart: every one costs a
    * signature check, and a contract account's check is a request to the chain's RPC provider.
    */
   writeRateLimitPerMinute: number
@@ -118,6 +125,21 @@ export async function governanceRoutes(
         reason: power.reason,
       }
     },
+  )
+
+  app.post<{ Params: { address: string } }>(
+    '/api/delegates/:address/statement',
+    { bodyLimit: STATEMENT_BODY_LIMIT, config: writeLimit },
+    async (request, reply) => {
+      const delegate = addressParam(request.params.address)
+      const body = parse(signedDelegateStatementSchema, request.body, 'statement')
+      const result = await publishStatement(deps, delegate, body)
+      return reply.status(result.created ? 201 : 200).send(result)
+    },
+  )
+
+  app.get<{ Params: { address: string } }>('/api/delegates/:address/statement', async (request) =>
+    latestStatement(deps, addressParam(request.params.address)),
   )
 
   /** Everything a recount needs, and the log entries that anchor it in the chain of all accepted messages. */

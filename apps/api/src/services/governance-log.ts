@@ -1,4 +1,4 @@
-// The hash-chained log of every accepted proposal and vote: appending to it (inside the transaction that
+// The hash-chained log of every accepted proposal, vote and delegate statement: appending to it (inside the transaction that
 // stores the message) and reading it back.
 import { LOG_GENESIS_HASH, type LogEntry, logEntryHash } from '@guildhall/core'
 import { and, asc, desc, eq, gt, lte, sql } from 'drizzle-orm'
@@ -15,8 +15,8 @@ const LOG_PAGE_SIZE = 1000
 
 /** The channel every log append notifies on commit (services/live-events.ts listens). */
 export const LOG_CHANNEL = 'guildhall_log'
-/** What a log append tells the listening servers. */
-export type LogNotice = { seq: number; kind: LogEntry['kind']; proposalId: Hex }
+/** What a log append tells the listening servers; a statement belongs to no proposal. */
+export type LogNotice = { seq: number; kind: LogEntry['kind']; proposalId: Hex | null }
 
 /**
  * Appends an entry to the log inside `tx`; the advisory lock makes appends take turns. The notice goes out
@@ -24,7 +24,7 @@ export type LogNotice = { seq: number; kind: LogEntry['kind']; proposalId: Hex }
  */
 export async function appendLog(
   tx: Tx,
-  entry: { kind: LogEntry['kind']; messageId: Hex; proposalId: Hex; signature: Hex },
+  entry: { kind: LogEntry['kind']; messageId: Hex; proposalId: Hex | null; signature: Hex },
 ): Promise<LogEntry> {
   await tx.execute(sql`select pg_advisory_xact_lock(${LOG_LOCK_KEY})`)
   const [last] = await tx

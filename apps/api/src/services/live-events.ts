@@ -135,6 +135,8 @@ export class LiveEvents {
       this.#options.onError(error)
       return
     }
+    // A statement belongs to no proposal: no stream shows it.
+    if (notice.proposalId === null) return
     if (notice.kind === 'vote') {
       this.#options.reads.changed(notice.proposalId)
       if (this.#proposalWatchers.has(notice.proposalId)) this.#voted.add(notice.proposalId)

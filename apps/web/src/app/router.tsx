@@ -37,7 +37,7 @@ const LAZY_PAGES: Array<[path: string, start: PageStart]> = [
     ({ id = '' }, queryClient) =>
       Promise.all([
         proposal.load().then((page) => page.prepareProposalPage(queryClient, id)),
-        import('../features/proposals/markdown.tsx'),
+        import('../components/markdown.tsx'),
       ]),
   ],
   ['/account/sessions', sessions.load],

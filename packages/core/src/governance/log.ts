@@ -1,13 +1,20 @@
-/** The hash-chained log every accepted proposal and vote is appended to, so results can be re-checked. */
+/**
+ * The hash-chained log every accepted proposal, vote and delegate statement is appended to, so results can
+ * be re-checked. An entry's kind is hashed as its string, so kinds added later leave older entries' hashes as
+ * they were.
+ */
 import { encodeAbiParameters, type Hex, keccak256, zeroHash } from 'viem'
 import { hexSchema } from '../primitives.ts'
 import { z } from '../zod.ts'
+
+export const LOG_ENTRY_KINDS = ['proposal', 'vote', 'statement'] as const
+export type LogEntryKind = (typeof LOG_ENTRY_KINDS)[number]
 
 /** One entry as the API answers it (a result bundle's `log`, GET /api/governance/log). */
 export const logEntrySchema = z.object({
   /** 1, 2, 3 … with no gap. */
   seq: z.int().check(z.positive()),
-  kind: z.enum(['proposal', 'vote']),
+  kind: z.enum(LOG_ENTRY_KINDS),
   /** The message's EIP-712 digest, which commits to everything that was signed. */
   messageId: hexSchema,
   signature: hexSchema,

@@ -8,11 +8,15 @@ import { describe, expect, test } from 'vitest'
 import { SIGNATURE_MAX_BYTES } from '../primitives.ts'
 import {
   BASIC_CHOICES,
+  type DelegateStatementMessage,
+  delegateStatementId,
+  delegateStatementTypedData,
   governanceDomain,
   type ProposalMessage,
   proposalId,
   proposalMessageSchema,
   proposalTypedData,
+  signedDelegateStatementSchema,
   signedProposalSchema,
   signedVoteSchema,
   type VoteMessage,
@@ -48,6 +52,13 @@ const vote = (overrides: Partial<VoteMessage> = {}): VoteMessage => ({
   ...overrides,
 })
 
+const statement = (overrides: Partial<DelegateStatementMessage> = {}): DelegateStatementMessage => ({
+  delegate: author.address,
+  statement: '## Why me\nI read every proposal.',
+  timestamp: 1_800_000_200,
+  ...overrides,
+})
+
 describe('typed data', () => {
   test('behavior: a signed proposal and vote verify against the server-built typed data; the id is the digest', async () => {
     const proposalData = proposalTypedData(domain, proposal)
@@ -77,6 +88,31 @@ describe('typed data', () => {
       voteTypedData(domain, vote({ reason: 'Roofs matter!' })),
     ]
     for (const data of others) expect(await verifies(data)).toBe(false)
+  })
+
+  test('behavior: a signed delegate statement verifies against the server-built typed data; the id is the digest; another domain, delegate or text does not verify', async () => {
+    const data = delegateStatementTypedData(domain, statement())
+    const signature = await author.signTypedData(data)
+    expect(await verifyTypedData({ ...data, address: author.address, signature })).toBe(true)
+    expect(delegateStatementId(domain, statement())).toBe(hashTypedData(data))
+    const others = [
+      delegateStatementTypedData({ ...domain, chainId: 1 }, statement()),
+      delegateStatementTypedData(
+        { ...domain, verifyingContract: '0x0000000000000000000000000000000000000001' },
+        statement(),
+      ),
+      delegateStatementTypedData(
+        domain,
+        statement({ delegate: '0x0000000000000000000000000000000000000002' }),
+      ),
+      delegateStatementTypedData(domain, statement({ statement: 'I read some proposals.' })),
+      delegateStatementTypedData(domain, statement({ timestamp: 1_800_000_201 })),
+    ]
+    for (const other of others) {
+      expect(await verifyTypedData({ ...other, address: author.address, signature })).toBe(false)
+    }
+    // Not a vote: the same fields under another type never share a digest.
+    expect(delegateStatementId(domain, statement())).not.toBe(voteId(domain, vote()))
   })
 
   test('behavior: the JSON message survives a round trip through the schema unchanged, and so does its id', () => {
@@ -272,19 +308,55 @@ describe('message schemas (adversarial vote cases)', () => {
  * and one step beyond is refused with a message naming the limit. Keyed by GOVERNANCE_LIMITS, so a new
  * limit without a case here does not compile.
  */
+describe('delegate statement schema (the vote cases, for statements)', () => {
+  const signed = (message: unknown) => ({ message, signature: `0x${'ab'.repeat(65)}` })
+
+  test.each([
+    ['an unknown field', { ...statement(), version: 2 }],
+    [
+      'a prototype-pollution key',
+      JSON.parse(`{"__proto__": {"admin": true}, ${JSON.stringify(statement()).slice(1)}`),
+    ],
+    ['a NUL byte', { ...statement(), statement: 'ok\u0000hidden' }],
+    ['a lone high surrogate', { ...statement(), statement: 'ok\ud83d' }],
+    ['a lone low surrogate', { ...statement(), statement: '\ude00ok' }],
+    ['a lower-case delegate', { ...statement(), delegate: author.address.toLowerCase() }],
+    ['a fractional timestamp', { ...statement(), timestamp: 1.5 }],
+    ['a negative timestamp', { ...statement(), timestamp: -1 }],
+    ['a statement that is not text', { ...statement(), statement: 42 }],
+  ])('parameters: a statement with %s → refused', (_name, message) => {
+    expect(signedDelegateStatementSchema.safeParse(signed(message)).success).toBe(false)
+  })
+
+  test('behavior: markdown with HTML, scripts and links is kept verbatim (it is signed; the page sanitises it), and so is an empty statement (a withdrawal)', () => {
+    for (const text of [
+      `<script>alert(1)</script><img src=x onerror=alert(1)> [x](javascript:alert(1)) 🏠`,
+      '',
+    ]) {
+      expect(
+        signedDelegateStatementSchema.parse(signed(statement({ statement: text }))).message.statement,
+      ).toBe(text)
+    }
+  })
+})
+
 describe('limits (GOVERNANCE_LIMITS, one by one)', () => {
   const signature = `0x${'ab'.repeat(65)}`
   const proposalWith = (overrides: Partial<ProposalMessage> | Record<string, unknown>) =>
     signedProposalSchema.safeParse({ message: { ...proposal, ...overrides }, signature })
   const voteWith = (overrides: Partial<VoteMessage> | Record<string, unknown>) =>
     signedVoteSchema.safeParse({ message: { ...vote(), ...overrides }, signature })
+  const statementWith = (overrides: Partial<DelegateStatementMessage> | Record<string, unknown>) =>
+    signedDelegateStatementSchema.safeParse({ message: { ...statement(), ...overrides }, signature })
   const L = GOVERNANCE_LIMITS
   const names = (n: number) => Array.from({ length: n }, (_, i) => `Choice ${i + 1}`)
   const ahead = (seconds: number) => ({
     start: proposal.timestamp + seconds,
     end: proposal.timestamp + seconds + L.periodMinSeconds,
   })
-  type Check = (overrides: Record<string, unknown>) => ReturnType<typeof proposalWith | typeof voteWith>
+  type Check = (
+    overrides: Record<string, unknown>,
+  ) => ReturnType<typeof proposalWith | typeof voteWith | typeof statementWith>
   const cases: Record<
     keyof typeof GOVERNANCE_LIMITS,
     [check: Check, atLimit: Record<string, unknown>, beyond: Record<string, unknown>, message: string][]
@@ -347,6 +419,23 @@ describe('limits (GOVERNANCE_LIMITS, one by one)', () => {
         { reason: 'x'.repeat(L.reasonMax) },
         { reason: 'x'.repeat(L.reasonMax + 1) },
         'The reason must be at most 1000 characters',
+      ],
+    ],
+    statementMax: [
+      [
+        statementWith,
+        { statement: 'x'.repeat(L.statementMax) },
+        { statement: 'x'.repeat(L.statementMax + 1) },
+        'The statement must be at most 10000 characters',
+      ],
+    ],
+    statementMaxBytes: [
+      // Within the characters, beyond the bytes: 2-byte letters up to the limit, then one 3-byte sign.
+      [
+        statementWith,
+        { statement: 'é'.repeat(L.statementMaxBytes / 2) },
+        { statement: `${'é'.repeat(L.statementMaxBytes / 2 - 1)}€` },
+        'The statement must be at most 20000 bytes in UTF-8 (an accented letter takes 2, most other scripts 3, an emoji 4)',
       ],
     ],
     periodMinSeconds: [

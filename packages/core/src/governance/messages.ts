@@ -1,6 +1,6 @@
 /**
  * The signed governance messages (docs/product.md, docs/security.md "Signed governance messages"): one
- * EIP-712 definition each for Proposal and Vote, the JSON shape the API receives them in, the typed data a
+ * EIP-712 definition each for Proposal, Vote and DelegateStatement, the JSON shape the API receives them in, the typed data a
  * wallet signs and the ids (digests) they get. Shared by apps/web (what the wallet signs) and apps/api
  * (what the server rebuilds and verifies); the client's domain and types are never trusted.
  */
@@ -59,6 +59,15 @@ export const voteTypes = {
     { name: 'proposal', type: 'bytes32' },
     { name: 'choices', type: 'uint32[]' },
     { name: 'reason', type: 'string' },
+    { name: 'timestamp', type: 'uint64' },
+  ],
+} as const
+
+/** A delegate's statement: who they are and how they will vote, in markdown; a later one replaces it. */
+export const delegateStatementTypes = {
+  DelegateStatement: [
+    { name: 'delegate', type: 'address' },
+    { name: 'statement', type: 'string' },
     { name: 'timestamp', type: 'uint64' },
   ],
 } as const
@@ -182,6 +191,21 @@ export const voteMessageSchema = z.strictObject({
 })
 export type VoteMessage = z.infer<typeof voteMessageSchema>
 
+const utf8 = new TextEncoder()
+/** Markdown, stored and shown verbatim as signed (sanitised where it is rendered); may be empty, to withdraw one. */
+export const delegateStatementMessageSchema = z.strictObject({
+  delegate: checksummedAddressSchema,
+  statement: text(GOVERNANCE_LIMITS.statementMax, 'The statement').check(
+    // Characters alone would let 4-byte characters (emoji) weigh twice the limit in the database and the log.
+    z.refine(
+      (value) => utf8.encode(value).length <= GOVERNANCE_LIMITS.statementMaxBytes,
+      `The statement must be at most ${GOVERNANCE_LIMITS.statementMaxBytes} bytes in UTF-8 (an accented letter takes 2, most other scripts 3, an emoji 4)`,
+    ),
+  ),
+  timestamp: unixSeconds,
+})
+export type DelegateStatementMessage = z.infer<typeof delegateStatementMessageSchema>
+
 /** POST /api/proposals body. An empty signature (`0x`) is a Safe's on-chain approved hash. */
 export const signedProposalSchema = z.strictObject({
   message: proposalMessageSchema,
@@ -191,6 +215,12 @@ export type SignedProposal = z.infer<typeof signedProposalSchema>
 /** POST /api/proposals/:id/votes body. */
 export const signedVoteSchema = z.strictObject({ message: voteMessageSchema, signature: signatureSchema })
 export type SignedVote = z.infer<typeof signedVoteSchema>
+/** POST /api/delegates/:address/statement body. */
+export const signedDelegateStatementSchema = z.strictObject({
+  message: delegateStatementMessageSchema,
+  signature: signatureSchema,
+})
+export type SignedDelegateStatement = z.infer<typeof signedDelegateStatementSchema>
 
 /** The typed data a wallet signs and the server verifies, numbers widened to what EIP-712 encodes. */
 export function proposalTypedData(domain: GovernanceDomain, message: ProposalMessage) {
@@ -220,9 +250,21 @@ export function voteTypedData(domain: GovernanceDomain, message: VoteMessage) {
   } as const
 }
 
+export function delegateStatementTypedData(domain: GovernanceDomain, message: DelegateStatementMessage) {
+  return {
+    domain,
+    types: delegateStatementTypes,
+    primaryType: 'DelegateStatement',
+    message: { ...message, timestamp: BigInt(message.timestamp) },
+  } as const
+}
+
 /** A proposal's id: the EIP-712 digest of what its author signed. */
 export const proposalId = (domain: GovernanceDomain, message: ProposalMessage): Hex =>
   hashTypedData(proposalTypedData(domain, message))
 /** A vote's id: the EIP-712 digest of what the voter signed. */
 export const voteId = (domain: GovernanceDomain, message: VoteMessage): Hex =>
   hashTypedData(voteTypedData(domain, message))
+/** A statement's id: the EIP-712 digest of what the delegate signed. */
+export const delegateStatementId = (domain: GovernanceDomain, message: DelegateStatementMessage): Hex =>
+  hashTypedData(delegateStatementTypedData(domain, message))

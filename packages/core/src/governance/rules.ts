@@ -13,6 +13,9 @@ export const GOVERNANCE_LIMITS = {
   choicesMax: 20,
   choiceMax: 80,
   reasonMax: 1_000,
+  /** A delegate statement: characters as the textarea counts them (UTF-16), and its UTF-8 bytes. */
+  statementMax: 10_000,
+  statementMaxBytes: 20_000,
   /** A voting period from 1 hour to 90 days. */
   periodMinSeconds: 60 * 60,
   periodMaxSeconds: 90 * 24 * 60 * 60,
@@ -101,7 +104,7 @@ export function timestampProblem(
 
 /** The refusal of a timestamp outside the window, in the limits' own numbers. */
 export function timestampProblemMessage(
-  what: 'proposal' | 'vote',
+  what: 'proposal' | 'vote' | 'statement',
   problem: Exclude<TimestampProblem, null>,
 ): string {
   switch (problem) {

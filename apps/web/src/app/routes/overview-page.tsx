@@ -1,4 +1,5 @@
 import { DelegationPanel } from '../../features/delegation/delegation-panel.tsx'
+import { DelegateStatementEditor } from '../../features/members/delegate-statement.tsx'
 import { AddTokenButton } from '../../features/overview/add-token-button.tsx'
 import { DaoSummary } from '../../features/overview/dao-summary.tsx'
 import { MyAccount } from '../../features/overview/my-account.tsx'
@@ -10,6 +11,7 @@ export function OverviewPage() {
       <div className="grid">
         <MyAccount />
         <DelegationPanel />
+        <DelegateStatementEditor />
       </div>
       <AddTokenButton />
     </article>

@@ -13,12 +13,12 @@ import { Link, useNavigate } from 'react-router'
 import { getBlockNumber } from 'viem/actions'
 import { useClient, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
+import { useDaoChain } from '../../lib/dao-chain.ts'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
 import { walletFailure } from '../../lib/wallet-errors.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { useCreateProposal } from './queries/create-proposal.ts'
-import { useDaoChain } from './use-dao-chain.ts'
 import './proposals.css'
 
 const KIND_LABELS: Record<ProposalKind, string> = {

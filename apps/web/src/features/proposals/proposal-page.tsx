@@ -17,7 +17,7 @@ import './proposals.css'
 // The markdown renderer and its sanitiser (≈ 26 KiB gzip) are their own chunk: requested here, as the page's
 // code runs, so they download beside the proposal's data, and evaluated in a task of their own.
 const markdown = preloadable(
-  () => import('./markdown.tsx'),
+  () => import('../../components/markdown.tsx'),
   (m) => m.Markdown,
 )
 void markdown.load().catch(() => {}) // Preloaded's lazy path tries again, and reports

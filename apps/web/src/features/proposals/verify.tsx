@@ -2,8 +2,8 @@ import type { ProposalDetail } from '@guildhall/core'
 import type { RecountProgress, RecountReport } from '@guildhall/core/recount'
 import { useEffect, useRef, useState } from 'react'
 import { Card } from '../../components/card.tsx'
+import { useDaoChain } from '../../lib/dao-chain.ts'
 import type { RecountMessage, RecountRequest } from './recount.worker.ts'
-import { useDaoChain } from './use-dao-chain.ts'
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 

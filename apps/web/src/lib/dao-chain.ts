@@ -1,6 +1,6 @@
 import { governanceDomain } from '@guildhall/core'
 import { useAccount } from 'wagmi'
-import { usePublicConfig } from '../../lib/public-config-context.tsx'
+import { usePublicConfig } from './public-config-context.tsx'
 
 /**
  * The DAO's chain and signing domain, and whether the connected wallet is on that chain: a wallet checks

@@ -1,0 +1,195 @@
+import { delegateStatementTypedData, GOVERNANCE_LIMITS } from '@guildhall/core'
+import { type FormEvent, useState } from 'react'
+import type { Address } from 'viem'
+import { useAccount, useSignTypedData } from 'wagmi'
+import { Card } from '../../components/card.tsx'
+import { ApiRequestError, describeRequestError } from '../../lib/api.ts'
+import { useDaoChain } from '../../lib/dao-chain.ts'
+import { Preloaded } from '../../lib/preloadable.ts'
+import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
+import { walletFailure } from '../../lib/wallet-errors.ts'
+import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
+import { useDelegateStatement, usePublishStatement } from './queries/delegate-statement.ts'
+import { buildStatementMessage, statementSize } from './statement-message.ts'
+import { DelegateStatementView, markdownRenderer } from './statement-view.tsx'
+import './members.css'
+
+/** Why a publication failed, in a sentence: the server's for a refusal, the wallet's for a signature. */
+function publishFailure(error: unknown): string {
+  if (!(error instanceof ApiRequestError)) return walletFailure(error, 'the signature')
+  switch (error.status) {
+    case 401:
+      return `The signature was not accepted: ${error.message} Sign again with the connected account.`
+    case 409:
+      return `${error.message} Reload the page to edit your latest statement.`
+    case 400:
+    case 413:
+      return `The statement was refused: ${error.message}`
+    default:
+      // Timestamps (422), rate limits (429), the chain for a contract account (503), the network (0): the
+      // server's sentence or ours already says what to do.
+      return error.message
+  }
+}
+
+/** "Your delegate statement": the connected member writes, previews, signs and publishes theirs. */
+export function DelegateStatementEditor() {
+  const { address, isConnected } = useAccount()
+  const gate = useSessionGate()
+  if (!isConnected || !address) return null
+  if (gate !== 'open') {
+    return (
+      <Card title="Your delegate statement" testId="statement-editor">
+        <SessionGateNotice gate={gate} purpose="publish your delegate statement" />
+      </Card>
+    )
+  }
+  // The draft belongs to one account: another account starts from its own statement.
+  return <AccountStatementEditor key={address.toLowerCase()} delegate={address} />
+}
+
+function AccountStatementEditor({ delegate }: { delegate: Address }) {
+  const dao = useDaoChain()
+  const current = useDelegateStatement(delegate)
+  const publish = usePublishStatement()
+  const { signTypedDataAsync } = useSignTypedData()
+  const [draft, setDraft] = useState<string>()
+  const [editing, setEditing] = useState(false)
+  const [preview, setPreview] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [status, setStatus] = useState<{ text: string; error: boolean }>()
+
+  const latest = current.data ?? undefined
+  const text = draft ?? latest?.message.statement ?? ''
+  const size = statementSize(text)
+  const L = GOVERNANCE_LIMITS
+  const disabledReason = current.isPending
+    ? 'Reading your current statement…'
+    : size.characters > L.statementMax
+      ? `At most ${L.statementMax.toLocaleString('en-US')} characters.`
+      : size.bytes > L.statementMaxBytes
+        ? `At most ${L.statementMaxBytes.toLocaleString('en-US')} bytes: accented letters take 2, most other scripts 3, emoji 4.`
+        : latest && text === latest.message.statement
+          ? 'Edit your statement to publish a new version.'
+          : null
+
+  async function onPublish(event: FormEvent) {
+    event.preventDefault()
+    if (!dao.domain || disabledReason) return
+    const message = buildStatementMessage({
+      delegate,
+      statement: text,
+      replaces: latest?.message,
+      now: Date.now(),
+    })
+    setBusy(true)
+    setStatus({ text: 'Sign your statement in your wallet…', error: false })
+    try {
+      const signature = await signTypedDataAsync(delegateStatementTypedData(dao.domain, message))
+      setStatus({ text: 'Publishing your statement…', error: false })
+      await publish.mutateAsync({ message, signature })
+      setDraft(undefined)
+      setEditing(false)
+      setPreview(false)
+      setStatus({ text: 'Your statement is published. Sign a new version to change it.', error: false })
+    } catch (error) {
+      setStatus({ text: publishFailure(error), error: true })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card title="Your delegate statement" testId="statement-editor">
+      {current.error ? (
+        <p role="alert">Your current statement could not be read. {describeRequestError(current.error)}</p>
+      ) : null}
+      {latest?.message.statement && !editing ? (
+        <>
+          <DelegateStatementView delegate={delegate} />
+          <button type="button" className="button" onClick={() => setEditing(true)}>
+            Edit statement
+          </button>
+        </>
+      ) : (
+        <form className="statement-form" onSubmit={onPublish}>
+          <div className="statement-tabs">
+            <button
+              type="button"
+              className="button"
+              aria-pressed={!preview}
+              onClick={() => setPreview(false)}
+            >
+              Write
+            </button>
+            <button type="button" className="button" aria-pressed={preview} onClick={() => setPreview(true)}>
+              Preview
+            </button>
+          </div>
+          {preview ? (
+            <div className="statement-preview" data-testid="statement-preview">
+              {text ? (
+                <Preloaded code={markdownRenderer} props={{ text }} />
+              ) : (
+                <p className="muted">Nothing to preview.</p>
+              )}
+            </div>
+          ) : (
+            <label>
+              <span>
+                Who you are and how you will vote <span className="muted">(markdown)</span>
+              </span>
+              <textarea
+                value={text}
+                onChange={(e) => setDraft(e.target.value)}
+                maxLength={L.statementMax}
+                rows={8}
+                disabled={current.isPending}
+              />
+            </label>
+          )}
+          <p className="muted" data-testid="statement-size">
+            {size.characters.toLocaleString('en-US')} / {L.statementMax.toLocaleString('en-US')} characters
+            {size.bytes > size.characters ? ` · ${size.bytes.toLocaleString('en-US')} bytes` : ''}
+          </p>
+          {dao.wrongChain ? (
+            <SwitchChainButton purpose="to sign your statement" primary />
+          ) : (
+            <div>
+              <button
+                type="submit"
+                className="button primary"
+                disabled={busy || Boolean(disabledReason)}
+                aria-describedby={disabledReason ? 'statement-disabled-reason' : undefined}
+              >
+                {latest ? 'Sign and publish new version' : 'Sign and publish'}
+              </button>
+              {disabledReason ? (
+                <p id="statement-disabled-reason" className="muted">
+                  {disabledReason}
+                </p>
+              ) : null}
+            </div>
+          )}
+          {latest?.message.statement ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                setEditing(false)
+                setDraft(undefined)
+              }}
+            >
+              Cancel
+            </button>
+          ) : null}
+        </form>
+      )}
+      {status ? (
+        <p role={status.error ? 'alert' : 'status'} className={status.error ? 'error' : undefined}>
+          {status.text}
+        </p>
+      ) : null}
+    </Card>
+  )
+}

@@ -1,0 +1,42 @@
+import type { Hex } from 'viem'
+import { describe, expect, test } from 'vitest'
+import { LOG_GENESIS_HASH, type LogEntry, type LogEntryKind, logChainProblem, logEntryHash } from './log.ts'
+
+const digest = (byte: string) => `0x${byte.repeat(32)}` as Hex
+const signature = `0x${'ab'.repeat(65)}` as Hex
+
+function chain(kinds: readonly LogEntryKind[]): LogEntry[] {
+  const entries: LogEntry[] = []
+  for (const [index, kind] of kinds.entries()) {
+    const unhashed = {
+      seq: index + 1,
+      kind,
+      messageId: digest((index + 16).toString(16)),
+      signature,
+      prevHash: entries.at(-1)?.hash ?? LOG_GENESIS_HASH,
+    }
+    entries.push({ ...unhashed, hash: logEntryHash(unhashed) })
+  }
+  return entries
+}
+
+describe('the hash-chained log', () => {
+  test('behavior: an entry stored before statements existed hashes as it did then (the kind is hashed as its string)', () => {
+    // Computed by the log of the commit before the 'statement' kind was added.
+    const entry = {
+      seq: 7,
+      kind: 'vote' as const,
+      messageId: digest('12'),
+      signature,
+      prevHash: digest('34'),
+    }
+    expect(logEntryHash(entry)).toBe('0x48fff3e85a0b5ab7fb30b65120df588c74e474c84a73a8e799480180308a57ba')
+  })
+
+  test('behavior: a chain mixing proposals, votes and statements verifies; a statement entry relabelled as a vote breaks it there', () => {
+    const entries = chain(['proposal', 'vote', 'statement', 'vote', 'statement'])
+    expect(logChainProblem(entries)).toBeNull()
+    const relabelled = entries.map((entry) => (entry.seq === 3 ? { ...entry, kind: 'vote' as const } : entry))
+    expect(logChainProblem(relabelled)).toEqual({ seq: 3, problem: 'its hash does not match its fields' })
+  })
+})
