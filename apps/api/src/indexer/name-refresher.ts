@@ -221,7 +221,10 @@ async function resolveProfiles(
   const named: [Address, string][] = []
   addresses.forEach((address, i) => {
     const outcome = names[i]
-    if (outcome?.status !== 'fulfilled') return result.set(address, undefined)
+    if (outcome?.status !== 'fulfilled') {
+      result.set(address, undefined)
+      return
+    }
     const name = outcome.value !== null && acceptableName(outcome.value) ? outcome.value : null
     result.set(address, { name, avatarRecord: null, avatarUrl: null })
     if (name !== null) named.push([address, name])
@@ -232,7 +235,10 @@ async function resolveProfiles(
   const withAvatar: [Address, string][] = []
   named.forEach(([address, name], i) => {
     const outcome = records[i]
-    if (outcome?.status !== 'fulfilled') return result.set(address, undefined)
+    if (outcome?.status !== 'fulfilled') {
+      result.set(address, undefined)
+      return
+    }
     const record =
       outcome.value !== null && outcome.value.length <= AVATAR_RECORD_MAX_LENGTH ? outcome.value : null
     const url = avatarUrl(record, gateways)
