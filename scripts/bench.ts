@@ -5,6 +5,7 @@
 //   lighthouse  Lighthouse on the Overview and a proposal page, desktop and mobile presets.
 //   sign-in     verify latency, throughput and CPU per verification, PGlite and PostgreSQL.
 //   governance  vote ingest (PGlite, PostgreSQL), tally time, token index speed, voting-power lookups.
+//   names       a cold refresh of 1,000 addresses' names: lookups per second and per RPC call.
 //   scale       100,000 signed votes on one proposal, 100,000 holders: reads, votes under load, exports.
 // With no section named, every section runs. Builds go under bench-results/ (web-dist, reference/*), so a
 // rebuild of apps/web/dist meanwhile (e2e runs) cannot change the files under measurement; `--no-build`
@@ -22,7 +23,7 @@ import { startServer } from '../apps/api/src/server.ts'
 import { CHROMIUM_ARGS, findChromium } from '../e2e/support/chromium.ts'
 import { scaleSection } from './bench/scale.ts'
 import { benchJsonSchema } from './bench/schema.ts'
-import { governanceSection, lighthouseSection, signInSection } from './bench/sections.ts'
+import { governanceSection, lighthouseSection, namesSection, signInSection } from './bench/sections.ts'
 import { webSection } from './bench/web.ts'
 
 const root = resolve(import.meta.dirname, '..')
@@ -55,6 +56,7 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<SectionResult>> = 
   lighthouse: lighthouseSection,
   'sign-in': signInSection,
   governance: governanceSection,
+  names: namesSection,
   scale: scaleSection,
 }
 

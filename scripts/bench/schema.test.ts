@@ -8,7 +8,14 @@ const committed = resolve(import.meta.dirname, '../../docs/bench.json')
 describe('docs/bench.json (the figures in docs/benchmarks.md)', () => {
   test('has the shape the bench writes, with every section', () => {
     const json = benchJsonSchema.parse(JSON.parse(readFileSync(committed, 'utf8')))
-    expect(Object.keys(json.sections).sort()).toEqual(['governance', 'lighthouse', 'scale', 'sign-in', 'web'])
+    expect(Object.keys(json.sections).sort()).toEqual([
+      'governance',
+      'lighthouse',
+      'names',
+      'scale',
+      'sign-in',
+      'web',
+    ])
     expect(
       json.bundle &&
         json.pages &&
@@ -17,6 +24,7 @@ describe('docs/bench.json (the figures in docs/benchmarks.md)', () => {
         json.lighthouse &&
         json.signIn &&
         json.governance &&
+        json.names &&
         json.scale,
     ).toBeTruthy()
   })

@@ -209,6 +209,20 @@ const scaleInstances = z.union([
 export type ScaleInstances = z.infer<typeof scaleInstances>
 export type InstancesRun = z.infer<typeof instancesRun>
 
+const namesResult = z.object({
+  addresses: z.number().int(),
+  named: z.number().int(),
+  seconds: z.number(),
+  addressesPerSecond: z.number(),
+  /** Reverse names and avatar records resolved. */
+  lookups: z.number().int(),
+  lookupsPerSecond: z.number(),
+  ethCalls: z.number().int(),
+  rpcRequests: z.number().int(),
+  lookupsPerEthCall: z.number(),
+})
+export type NamesBenchResult = z.infer<typeof namesResult>
+
 export const benchJsonSchema = z.object({
   date: z.string(),
   chromium: z.string().optional(),
@@ -233,6 +247,7 @@ export const benchJsonSchema = z.object({
   budget: z.array(budgetLine).optional(),
   lighthouse: z.object({ lighthouseVersion: z.string(), runs: z.array(lighthouseRun).min(1) }).optional(),
   governance: governanceResult.optional(),
+  names: namesResult.optional(),
   signIn: z
     .object({
       accountsPerRun: z.number().int(),

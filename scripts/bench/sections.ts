@@ -4,6 +4,7 @@ import { findChromium } from '../../e2e/support/chromium.ts'
 import type { BenchContext, SectionResult } from '../bench.ts'
 import { formatGovernanceReport, runGovernanceBench } from './governance.ts'
 import { formatLighthouseReport, LIGHTHOUSE_BUDGET, runLighthouse } from './lighthouse.ts'
+import { formatNamesReport, runNamesBench } from './names.ts'
 import { formatSignInReport, runSignInBench } from './sign-in.ts'
 
 /** Sign-in: verify latency and throughput, 1000 accounts at 50 and 200 concurrent, PGlite and PostgreSQL. */
@@ -33,4 +34,10 @@ export async function lighthouseSection(ctx: BenchContext): Promise<SectionResul
 export async function governanceSection(ctx: BenchContext): Promise<SectionResult> {
   const result = await runGovernanceBench({ log: ctx.step })
   return { json: { governance: result }, report: formatGovernanceReport(result), misses: 0 }
+}
+
+/** Names: a cold refresh of 1,000 addresses on the local name service, lookups per second and per RPC call. */
+export async function namesSection(ctx: BenchContext): Promise<SectionResult> {
+  const result = await runNamesBench({ log: ctx.step })
+  return { json: { names: result }, report: formatNamesReport(result), misses: 0 }
 }

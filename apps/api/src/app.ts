@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Database } from './db/client.ts'
-import { signInDeps, tokenDeps } from './deps.ts'
+import { leaderJobs, nameDeps, signInDeps, tokenDeps } from './deps.ts'
 import type { Settings } from './env.ts'
 import { errorsPlugin } from './plugins/errors.ts'
 import { healthRoutes } from './plugins/health.ts'
@@ -9,6 +9,7 @@ import { webShellPlugin } from './plugins/web-shell.ts'
 import { authRoutes } from './routes/auth.ts'
 import { eventRoutes } from './routes/events.ts'
 import { governanceRoutes } from './routes/governance.ts'
+import { nameRoutes } from './routes/names.ts'
 import { tokenRoutes } from './routes/token.ts'
 import { rpcProxyRoutes } from './rpc-proxy.ts'
 
@@ -34,7 +35,14 @@ export async function buildApp({
   await app.register(errorsPlugin, { database })
   await app.register(securityPlugin, { settings, database })
   const token = tokenDeps(settings, database, now, app.log)
-  await app.register(healthRoutes, { database, leadership: token?.leadership })
+  const names = nameDeps(settings, database, now, app.log)
+  const leadership = leaderJobs(database, [token?.tokenIndex, names?.refresher], app.log)
+  if (leadership) {
+    app.addHook('onReady', async () => leadership.start())
+    app.addHook('onClose', async () => leadership.stop())
+  }
+  // `tokenIndex: leader | standby` in /api/health, as before names had a refresher on the same leader.
+  await app.register(healthRoutes, { database, leadership: token && leadership })
 
   if (publicConfig.signIn) {
     if (!database) throw new Error('Sign-in is on, so buildApp needs a database')
@@ -54,7 +62,11 @@ export async function buildApp({
     })
     await app.register(eventRoutes, { deps: token.governance })
   }
-  await app.register(tokenRoutes, { tokenIndex: token?.tokenIndex, leadership: token?.leadership })
+  await app.register(tokenRoutes, { tokenIndex: token?.tokenIndex })
+  await app.register(nameRoutes, {
+    profiles: names?.profiles,
+    rateLimitPerMinute: settings.namesRateLimitPerMinute,
+  })
 
   // Local development chains are served from the app's own origin so the browser needs one URL.
   await app.register(rpcProxyRoutes, { chains: settings.chains.filter((chain) => chain.proxied) })

@@ -132,6 +132,26 @@ describe('contentSecurityPolicy', () => {
     }
   })
 
+  test('the configured avatar gateways, by origin, in img-src only when names are on (ENS_RPC_URL): the page loads avatars from nowhere else', () => {
+    const gateways = {
+      IPFS_GATEWAYS: 'https://ipfs.example/prefix, http://127.0.0.1:9000',
+      ARWEAVE_GATEWAYS: 'https://arweave.example',
+    }
+    const on = policy({ ...LOCAL, WALLETS: 'injected', ENS_RPC_URL: 'https://eth.example/key', ...gateways })
+    expect(on.imgSrc).toEqual([
+      "'self'",
+      'data:',
+      'blob:',
+      'https://ipfs.example',
+      'http://127.0.0.1:9000',
+      'https://arweave.example',
+    ])
+    // The browser never talks to the ENS RPC: only the server does.
+    expect(on.connectSrc).toEqual(["'self'"])
+    const off = policy({ ...LOCAL, WALLETS: 'injected', ...gateways })
+    expect(off.imgSrc).toEqual(["'self'", 'data:', 'blob:'])
+  })
+
   test('frame-ancestors, base-uri, object-src and form-action do not depend on the settings', () => {
     for (const env of [{ ...LOCAL, WALLETS: 'injected' }, { WALLETCONNECT_PROJECT_ID: 'x' }]) {
       expect(policy(env)).toMatchObject({

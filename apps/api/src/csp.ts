@@ -1,5 +1,6 @@
 import { WALLET_CONNECT_WALLET_IDS } from '@guildhall/core'
 import type { Settings } from './env.ts'
+import { avatarGatewayOrigins } from './services/avatar-url.ts'
 
 /**
  * Hosts the wallet SDKs reach from the page, read from the pinned SDK sources (ADR 016). A wallet that is
@@ -52,7 +53,7 @@ export const WALLET_SDK_HOSTS = {
 export const ENS_AVATAR_GATEWAYS = ['https://ipfs.io', 'https://arweave.net']
 const MAINNET_ID = 1
 
-type PolicySettings = Pick<Settings, 'chains'> & {
+type PolicySettings = Pick<Settings, 'chains' | 'nameService'> & {
   publicConfig: Pick<Settings['publicConfig'], 'wallets' | 'appUrl'>
 }
 
@@ -70,6 +71,11 @@ export function contentSecurityPolicy(settings: PolicySettings): Record<string, 
     .map((chain) => new URL(chain.rpcUrl).origin)
     .filter((rpcOrigin) => rpcOrigin !== new URL(appUrl).origin)
   const ens = settings.chains.some((chain) => chain.id === MAINNET_ID) ? ENS_AVATAR_GATEWAYS : []
+  // The server's own avatar URLs (GET /api/names) point only at the configured gateways (avatar-url.ts).
+  const nameService = settings.nameService
+  const avatarGateways = nameService
+    ? avatarGatewayOrigins({ ipfs: nameService.ipfsGateways, arweave: nameService.arweaveGateways })
+    : []
   const unique = (values: string[]) => [...new Set(values)]
   const frames = unique(sdks.flatMap((sdk) => sdk.frame))
   return {
@@ -84,7 +90,14 @@ export function contentSecurityPolicy(settings: PolicySettings): Record<string, 
     // script; scripts stay 'self' only.
     styleSrc: ["'self'", "'unsafe-inline'"],
     connectSrc: unique(["'self'", ...rpcOrigins, ...sdks.flatMap((sdk) => sdk.connect), ...ens]),
-    imgSrc: unique(["'self'", 'data:', 'blob:', ...sdks.flatMap((sdk) => sdk.img), ...ens]),
+    imgSrc: unique([
+      "'self'",
+      'data:',
+      'blob:',
+      ...sdks.flatMap((sdk) => sdk.img),
+      ...ens,
+      ...avatarGateways,
+    ]),
     fontSrc: ["'self'"],
     frameSrc: frames.length > 0 ? frames : ["'none'"],
     workerSrc: ["'self'"],

@@ -6,8 +6,10 @@ import { type Address, createPublicClient, type PublicClient } from 'viem'
 import type { Database } from './db/client.ts'
 import type { Settings } from './env.ts'
 import { Leadership } from './indexer/leader.ts'
+import { NameRefresher, nameLookupClient } from './indexer/name-refresher.ts'
 import { TokenIndex } from './indexer/token-index.ts'
 import type { GovernanceDeps } from './services/governance-deps.ts'
+import { NameProfiles } from './services/names.ts'
 import { ProposalReads } from './services/proposal-reads.ts'
 import type { SignInDeps } from './services/sign-in.ts'
 
@@ -40,16 +42,15 @@ export function signInDeps(settings: Settings, database: Database, now: () => Da
 
 /**
  * The token index and the governance services over it, when a token is configured: the index
- * follows the token's events into the database in the background (on one instance, the leader, when several
- * share a PostgreSQL database) and answers holders and voting power locally. Without a database there is
- * nothing to keep it in.
+ * follows the token's events into the database in the background (on the leader, `leadership`) and answers
+ * holders and voting power locally. Without a database there is nothing to keep it in.
  */
 export function tokenDeps(
   settings: Settings,
   database: Database | undefined,
   now: () => Date,
   logger: FastifyBaseLogger,
-): { tokenIndex: TokenIndex; leadership: Leadership; governance: GovernanceDeps } | undefined {
+): { tokenIndex: TokenIndex; governance: GovernanceDeps } | undefined {
   const { token, governance: rules } = settings.publicConfig
   const daoChain = settings.chains[0]
   if (!token || !daoChain || !database) return undefined
@@ -67,15 +68,8 @@ export function tokenDeps(
     multicall3: daoChain.multicall3,
     logger,
   })
-  const leadership = new Leadership({
-    connect: database.postgres?.newClient,
-    onLead: () => tokenIndex.start(),
-    onStandby: () => tokenIndex.stop(),
-    logger,
-  })
   return {
     tokenIndex,
-    leadership,
     governance: {
       database,
       client,
@@ -87,4 +81,57 @@ export function tokenDeps(
       reads: new ProposalReads(),
     },
   }
+}
+
+/**
+ * Names and avatars: the table's answers for readers (every instance), and, with ENS_RPC_URL, the refresher
+ * that resolves its queue (the leader's). Without a database there is nothing to keep them in.
+ */
+export function nameDeps(
+  settings: Settings,
+  database: Database | undefined,
+  now: () => Date,
+  logger: FastifyBaseLogger,
+): { profiles: NameProfiles; refresher: NameRefresher | undefined } | undefined {
+  if (!database) return undefined
+  const { nameService } = settings
+  const gateways = nameService && { ipfs: nameService.ipfsGateways, arweave: nameService.arweaveGateways }
+  const refresher =
+    nameService &&
+    gateways &&
+    new NameRefresher({
+      db: database.db,
+      client: nameLookupClient(nameService.rpcUrl),
+      gateways,
+      now,
+      logger,
+    })
+  const profiles = new NameProfiles({ db: database.db, now, gateways, onQueued: () => refresher?.wake() })
+  return { profiles, refresher: refresher ?? undefined }
+}
+
+/** What only the leader runs: started when this instance leads, stopped when it no longer does. */
+type LeaderJob = { start(): void; stop(): Promise<void> }
+
+/**
+ * One instance runs the background jobs (the token index, the name refresher) when several share a
+ * PostgreSQL database: the holder of the leader lock (ADR 022). On PGlite the one process leads.
+ */
+export function leaderJobs(
+  database: Database | undefined,
+  jobs: (LeaderJob | undefined)[],
+  logger: FastifyBaseLogger,
+): Leadership | undefined {
+  const running = jobs.filter((job) => job !== undefined)
+  if (!database || running.length === 0) return undefined
+  return new Leadership({
+    connect: database.postgres?.newClient,
+    onLead: () => {
+      for (const job of running) job.start()
+    },
+    onStandby: async () => {
+      await Promise.all(running.map((job) => job.stop()))
+    },
+    logger,
+  })
 }

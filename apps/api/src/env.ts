@@ -107,6 +107,8 @@ const envSchema = z.object({
   EXPORT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Voting-power look-ups one client (IP) may make per minute; above the indexed block each asks the chain. */
   POWER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /** Name look-ups (GET /api/names, up to 100 addresses) one client (IP) may make per minute. */
+  NAMES_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   /**
    * Behind a load balancer: the proxies whose X-Forwarded-For names the client (rate limits, logs), as IP
    * addresses and CIDR ranges; `off`: the peer is the client.
@@ -158,6 +160,8 @@ export interface Settings {
   governanceRateLimitPerMinute: number
   exportRateLimitPerMinute: number
   powerRateLimitPerMinute: number
+  /** Name look-ups (GET /api/names) each client may make per minute: each may queue lookups on the ENS RPC. */
+  namesRateLimitPerMinute: number
   /** Fastify's trustProxy: false, or the proxies' addresses and ranges. */
   trustProxy: false | string[]
   snapshotMaxAgeBlocks: number
@@ -340,6 +344,7 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     governanceRateLimitPerMinute: e.GOVERNANCE_RATE_LIMIT_PER_MINUTE,
     exportRateLimitPerMinute: e.EXPORT_RATE_LIMIT_PER_MINUTE,
     powerRateLimitPerMinute: e.POWER_RATE_LIMIT_PER_MINUTE,
+    namesRateLimitPerMinute: e.NAMES_RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
     snapshotMaxAgeBlocks: e.SNAPSHOT_MAX_AGE_BLOCKS,
     nameService: e.ENS_RPC_URL

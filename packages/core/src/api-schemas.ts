@@ -30,6 +30,41 @@ export const holderStatsSchema = z.strictObject({
 })
 export type HolderStats = z.infer<typeof holderStatsSchema>
 
+/** Most addresses one GET /api/names may ask about. */
+export const NAMES_PER_REQUEST_MAX = 100
+
+/** GET /api/names?addresses=0x…,0x… : up to 100 addresses, any case, comma-separated. */
+export const nameListQuerySchema = z.strictObject({
+  addresses: z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((text: string) => text.split(',')),
+    ),
+    z
+      .array(z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits')))
+      .check(
+        z.minLength(1),
+        z.maxLength(NAMES_PER_REQUEST_MAX, `at most ${NAMES_PER_REQUEST_MAX} addresses`),
+      ),
+  ),
+})
+export type NameListQuery = z.infer<typeof nameListQuerySchema>
+
+export const nameAnswerSchema = z.strictObject({
+  address: checksummedAddressSchema,
+  /** The primary ENS name, forward-checked; null: none (show the shortened address). */
+  name: z.nullable(z.string()),
+  /** The avatar image on one of the server's gateways; null: none (show a generated avatar). */
+  avatarUrl: z.nullable(z.string()),
+  /** True while the address waits for its first lookup: ask again in a few seconds. */
+  pending: z.boolean(),
+})
+export type NameAnswer = z.infer<typeof nameAnswerSchema>
+
+/** GET /api/names: one answer per distinct address asked, in the order asked. */
+export const nameListSchema = z.strictObject({ names: z.array(nameAnswerSchema) })
+export type NameList = z.infer<typeof nameListSchema>
+
 export const proposalSummarySchema = z.strictObject({
   id: bytes32Schema,
   author: checksummedAddressSchema,

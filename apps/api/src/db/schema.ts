@@ -244,6 +244,39 @@ export const rateLimits = pgTable('rate_limits', {
   expire: bigint('expire', { mode: 'number' }),
 })
 
+/**
+ * Names and avatars resolved on Ethereum's ENS (services/names.ts, indexer/name-refresher.ts), one row per
+ * address asked about. The table is also the refresh queue: `requested_at` is set when a reader finds the
+ * row missing or expired, and cleared by the leader's refresh, so any instance can queue and one resolves.
+ */
+export const nameProfiles = pgTable(
+  'name_profiles',
+  {
+    /** EIP-55 checksummed. */
+    address: text('address').primaryKey(),
+    /** The primary name, forward-checked and normalized; null when there is none (a cached negative). */
+    name: text('name'),
+    /** The name's `avatar` text record as stored on chain. */
+    avatarRecord: text('avatar_record'),
+    /**
+     * The record's image on the configured gateway (avatar-url.ts), null when it has none or the gateway
+     * does not serve an image there. Given to readers only while it is still what the gateways in the
+     * settings derive.
+     */
+    avatarUrl: text('avatar_url'),
+    /** Null until the first lookup has answered. */
+    resolvedAt: timestamptz('resolved_at'),
+    expiresAt: timestamptz('expires_at').notNull(),
+    /** When a reader queued it for a lookup; null when nothing is queued. */
+    requestedAt: timestamptz('requested_at'),
+  },
+  (table) => [
+    index('name_profiles_requested_at_idx')
+      .on(table.requestedAt)
+      .where(sql`${table.requestedAt} is not null`),
+  ],
+)
+
 export const schema = {
   authNonces,
   proposals,
@@ -259,6 +292,7 @@ export const schema = {
   tokenDelegateChanges,
   tokenVoteCheckpoints,
   rateLimits,
+  nameProfiles,
 }
 export type Schema = typeof schema
 export type AuthNonce = typeof authNonces.$inferSelect

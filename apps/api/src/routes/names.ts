@@ -1,0 +1,29 @@
+// HTTP for names and avatars: GET /api/names?addresses=0x…,0x… answers from the table of resolved profiles.
+import { nameListQuerySchema } from '@guildhall/core'
+import type { FastifyInstance } from 'fastify'
+import { type Address, getAddress } from 'viem'
+import type { NameProfiles } from '../services/names.ts'
+import { parse } from './params.ts'
+
+/** How long a browser or cache may keep an answer with nothing pending: names change rarely. */
+const NAMES_MAX_AGE_S = 60
+
+export async function nameRoutes(
+  app: FastifyInstance,
+  { profiles, rateLimitPerMinute }: { profiles?: NameProfiles; rateLimitPerMinute: number },
+) {
+  // Each request may queue up to 100 lookups on the operator's RPC: counted per client.
+  const limit = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } }
+
+  app.get('/api/names', { config: limit }, async (request, reply) => {
+    const { addresses } = parse(nameListQuerySchema, request.query, 'names query')
+    const checksummed = addresses.map((address) => getAddress(address) as Address)
+    const names = profiles
+      ? await profiles.lookup(checksummed)
+      : [...new Set(checksummed)].map((address) => ({ address, name: null, avatarUrl: null, pending: false }))
+    // An answer still waiting for lookups is asked again soon, and must not be served from a cache meanwhile.
+    const pending = names.some((answer) => answer.pending)
+    reply.header('cache-control', pending ? 'no-store' : `public, max-age=${NAMES_MAX_AGE_S}`)
+    return { names }
+  })
+}

@@ -1,0 +1,89 @@
+// Names and avatars for addresses (GET /api/names), answered from the table of resolved profiles: never a
+// lookup on the reader's time. An address the table lacks, or whose answer has expired, is queued in the
+// table itself (`requested_at`); the leader's refresher (indexer/name-refresher.ts) resolves the queue in
+// batches. An expired answer is still given meanwhile: a name changes rarely, and a stale one for a minute
+// beats none.
+import type { NameAnswer } from '@guildhall/core'
+import { and, inArray, isNull, lte } from 'drizzle-orm'
+import type { Address } from 'viem'
+import type { Db } from '../db/client.ts'
+import { nameProfiles } from '../db/schema.ts'
+import { type AvatarGateways, avatarUrl } from './avatar-url.ts'
+
+export type NameProfilesOptions = {
+  db: Db
+  now: () => Date
+  /** The configured gateways; null when names are off (no ENS_RPC_URL): every answer is empty, quietly. */
+  gateways: AvatarGateways | null
+  /** Called after addresses were queued (wakes this instance's refresher when it leads). */
+  onQueued?: () => void
+}
+
+export class NameProfiles {
+  readonly #options: NameProfilesOptions
+
+  constructor(options: NameProfilesOptions) {
+    this.#options = options
+  }
+
+  /** One answer per address (distinct, in order); missing and expired ones are queued for a lookup. */
+  async lookup(addresses: readonly Address[]): Promise<NameAnswer[]> {
+    const distinct = [...new Set(addresses)]
+    const { gateways, db } = this.#options
+    if (gateways === null) return distinct.map((address) => empty(address, false))
+    const now = this.#options.now()
+    const rows = await db
+      .select({
+        address: nameProfiles.address,
+        name: nameProfiles.name,
+        avatarRecord: nameProfiles.avatarRecord,
+        avatarUrl: nameProfiles.avatarUrl,
+        resolvedAt: nameProfiles.resolvedAt,
+        expiresAt: nameProfiles.expiresAt,
+        requestedAt: nameProfiles.requestedAt,
+      })
+      .from(nameProfiles)
+      .where(inArray(nameProfiles.address, distinct))
+    const found = new Map(rows.map((row) => [row.address, row]))
+    const missing = distinct.filter((address) => !found.has(address))
+    const expired = rows.filter((row) => row.requestedAt === null && row.expiresAt <= now)
+    if (missing.length > 0) {
+      await db
+        .insert(nameProfiles)
+        .values(missing.map((address) => ({ address, expiresAt: now, requestedAt: now })))
+        .onConflictDoNothing()
+    }
+    if (expired.length > 0) {
+      await db
+        .update(nameProfiles)
+        .set({ requestedAt: now })
+        .where(
+          and(
+            inArray(
+              nameProfiles.address,
+              expired.map((row) => row.address),
+            ),
+            isNull(nameProfiles.requestedAt),
+            lte(nameProfiles.expiresAt, now),
+          ),
+        )
+    }
+    if (missing.length > 0 || expired.length > 0) this.#options.onQueued?.()
+    return distinct.map((address) => {
+      const row = found.get(address)
+      if (!row || row.resolvedAt === null) return empty(address, true)
+      // The stored URL was checked at the gateway; it stands while the settings' gateways still derive it.
+      const derived = avatarUrl(row.avatarRecord, gateways)
+      return {
+        address,
+        name: row.name,
+        avatarUrl: derived === row.avatarUrl ? derived : null,
+        pending: false,
+      }
+    })
+  }
+}
+
+function empty(address: Address, pending: boolean): NameAnswer {
+  return { address, name: null, avatarUrl: null, pending }
+}
