@@ -404,11 +404,11 @@ if (serverUrl) {
         sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
       )
       // Every migration in the journal, each once.
-    const journal = JSON.parse(
-      await readFile(new URL('../../drizzle/meta/_journal.json', import.meta.url), 'utf8'),
-    ) as { entries: unknown[] }
-    expect(journal.entries.length).toBeGreaterThanOrEqual(6)
-    expect(applied.rows[0]?.n).toBe(journal.entries.length)
+      const journal = JSON.parse(
+        await readFile(new URL('../../drizzle/meta/_journal.json', import.meta.url), 'utf8'),
+      ) as { entries: unknown[] }
+      expect(journal.entries.length).toBeGreaterThanOrEqual(6)
+      expect(applied.rows[0]?.n).toBe(journal.entries.length)
     })
 
     test('ping() answers false (without throwing) when the server cannot be reached', async () => {
