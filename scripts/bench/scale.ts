@@ -25,6 +25,7 @@ import { type ApiProcess, startApiProcess, stopApiProcess } from '../../apps/api
 import type { BenchContext, SectionResult } from '../bench.ts'
 import { table } from './report.ts'
 import { prepareScaleChain, type ScaleChain } from './scale-chain.ts'
+import { directoryLatency } from './scale-directory.ts'
 import { type BrowserRecount, browserRecount, type PageLoad, resultsLoads } from './scale-page.ts'
 import { seedProposalVotes } from './scale-seed.ts'
 import { scaleProposalMessage, scaleVoterKey, signScaleProposal, signScaleVotes } from './scale-votes.ts'
@@ -422,7 +423,9 @@ async function runScaleBench({
         ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
       })
       try {
-        const figures = await measure(server, chain, small, prepared.deepCursor, bodies, log)
+        const figures = await measure(server, chain, small, prepared.deepCursor, bodies, log).then(
+          async (m) => ({ ...m, directory: await directoryLatency(server.origin, log) }),
+        )
         databases.push({ database, index: prepared.index, seedSeconds: prepared.seedSeconds, ...figures })
         if (database === 'PostgreSQL' || 'skipped' in postgres) {
           const page = (id: string) => new URL(`/proposals/${id}`, server.origin).toString()
