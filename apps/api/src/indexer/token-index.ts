@@ -7,9 +7,9 @@
 // - Only blocks at least `confirmations` below the head are indexed; a deeper reorg is found by comparing the
 //   stored hash of the last indexed block with the chain's, then rewound to the newest stored block the
 //   chain still has (the fork point) and indexed again from there.
-// - Each range's rows and the cursor are written in one transaction that first locks the cursor row and
-//   checks it is where this sync left it: a crash never half-applies a range, and two servers on one
-//   database never apply the same range twice.
+// - Each range's rows, the cursor and the members directory's rows (member-stats.ts) are written in one
+//   transaction that first locks the cursor row and checks it is where this sync left it: a crash never
+//   half-applies a range, and two servers on one database never apply the same range twice.
 // - The chain's hash of a range's last block is read before and after its logs, and the cursor block's
 //   hash after: if either moved, the logs may come from a fork being replaced and the range is not applied.
 import type { AnswerSource } from '@guildhall/core'
