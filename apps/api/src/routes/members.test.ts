@@ -256,7 +256,10 @@ describe('orders, search and pages', () => {
     })
     const addresses = seen.map((row) => row.address)
     for (const address of before.filter((address) => address !== ada.address))
-      expect(addresses.filter((seenAddress) => seenAddress === address), address).toHaveLength(1)
+      expect(
+        addresses.filter((seenAddress) => seenAddress === address),
+        address,
+      ).toHaveLength(1)
     expect(seen.filter((row) => row.address === ada.address).map((row) => row.votes)).toEqual([
       '1250000000000000000000',
       '250000000000000000000',
