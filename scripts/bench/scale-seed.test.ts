@@ -11,7 +11,7 @@ import {
 import { asc, eq } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import { afterEach, expect, test } from 'vitest'
-import { ballots, governanceLog, proposalTallies, votes } from '../../apps/api/src/db/schema.ts'
+import { ballots, governanceLog, memberStats, proposalTallies, votes } from '../../apps/api/src/db/schema.ts'
 import { type TestDatabase, testDatabase } from '../../apps/api/src/db/test-database.ts'
 import type { TokenIndex } from '../../apps/api/src/indexer/token-index.ts'
 import type { GovernanceDeps } from '../../apps/api/src/services/governance-deps.ts'
@@ -39,6 +39,7 @@ async function governanceRows(database: TestDatabase) {
     votes: stored.map(({ receivedAt: _, ...row }) => row),
     ballots: await db.select().from(ballots).orderBy(asc(ballots.voter)),
     tallies: await db.select().from(proposalTallies),
+    members: await db.select().from(memberStats).orderBy(asc(memberStats.address)),
     log: (await db.select().from(governanceLog).orderBy(asc(governanceLog.seq))).map(
       ({ createdAt: _, ...row }) => row,
     ),
@@ -82,6 +83,7 @@ test('behavior: the bulk seed leaves exactly what the vote path leaves for the s
   const rows = await governanceRows(seeded)
   expect(rows).toEqual(await governanceRows(voted))
   expect(rows.ballots).toHaveLength(VOTERS)
+  expect(rows.members.map((row) => row.votesCast)).toEqual(Array(VOTERS).fill(1))
   expect(logChainProblem(rows.log.map(({ proposalId: _, ...entry }) => entry as LogEntry))).toBeNull()
   const rules = tallyRules(proposal.message)
   const stored = await storedTally(seeded.db, proposal.id, rules)

@@ -1,7 +1,7 @@
 // The scale bench's bulk seed: a signed proposal and its signed votes written straight into the database,
 // in one transaction of multi-row inserts, leaving exactly what the vote path (services/votes.ts) leaves
 // for the same messages arriving in this order: the proposal, its votes, one ballot per voter with its power,
-// the hash-chained log entries, and the stored tally. A hundred thousand votes through HTTP would take an
+// the hash-chained log entries, the stored tally and the voters' directory rows. A hundred thousand votes through HTTP would take an
 // hour; the signatures are not checked here (the bench made them), the recount checks them.
 import {
   addToTotals,
@@ -18,6 +18,7 @@ import type { Hex } from 'viem'
 import type { Database } from '../../apps/api/src/db/client.ts'
 import { ballots, governanceLog, proposals, proposalTallies, votes } from '../../apps/api/src/db/schema.ts'
 import { LOG_LOCK_KEY } from '../../apps/api/src/services/governance-log.ts'
+import { recordBallots } from '../../apps/api/src/services/member-stats.ts'
 import { tallyRules } from '../../apps/api/src/services/tallies.ts'
 
 export type SeedVote = {
@@ -110,6 +111,7 @@ export async function seedProposalVotes(
       quorumPower: totals.quorumPower,
       lastSeq: previous.seq,
     })
+    await recordBallots(tx, proposal.id)
     return { lastSeq: previous.seq }
   })
 }

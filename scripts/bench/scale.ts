@@ -29,6 +29,7 @@ import type { BenchContext, SectionResult } from '../bench.ts'
 import { ensureHaproxy } from '../system-deps.ts'
 import { table } from './report.ts'
 import { prepareScaleChain, type ScaleChain } from './scale-chain.ts'
+import { directoryLatency } from './scale-directory.ts'
 import { type BrowserRecount, browserRecount, type PageLoad, resultsLoads } from './scale-page.ts'
 import { seedProposalVotes } from './scale-seed.ts'
 import { scaleProposalMessage, scaleVoterKey, signScaleProposal, signScaleVotes } from './scale-votes.ts'
@@ -685,7 +686,9 @@ async function runScaleBench({
         ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
       })
       try {
-        const figures = await measure(server, chain, small, prepared.deepCursor, bodies, log)
+        const figures = await measure(server, chain, small, prepared.deepCursor, bodies, log).then(
+          async (m) => ({ ...m, directory: await directoryLatency(server.origin, log) }),
+        )
         const run: DatabaseRun = {
           database,
           index: prepared.index,

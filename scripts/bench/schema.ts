@@ -109,6 +109,20 @@ export type BudgetLine = z.infer<typeof budgetLine>
 export type Latency = z.infer<typeof latency>
 export type GovernanceBenchResult = z.infer<typeof governanceResult>
 
+const directoryLatency = z.object({
+  sorted: z.array(
+    z.object({
+      sort: z.enum(['power', 'delegators', 'participation']),
+      firstPage: latency,
+      deepPage: latency,
+    }),
+  ),
+  /** By the start of an address (0x and two hex digits), sorted by power, and by participation. */
+  searched: latency,
+  searchedSorted: latency,
+})
+export type DirectoryLatency = z.infer<typeof directoryLatency>
+
 const scaleRun = z.object({
   database: z.string(),
   index: z.object({ events: z.number().int(), seconds: z.number() }),
@@ -160,6 +174,8 @@ const scaleRun = z.object({
     })
     .optional(),
   logPage: latency,
+  /** GET /api/members (scale-directory.ts); absent in runs from before the directory. */
+  directory: directoryLatency.optional(),
 })
 
 /** One vote ingest of the instances comparison: the same votes, signed anew, through a proxy or not. */

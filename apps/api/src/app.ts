@@ -9,6 +9,7 @@ import { webShellPlugin } from './plugins/web-shell.ts'
 import { authRoutes } from './routes/auth.ts'
 import { eventRoutes } from './routes/events.ts'
 import { governanceRoutes } from './routes/governance.ts'
+import { memberRoutes } from './routes/members.ts'
 import { nameRoutes } from './routes/names.ts'
 import { tokenRoutes } from './routes/token.ts'
 import { rpcProxyRoutes } from './rpc-proxy.ts'
@@ -61,6 +62,7 @@ export async function buildApp({
       powerRateLimitPerMinute: settings.powerRateLimitPerMinute,
     })
     await app.register(eventRoutes, { deps: token.governance })
+    await app.register(memberRoutes, { db: token.governance.database.db, tokenIndex: token.tokenIndex })
   }
   await app.register(tokenRoutes, { tokenIndex: token?.tokenIndex })
   await app.register(nameRoutes, {

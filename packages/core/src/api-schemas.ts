@@ -107,6 +107,9 @@ export const proposalListSchema = z.strictObject({
   now: z.int(),
 })
 
+/** The start of an address, as the votes list's and the directory's searches take it. */
+export const ADDRESS_START_PATTERN = /^0x[0-9a-fA-F]{0,40}$/
+
 export const VOTE_LIST_ORDERS = ['power', 'time'] as const
 
 /** GET /api/proposals/:id/votes?order=&choice=&voter=&cursor=&limit= : a proposal's counting votes, a page at a time. */
@@ -116,7 +119,7 @@ export const voteListQuerySchema = z.strictObject({
   choice: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(GOVERNANCE_LIMITS.choicesMax))),
   /** Only voters whose address starts with this (any case). */
   voter: z.optional(
-    z.string().check(z.regex(/^0x[0-9a-fA-F]{0,40}$/, 'The voter search is the start of an address (0x…)')),
+    z.string().check(z.regex(ADDRESS_START_PATTERN, 'The voter search is the start of an address (0x…)')),
   ),
   cursor: z.optional(cursorSchema),
   limit: pageLimit(25, 100),
@@ -139,6 +142,61 @@ export const voteListSchema = z.strictObject({
   next: z.nullable(cursorSchema),
 })
 export type VoteList = z.infer<typeof voteListSchema>
+
+export const MEMBER_SORTS = ['power', 'delegators', 'participation'] as const
+export type MemberSort = (typeof MEMBER_SORTS)[number]
+
+/** GET /api/members?sort=&q=&cursor=&limit= : the members directory, a page at a time. */
+export const memberListQuerySchema = z.strictObject({
+  sort: z._default(z.enum(MEMBER_SORTS), 'power'),
+  /** The start of an address (0x…, any case; ADDRESS_START_PATTERN), or a name. */
+  q: z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'The search is empty'),
+        z.maxLength(64, 'The search is at most 64 characters'),
+      ),
+  ),
+  cursor: z.optional(cursorSchema),
+  limit: pageLimit(25, 100),
+})
+export type MemberListQuery = z.infer<typeof memberListQuerySchema>
+
+export const memberListItemSchema = z.strictObject({
+  address: checksummedAddressSchema,
+  /** Voting power at the indexed block. */
+  votes: decimalStringSchema,
+  /** votes / the total voting power, rounded to millionths (0 when nobody has any). */
+  share: z.number().check(z.gte(0), z.lte(1)),
+  /** Tokens held at the indexed block. */
+  balance: decimalStringSchema,
+  /** Whom the member delegates to; null: nobody. */
+  delegate: z.nullable(checksummedAddressSchema),
+  /** Other accounts holding tokens that delegate to the member. */
+  delegators: z.int().check(z.gte(0)),
+  /** Proposals the member voted on. */
+  votesCast: z.int().check(z.gte(0)),
+  /** Proposals the member could vote on (voting power at the snapshot). */
+  eligibleProposals: z.int().check(z.gte(0)),
+  /** votesCast / eligibleProposals (at most 1); null when there were none. */
+  participation: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+  /** Unix seconds of the member's latest vote; null: never voted. */
+  lastVoteAt: z.nullable(z.int()),
+})
+export type MemberListItem = z.infer<typeof memberListItemSchema>
+
+/** GET /api/members */
+export const memberListSchema = z.strictObject({
+  members: z.array(memberListItemSchema),
+  /** Every delegate's votes added up at the indexed block. */
+  totalVotes: decimalStringSchema,
+  /** The block the figures stand at; null before the token index's first range. */
+  blockNumber: z.nullable(z.int()),
+  next: z.nullable(cursorSchema),
+})
+export type MemberList = z.infer<typeof memberListSchema>
 
 /** A tally as the API writes it: `Tally` with its amounts as decimal strings. */
 export const tallyJsonSchema = z.strictObject({

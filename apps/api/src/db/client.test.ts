@@ -415,7 +415,7 @@ if (serverUrl) {
       const journal = JSON.parse(
         await readFile(new URL('../../drizzle/meta/_journal.json', import.meta.url), 'utf8'),
       ) as { entries: unknown[] }
-      expect(journal.entries.length).toBeGreaterThanOrEqual(8)
+      expect(journal.entries.length).toBeGreaterThanOrEqual(9)
       expect(applied.rows[0]?.n).toBe(journal.entries.length)
     })
 

@@ -69,6 +69,8 @@ export const tokenIndexCursor = pgTable('token_index_cursor', {
   block: blockNumber('block').notNull(),
   /** The hash of `block` as indexed (null before the first range): a different hash on the chain = reorg. */
   blockHash: text('block_hash'),
+  /** Every delegate's votes at `block` added up (the directory's share of voting power), moved with each range. */
+  totalVotes: uint256('total_votes').notNull().default(sql`0`),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 })
 
@@ -277,6 +279,70 @@ export const nameProfiles = pgTable(
   ],
 )
 
+/**
+ * The members directory (services/member-list.ts, ADR 030): one row per holder, delegate, voter or signed-in
+ * member, so a page is an index seek. The token index moves `votes`, `balance`, `delegate` and `delegators`
+ * in the transaction of each range it applies, and counts `eligibleProposals` once the index passes a
+ * proposal's snapshot; the vote transaction moves `votesCast` and `lastVoteAt`; sign-in adds the row.
+ * `npm run tallies:check` proves the rows equal to a recount from the index and the ballots.
+ */
+export const memberStats = pgTable(
+  'member_stats',
+  {
+    /** EIP-55 checksummed. */
+    address: text('address').primaryKey(),
+    /** Voting power at the indexed block (the token's getVotes). */
+    votes: uint256('votes').notNull().default(sql`0`),
+    /** Tokens held at the indexed block. */
+    balance: uint256('balance').notNull().default(sql`0`),
+    /** Whom this member delegates to; null: nobody. */
+    delegate: text('delegate'),
+    /** Other accounts holding tokens that delegate to this member. */
+    delegators: integer('delegators').notNull().default(0),
+    /** Proposals with a ballot of this member. */
+    votesCast: integer('votes_cast').notNull().default(0),
+    /** Proposals whose snapshot the index has passed at which this member had voting power. */
+    eligibleProposals: integer('eligible_proposals').notNull().default(0),
+    /** votesCast / eligibleProposals in millionths (capped at 1,000,000), 0 when there were none: the sort key. */
+    participation: integer('participation')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`case when eligible_proposals = 0 then 0 else least(1000000, votes_cast::bigint * 1000000 / eligible_proposals)::integer end`,
+      ),
+    /** The timestamp of this member's latest vote (unix seconds). */
+    lastVoteAt: bigint('last_vote_at', { mode: 'number' }),
+  },
+  (table) => [
+    // The directory's three orders, the address breaking ties (services/member-list.ts).
+    index('member_stats_by_votes_idx').on(table.votes.desc(), table.address.desc()),
+    index('member_stats_by_delegators_idx').on(
+      table.delegators.desc(),
+      table.votes.desc(),
+      table.address.desc(),
+    ),
+    index('member_stats_by_participation_idx').on(
+      table.participation.desc(),
+      table.votes.desc(),
+      table.address.desc(),
+    ),
+    // Search by the start of an address, in any case.
+    index('member_stats_address_prefix_idx').using('btree', sql`lower(${table.address}) text_pattern_ops`),
+    // Counting a delegate's delegators.
+    index('member_stats_delegate_idx').on(table.delegate),
+  ],
+)
+
+/**
+ * Proposals whose eligible members the token index has counted into `member_stats.eligible_proposals`
+ * (once the index passed their snapshot); a rewind below a snapshot removes the row and recounts.
+ */
+export const memberEligibilityCounted = pgTable('member_eligibility_counted', {
+  proposalId: text('proposal_id')
+    .primaryKey()
+    .references(() => proposals.id),
+  snapshot: blockNumber('snapshot').notNull(),
+})
+
 export const schema = {
   authNonces,
   proposals,
@@ -293,6 +359,8 @@ export const schema = {
   tokenVoteCheckpoints,
   rateLimits,
   nameProfiles,
+  memberStats,
+  memberEligibilityCounted,
 }
 export type Schema = typeof schema
 export type AuthNonce = typeof authNonces.$inferSelect

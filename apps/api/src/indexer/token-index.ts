@@ -7,9 +7,9 @@
 // - Only blocks at least `confirmations` below the head are indexed; a deeper reorg is found by comparing the
 //   stored hash of the last indexed block with the chain's, then rewound to the newest stored block the
 //   chain still has (the fork point) and indexed again from there.
-// - Each range's rows and the cursor are written in one transaction that first locks the cursor row and
-//   checks it is where this sync left it: a crash never half-applies a range, and two servers on one
-//   database never apply the same range twice.
+// - Each range's rows, the cursor and the members directory's rows (member-stats.ts) are written in one
+//   transaction that first locks the cursor row and checks it is where this sync left it: a crash never
+//   half-applies a range, and two servers on one database never apply the same range twice.
 // - The chain's hash of a range's last block is read before and after its logs, and the cursor block's
 //   hash after: if either moved, the logs may come from a fork being replaced and the range is not applied.
 import type { AnswerSource } from '@guildhall/core'
@@ -45,6 +45,13 @@ import {
   tokenIndexCursor,
   tokenVoteCheckpoints,
 } from '../db/schema.ts'
+import {
+  countEligibleMembers,
+  type MemberChanges,
+  moveMemberStats,
+  rebuildMemberStats,
+  uncountedSnapshots,
+} from './member-stats.ts'
 
 export type Answer<T> = { value: T; source: AnswerSource }
 
@@ -346,6 +353,17 @@ export class TokenIndex {
       .limit(1)
   }
 
+  /** Every delegate's votes added up at the indexed block (the directory's shares); undefined before the first range. */
+  async totalVotes(): Promise<{ totalVotes: bigint; blockNumber: number } | undefined> {
+    const [row] = await this.#db
+      .select({ block: tokenIndexCursor.block, totalVotes: tokenIndexCursor.totalVotes })
+      .from(tokenIndexCursor)
+      .where(this.#ownCursor())
+    return row && row.block >= this.#fromBlock
+      ? { totalVotes: row.totalVotes, blockNumber: row.block }
+      : undefined
+  }
+
   /** How many addresses hold a non-zero balance at the indexed block; undefined before the first sync. */
   async holders(): Promise<{ holders: number; blockNumber: number } | undefined> {
     const t = tokenBalanceCheckpoints
@@ -406,7 +424,20 @@ export class TokenIndex {
         cursor = next
       }
     }
+    await this.#countEligibleMembers(cursor)
     return { indexedBlock: cursor.block, targetBlock, rewoundTo }
+  }
+
+  /**
+   * Counts the proposals whose snapshot the index has now reached into the members directory (ADR 030),
+   * under the cursor's lock so a rewind cannot interleave; a read only, when there are none.
+   */
+  async #countEligibleMembers(cursor: Cursor): Promise<void> {
+    if (cursor.block < this.#fromBlock) return
+    if ((await uncountedSnapshots(this.#db, cursor.block)).length === 0) return
+    await this.#db.transaction(async (tx) => {
+      if (await lockCursorAt(tx, cursor)) await countEligibleMembers(tx, cursor.block)
+    })
   }
 
   /** The cursor for this token; created, or reset (all rows dropped) when it was for another configuration. */
@@ -510,7 +541,7 @@ export class TokenIndex {
 
     const moved = await this.#db.transaction(async (tx) => {
       if (!(await lockCursorAt(tx, cursor))) return true
-      await applyLogs(tx, logs)
+      const votesMoved = await applyLogs(tx, logs)
       // Only the newest hashes can be needed for a fork point; older ones would only grow the table.
       const blockRows = [...blockHashes]
         .sort(([a], [b]) => b - a)
@@ -527,7 +558,12 @@ export class TokenIndex {
         )
       await tx
         .update(tokenIndexCursor)
-        .set({ block: to, blockHash: endAfter, updatedAt: new Date() })
+        .set({
+          block: to,
+          blockHash: endAfter,
+          totalVotes: sql`${tokenIndexCursor.totalVotes} + ${String(votesMoved)}::numeric`,
+          updatedAt: new Date(),
+        })
         .where(eq(tokenIndexCursor.id, CURSOR_ID))
       return false
     })
@@ -627,6 +663,7 @@ async function deleteRowsAfter(tx: Tx, block: number | undefined): Promise<void>
   await tx
     .delete(tokenIndexBlocks)
     .where(block === undefined ? undefined : sql`${tokenIndexBlocks.number} > ${block}`)
+  await rebuildMemberStats(tx, block)
 }
 
 /** topic0 of each of the three events. */
@@ -716,8 +753,11 @@ function topicAddress(topic: Hex | undefined): Address {
   return getAddress(`0x${topic.slice(26)}`)
 }
 
-/** Writes the checkpoints of one range: per account and block, the state after the block's last event. */
-async function applyLogs(tx: Tx, logs: TokenLog[]): Promise<void> {
+/**
+ * Writes the checkpoints of one range (per account and block, the state after the block's last event) and
+ * moves the members directory's rows; returns how much the total of all votes moved.
+ */
+async function applyLogs(tx: Tx, logs: TokenLog[]): Promise<bigint> {
   const ordered = [...logs].sort((a, b) =>
     a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
   )
@@ -733,6 +773,8 @@ async function applyLogs(tx: Tx, logs: TokenLog[]): Promise<void> {
   const balanceRows = new Map<string, typeof tokenBalanceCheckpoints.$inferInsert>()
   const delegateRows = new Map<string, typeof tokenDelegateChanges.$inferInsert>()
   const voteRows = new Map<string, typeof tokenVoteCheckpoints.$inferInsert>()
+  // Each account's state after the range, for the members directory.
+  const after: MemberChanges = { balances: new Map(), delegates: new Map(), votes: new Map() }
   for (const log of ordered) {
     const block = log.blockNumber
     if (log.eventName === 'Transfer') {
@@ -746,19 +788,23 @@ async function applyLogs(tx: Tx, logs: TokenLog[]): Promise<void> {
         // ERC-20 balances cannot go negative: a missing event, so refuse to write a wrong index.
         if (balance < 0n) throw new Error(`token index: negative balance for ${account} at block ${block}`)
         balances.set(account, balance)
+        after.balances.set(account, balance)
         balanceRows.set(`${block}:${account}`, { account, block, balance })
       }
     } else if (log.eventName === 'DelegateChanged') {
       const { delegator, toDelegate } = log.args
       delegateRows.set(`${block}:${delegator}`, { delegator, block, delegate: toDelegate })
+      after.delegates.set(delegator, toDelegate)
     } else {
       const { delegate, newVotes } = log.args
       voteRows.set(`${block}:${delegate}`, { delegate, block, votes: newVotes })
+      after.votes.set(delegate, newVotes)
     }
   }
   for (const rows of chunks([...balanceRows.values()])) await tx.insert(tokenBalanceCheckpoints).values(rows)
   for (const rows of chunks([...delegateRows.values()])) await tx.insert(tokenDelegateChanges).values(rows)
   for (const rows of chunks([...voteRows.values()])) await tx.insert(tokenVoteCheckpoints).values(rows)
+  return moveMemberStats(tx, after)
 }
 
 /** Each account's latest indexed balance (absent: never held any). */

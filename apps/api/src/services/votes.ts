@@ -1,6 +1,6 @@
 // Votes (docs/product.md, docs/security.md "Signed governance messages"): verify a signed vote against
 // the domain this server rebuilds, check it against its proposal, and store it, its ballot (the vote that
-// counts), its log entry and the proposal's stored totals in one transaction.
+// counts), its log entry, the proposal's stored totals and the voter's directory row in one transaction.
 import {
   proposalState,
   type SignedVote,
@@ -17,6 +17,7 @@ import { ballots, votes } from '../db/schema.ts'
 import { ApiError } from '../errors.ts'
 import { chainRead, checkSignature, type GovernanceDeps, seconds } from './governance-deps.ts'
 import { appendLog } from './governance-log.ts'
+import { recordVote } from './member-stats.ts'
 import { requireProposal } from './proposals.ts'
 import { lockTally, moveTally, tallyRules } from './tallies.ts'
 import { votingPowerAt } from './voting-power.ts'
@@ -118,6 +119,8 @@ export async function castVote(
       counting: { choices: message.choices, power: power.power },
       seq: logged.seq,
     })
+    // Last: the member's row is locked for the shortest time (the token index moves it too).
+    await recordVote(tx, message.voter, message.timestamp, !replaced)
     return { id, created: true, counts: true }
   })
   // Committed: whoever asks after this answer must not join a read of the proposal started before it.

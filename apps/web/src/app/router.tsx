@@ -20,6 +20,14 @@ const proposal = preloadable(
   () => import('../features/proposals/proposal-page.tsx'),
   (m) => m.ProposalPage,
 )
+const members = preloadable(
+  () => import('../features/members/members-page.tsx'),
+  (m) => m.MembersPage,
+)
+const member = preloadable(
+  () => import('../features/members/member-page.tsx'),
+  (m) => m.MemberPage,
+)
 const sessions = preloadable(
   () => import('../features/auth/sessions-page.tsx'),
   (m) => m.SessionsPage,
@@ -40,6 +48,8 @@ const LAZY_PAGES: Array<[path: string, start: PageStart]> = [
         import('../components/markdown.tsx'),
       ]),
   ],
+  ['/members', members.load],
+  ['/members/:address', member.load],
   ['/account/sessions', sessions.load],
 ]
 
@@ -74,12 +84,8 @@ export function AppRouter() {
           <Route path="proposals" element={<Preloaded code={proposals} props={{}} />} />
           <Route path="proposals/new" element={<Preloaded code={newProposal} props={{}} />} />
           <Route path="proposals/:id" element={<Preloaded code={proposal} props={{}} />} />
-          <Route
-            path="members"
-            element={
-              <PlaceholderPage title="Members" text="The members directory arrives in a later release." />
-            }
-          />
+          <Route path="members" element={<Preloaded code={members} props={{}} />} />
+          <Route path="members/:address" element={<Preloaded code={member} props={{}} />} />
           <Route
             path="treasury"
             element={<PlaceholderPage title="Treasury" text="Treasury balances arrive in a later release." />}

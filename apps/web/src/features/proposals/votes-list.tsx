@@ -1,4 +1,10 @@
-import { type ProposalDetail, relativeTime, shortenAddress, VOTE_LIST_ORDERS } from '@guildhall/core'
+import {
+  ADDRESS_START_PATTERN,
+  type ProposalDetail,
+  relativeTime,
+  shortenAddress,
+  VOTE_LIST_ORDERS,
+} from '@guildhall/core'
 import { useDeferredValue, useState } from 'react'
 import { Card } from '../../components/card.tsx'
 import { describeRequestError } from '../../lib/api.ts'
@@ -10,8 +16,6 @@ const ORDER_LABELS: Record<(typeof VOTE_LIST_ORDERS)[number], string> = {
   power: 'Most voting power',
   time: 'Newest',
 }
-/** What the voter search takes: the start of an address. */
-const ADDRESS_START = /^0x[0-9a-fA-F]{0,40}$/
 
 /** Every counting vote, a page at a time: who, what, with how much power, why and when. */
 export function VotesList({ proposal }: { proposal: ProposalDetail }) {
@@ -20,7 +24,7 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
   const [choice, setChoice] = useState<number | undefined>()
   const [search, setSearch] = useState('')
   const typed = useDeferredValue(search.trim())
-  const searchable = typed === '' || ADDRESS_START.test(typed)
+  const searchable = typed === '' || ADDRESS_START_PATTERN.test(typed)
   const votes = useVotes(proposal.id, {
     order,
     choice,

@@ -1,0 +1,185 @@
+import {
+  ADDRESS_START_PATTERN,
+  MEMBER_SORTS,
+  type MemberListItem,
+  type MemberSort,
+  relativeTime,
+  shortenAddress,
+} from '@guildhall/core'
+import { useEffect, useState } from 'react'
+import { Link, useSearchParams } from 'react-router'
+import { Avatar } from '../../components/avatar.tsx'
+import { describeRequestError } from '../../lib/api.ts'
+import { useTokenAmount } from '../../lib/token.ts'
+import { useMembers } from './queries/members-list.ts'
+import './members.css'
+
+const SORT_LABELS: Record<MemberSort, string> = {
+  power: 'Most voting power',
+  delegators: 'Most delegators',
+  participation: 'Highest participation',
+}
+/** How long the search waits after the last keystroke before asking. */
+const SEARCH_DEBOUNCE_MS = 300
+
+const percent = (fraction: number) =>
+  `${(fraction * 100).toLocaleString('en-US', { maximumFractionDigits: fraction < 0.01 ? 2 : 1 })} %`
+
+/**
+ * Every holder, delegate, voter and signed-in member, a page at a time, by voting power, delegators or
+ * participation, searched by the start of an address. Order, search and page size live in the page's URL.
+ */
+export function MembersPage() {
+  const [params, setParams] = useSearchParams()
+  const sort = (MEMBER_SORTS as readonly string[]).includes(params.get('sort') ?? '')
+    ? (params.get('sort') as MemberSort)
+    : 'power'
+  const q = params.get('q')?.trim() ?? ''
+  const limit = Number(params.get('limit')) || undefined
+  const [typed, setTyped] = useState(q)
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (typed.trim() === q) return
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current)
+          if (typed.trim()) next.set('q', typed.trim())
+          else next.delete('q')
+          return next
+        },
+        { replace: true },
+      )
+    }, SEARCH_DEBOUNCE_MS)
+    return () => clearTimeout(timer)
+  }, [typed, q, setParams])
+  const members = useMembers({ sort, q: q || undefined, limit })
+  // A member whose figures changed while paging can come again on a later page: the latest row stands.
+  const rows = [
+    ...new Map(
+      (members.data?.pages ?? []).flatMap((page) => page.members).map((m) => [m.address, m]),
+    ).values(),
+  ]
+  const namesHint = q !== '' && !ADDRESS_START_PATTERN.test(q)
+  return (
+    <article className="page members-page">
+      <header className="page-header">
+        <h1>Members</h1>
+      </header>
+      <div className="members-controls form">
+        <label>
+          <span>Order</span>
+          <select
+            value={sort}
+            onChange={(e) =>
+              setParams((current) => {
+                const next = new URLSearchParams(current)
+                next.set('sort', e.target.value)
+                return next
+              })
+            }
+          >
+            {MEMBER_SORTS.map((option) => (
+              <option key={option} value={option}>
+                {SORT_LABELS[option]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Search</span>
+          <input
+            type="search"
+            value={typed}
+            placeholder="0x…"
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </label>
+      </div>
+      {members.error && rows.length === 0 ? (
+        <p role="alert">The members could not be loaded. {describeRequestError(members.error)}</p>
+      ) : members.isPending ? (
+        <p className="muted">Loading members…</p>
+      ) : rows.length === 0 ? (
+        <p className="muted">
+          {q === ''
+            ? 'No members yet.'
+            : namesHint
+              ? 'No members match. Search by the start of an address: 0x followed by hex digits.'
+              : 'No members match.'}
+        </p>
+      ) : (
+        <MemberRows rows={rows} stale={members.isPlaceholderData} />
+      )}
+      {members.error && rows.length > 0 ? (
+        <p role="alert">More members could not be loaded. {describeRequestError(members.error)}</p>
+      ) : null}
+      {members.hasNextPage && !members.isPlaceholderData ? (
+        <p>
+          <button
+            type="button"
+            className="button"
+            disabled={members.isFetchingNextPage}
+            onClick={() => void members.fetchNextPage()}
+          >
+            {members.isFetchingNextPage ? 'Loading…' : 'Show more members'}
+          </button>
+        </p>
+      ) : null}
+    </article>
+  )
+}
+
+function MemberRows({ rows, stale }: { rows: MemberListItem[]; stale: boolean }) {
+  const amount = useTokenAmount()
+  const now = Math.floor(Date.now() / 1000)
+  return (
+    <ol className="member-list" aria-busy={stale} data-testid="member-list">
+      <li className="member-row member-head" aria-hidden="true">
+        <span>Member</span>
+        <span>Voting power</span>
+        <span>Delegators</span>
+        <span>Tokens</span>
+        <span>Participation</span>
+        <span>Last vote</span>
+      </li>
+      {rows.map((member) => (
+        <li key={member.address}>
+          <Link to={`/members/${member.address}`} className="member-row" data-testid="member-row">
+            <span className="member-who" title={member.address}>
+              <Avatar address={member.address} />
+              <span className="member-address">{shortenAddress(member.address)}</span>
+            </span>
+            <span className="member-figure">
+              <span className="member-label">Voting power</span>
+              <span data-testid="member-power">
+                {amount(member.votes)} <span className="muted">{percent(member.share)}</span>
+              </span>
+            </span>
+            <span className="member-figure">
+              <span className="member-label">Delegators</span>
+              <span data-testid="member-delegators">{member.delegators}</span>
+            </span>
+            <span className="member-figure">
+              <span className="member-label">Tokens</span>
+              <span>{amount(member.balance)}</span>
+            </span>
+            <span className="member-figure">
+              <span className="member-label">Participation</span>
+              <span data-testid="member-participation">
+                {member.participation === null
+                  ? '—'
+                  : `${percent(member.participation)} (${member.votesCast} of ${member.eligibleProposals})`}
+              </span>
+            </span>
+            <span className="member-figure">
+              <span className="member-label">Last vote</span>
+              <span>{member.lastVoteAt === null ? 'Never' : relativeTime(member.lastVoteAt, now)}</span>
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ol>
+  )
+}

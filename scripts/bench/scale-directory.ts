@@ -1,0 +1,74 @@
+// The scale bench's members directory: GET /api/members against the running server with the scale chain's
+// holders indexed (100,000 by default): the first page and a page deep in the list in each order, and a
+// search by the start of an address, one reader at a time, each answer checked against the core schema.
+import { MEMBER_SORTS, type MemberSort, memberListSchema } from '@guildhall/core'
+import type { DirectoryLatency } from './schema.ts'
+import { latency } from './sign-in.ts'
+
+/** Requests per figure: enough for a p99. */
+const READS = 100
+/** The deep page: after this many pages of the default size (25). */
+const DEEP_PAGES = 40
+
+async function timedPage(origin: string, query: string) {
+  const started = performance.now()
+  const response = await fetch(new URL(`/api/members?${query}`, origin), {
+    headers: { 'user-agent': 'guildhall-bench' },
+  })
+  const text = await response.text()
+  const ms = performance.now() - started
+  if (response.status !== 200)
+    throw new Error(`/api/members?${query}: ${response.status} ${text.slice(0, 200)}`)
+  return { ms, page: memberListSchema.parse(JSON.parse(text)) }
+}
+
+async function samples(origin: string, queries: () => string): Promise<number[]> {
+  const times: number[] = []
+  for (let i = 0; i < READS; i++) times.push((await timedPage(origin, queries())).ms)
+  return times
+}
+
+/** The cursor after `pages` pages of `sort`, walked as a member would. */
+async function deepCursor(origin: string, sort: MemberSort, pages: number): Promise<string | null> {
+  let cursor: string | null = null
+  for (let i = 0; i < pages; i++) {
+    const { page } = await timedPage(origin, `sort=${sort}${cursor ? `&cursor=${cursor}` : ''}`)
+    if (!page.next) return cursor
+    cursor = page.next
+  }
+  return cursor
+}
+
+/** Directory answer latencies at the server's `origin`. */
+export async function directoryLatency(
+  origin: string,
+  log: (message: string) => void,
+): Promise<DirectoryLatency> {
+  log(`scale: members directory, ${MEMBER_SORTS.join(', ')}; first page, after ${DEEP_PAGES} pages, searched`)
+  const { page: first } = await timedPage(origin, 'limit=1')
+  if (first.members.length === 0) throw new Error('the members directory is empty')
+  const sorted: DirectoryLatency['sorted'] = []
+  for (const sort of MEMBER_SORTS) {
+    const cursor = await deepCursor(origin, sort, DEEP_PAGES)
+    sorted.push({
+      sort,
+      firstPage: latency(await samples(origin, () => `sort=${sort}`)),
+      deepPage: latency(await samples(origin, () => `sort=${sort}${cursor ? `&cursor=${cursor}` : ''}`)),
+    })
+  }
+  // Two hex digits after 0x: about 1 in 256 members matches, a page of them sorted by power.
+  let n = 0
+  const prefix = () => `0x${((n++ * 37) % 256).toString(16).padStart(2, '0')}`
+  const result = {
+    sorted,
+    searched: latency(await samples(origin, () => `q=${prefix()}`)),
+    searchedSorted: latency(await samples(origin, () => `q=${prefix()}&sort=participation`)),
+  }
+  const figure = (l: { p50: number; p99: number }) => `p50 ${l.p50} ms, p99 ${l.p99} ms`
+  for (const run of sorted)
+    log(`scale: directory by ${run.sort}: first page ${figure(run.firstPage)}; deep ${figure(run.deepPage)}`)
+  log(
+    `scale: directory searched: ${figure(result.searched)}; by participation ${figure(result.searchedSorted)}`,
+  )
+  return result
+}
