@@ -74,12 +74,13 @@ const PAGES = [
   { path: '/no-such-page', heading: 'Page not found' },
 ]
 
-/** Opens a page and waits until it shows what it will show (the overview: its live token figures). */
+/** Opens a page and waits until it shows what it will show (the overview: its live token figures; the directory: its rows). */
 async function openPage(page: Page, url: string, heading: string) {
   await page.goto(url)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
   await expect(connectButton(page)).toBeVisible()
   if (heading === 'Guildhall Test DAO') await expect(page.getByTestId('token-holders')).toHaveText('8')
+  if (heading === 'Members') await expect(page.getByTestId('member-row').first()).toBeVisible()
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
