@@ -496,14 +496,11 @@ async function sampleSessions<T>(database: Database, work: () => Promise<T>) {
  */
 async function cappedExport(
   apiEnv: Record<string, string>,
-  storage: { databaseUrl: string } | { dataDir: string },
+  databaseUrl: string,
   proposal: string,
 ): Promise<NonNullable<DatabaseRun['cappedExport']>> {
   const server = await startApiProcess(
-    {
-      ...apiEnv,
-      ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
-    },
+    { ...apiEnv, DATABASE_URL: databaseUrl },
     { nodeFlags: [`--max-old-space-size=${CAPPED_HEAP_MIB}`] },
   )
   const agent = new Agent({ keepAlive: false })
@@ -740,8 +737,13 @@ async function runScaleBench({
             },
           )
           browserFigures = { database, pageLoads, recount, failures }
-          log(`scale: the ${HOLDERS.toLocaleString('en-US')}-vote bundle from a server whose heap is capped`)
-          run.cappedExport = await cappedExport(apiEnv, storage, chain.proposal.id)
+          // A second server on the same database: PostgreSQL only (PGlite's files belong to one process).
+          if ('databaseUrl' in storage) {
+            log(
+              `scale: the ${HOLDERS.toLocaleString('en-US')}-vote bundle from a server whose heap is capped`,
+            )
+            run.cappedExport = await cappedExport(apiEnv, storage.databaseUrl, chain.proposal.id)
+          }
         }
       } finally {
         await stopApiProcess(server, 'SIGTERM')
