@@ -4,6 +4,7 @@ import type { DelegateStatementMessage, LogEntryKind, ProposalMessage, VoteMessa
 import { sql } from 'drizzle-orm'
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -333,14 +334,22 @@ export const memberStats = pgTable(
 )
 
 /**
- * Proposals whose eligible members the token index has counted into `member_stats.eligible_proposals`
- * (once the index passed their snapshot); a rewind below a snapshot removes the row and recounts.
+ * Proposals whose eligible members the token index counts into `member_stats.eligible_proposals` (once the
+ * index passed their snapshot), a chunk of members by address at a time (ADR 031); a rewind below a
+ * snapshot removes the row and recounts.
  */
 export const memberEligibilityCounted = pgTable('member_eligibility_counted', {
   proposalId: text('proposal_id')
     .primaryKey()
     .references(() => proposals.id),
   snapshot: blockNumber('snapshot').notNull(),
+  /**
+   * Every member is counted. The counter inserts false; the default is for rows from before counting in
+   * chunks, each counted whole in one statement.
+   */
+  done: boolean('done').notNull().default(true),
+  /** While not done: the last address counted so far (members at or below it are counted); null: none yet. */
+  countedThrough: text('counted_through'),
 })
 
 export const schema = {

@@ -6,12 +6,13 @@ import {
   logChainProblem,
   proposalState,
 } from '@guildhall/core'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
-import { asc } from 'drizzle-orm'
+import { asc, gt } from 'drizzle-orm'
 import { createPublicClient, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { ballots, governanceLog, proposals } from '../db/schema.ts'
+import { ballots, governanceLog, memberStats, proposals } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { TokenIndex } from '../indexer/token-index.ts'
 import { seedDemoGovernance } from './governance-seed.ts'
@@ -50,6 +51,17 @@ test('behavior: the demo starts with proposals in every state and real signed vo
       rules: DEFAULT_GOVERNANCE_RULES,
     })
   expect(await seed()).toBe(5)
+  // The directory's participation is counted by the time the seed returns: Ada, Ben and Cleo could vote on
+  // every proposal.
+  const eligible = await database.db
+    .select({ address: memberStats.address, eligible: memberStats.eligibleProposals })
+    .from(memberStats)
+    .where(gt(memberStats.eligibleProposals, 0))
+  expect(eligible.sort((a, b) => a.address.localeCompare(b.address))).toEqual(
+    [1, 2, 3]
+      .map((index) => ({ address: anvilAccounts[index]?.address, eligible: 5 }))
+      .sort((a, b) => String(a.address).localeCompare(String(b.address))),
+  )
   expect(await seed()).toBe(0)
 
   const now = Math.floor(Date.now() / 1000)

@@ -166,6 +166,9 @@ export async function seedDemoGovernance({
       await castVote(deps(at(votedAt)), id, { message: ballot, signature: voteSignature })
     }
   }
+  // The index has passed the snapshot: count the members who could vote now, so the directory shows their
+  // participation from the start rather than after the server's next sync.
+  await tokenIndex.syncOnce()
   return SEED.length
 }
 

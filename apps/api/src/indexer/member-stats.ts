@@ -1,8 +1,9 @@
 // The members directory's figures from the token index (ADR 030): each applied range moves the rows of the
 // accounts it touched (votes, balance, delegate, and the delegators of their old and new delegates), in
 // the range's own transaction; once the index has passed a proposal's snapshot, the members with voting
-// power there count it as a proposal they could vote on. A rewind rebuilds every row from the index.
-import { inArray, sql } from 'drizzle-orm'
+// power there count it as a proposal they could vote on, a chunk of members at a time (ADR 031). A rewind
+// rebuilds every row from the index.
+import { asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import { type Address, zeroAddress } from 'viem'
 import type { Db, Tx } from '../db/client.ts'
 import { memberEligibilityCounted, memberStats, proposals, tokenIndexCursor } from '../db/schema.ts'
@@ -94,33 +95,116 @@ export async function moveMemberStats(tx: Tx, changes: MemberChanges): Promise<b
   return totalMoved
 }
 
-/** Proposals whose snapshot is at or below `block` and whose eligible members are not counted yet. */
+/** Proposals whose snapshot is at or below `block` and whose eligible members are not all counted yet. */
 export async function uncountedSnapshots(db: Db | Tx, block: number) {
   return db
     .select({ id: proposals.id, snapshot: proposals.snapshot })
     .from(proposals)
     .where(
-      sql`${proposals.snapshot} <= ${block} and not exists (select 1 from ${memberEligibilityCounted} c where c.proposal_id = ${proposals.id})`,
+      sql`${proposals.snapshot} <= ${block} and not exists (select 1 from ${memberEligibilityCounted} c where c.proposal_id = ${proposals.id} and c.done)`,
     )
+    .orderBy(proposals.snapshot, proposals.id)
+}
+
+/**
+ * Members counted per transaction. One statement over every member took 8 to 13 s at 100,000 holders and
+ * held each vote that touched one of their rows (ADR 031); a chunk takes a fraction of a second.
+ */
+export const ELIGIBILITY_CHUNK = 2_000
+
+export type EligibilityCountOptions = {
+  /**
+   * Called first in every transaction of the count: locks what keeps the snapshots indexed (the token
+   * index's cursor, so no rewind interleaves); false ends the count, which the next sync resumes.
+   */
+  lock: (tx: Tx) => Promise<boolean>
+  /** Members per transaction. */
+  chunk?: number
+  /** Checked between chunks: true ends the count early; the next count goes on from where it stopped. */
+  stopped?: () => boolean
 }
 
 /**
  * Counts each proposal whose snapshot the index has reached (at `block`) into `eligible_proposals` of every
- * member with voting power at that snapshot: one statement per proposal, over the vote checkpoints.
+ * member with voting power at that snapshot, a chunk of members in address order per transaction. Each
+ * chunk moves the proposal's progress mark in its own transaction, so a count cut short (a stop, a leader
+ * that died) goes on from the mark and counts nobody twice. Between chunks other work gets the database
+ * (PGlite has one connection). Returns the number of chunks counted.
  */
-export async function countEligibleMembers(tx: Tx, block: number): Promise<number> {
-  const due = await uncountedSnapshots(tx, block)
+export async function countEligibleMembers(
+  db: Db,
+  block: number,
+  { lock, chunk = ELIGIBILITY_CHUNK, stopped = () => false }: EligibilityCountOptions,
+): Promise<number> {
+  const due = await uncountedSnapshots(db, block)
+  if (due.length === 0) return 0
+  const started = await db.transaction(async (tx) => {
+    if (!(await lock(tx))) return false
+    await tx
+      .insert(memberEligibilityCounted)
+      .values(due.map((proposal) => ({ proposalId: proposal.id, snapshot: proposal.snapshot, done: false })))
+      .onConflictDoNothing()
+    return true
+  })
+  if (!started) return 0
+  let chunks = 0
   for (const proposal of due) {
-    await tx.execute(sql`
-      update member_stats m set eligible_proposals = m.eligible_proposals + 1
-      from (
-        select distinct on (delegate) delegate, votes from token_vote_checkpoints
-        where block <= ${proposal.snapshot} order by delegate, block desc
-      ) p
-      where p.delegate = m.address and p.votes > 0`)
-    await tx.insert(memberEligibilityCounted).values({ proposalId: proposal.id, snapshot: proposal.snapshot })
+    for (;;) {
+      if (stopped()) return chunks
+      const counted = await db.transaction(async (tx) =>
+        (await lock(tx)) ? countNextChunk(tx, proposal.id, chunk) : 'stop',
+      )
+      if (counted === 'stop') return chunks
+      if (counted === 'none') break
+      chunks++
+      if (counted === 'last') break
+      await new Promise((resolve) => setImmediate(resolve))
+    }
   }
-  return due.length
+  return chunks
+}
+
+/**
+ * The next `size` members (by address) after the proposal's mark: each with votes at the snapshot gets one
+ * more eligible proposal, and the mark moves past them ('last' when no member is left after them; 'none'
+ * when the proposal was already done or is no longer being counted).
+ */
+async function countNextChunk(tx: Tx, proposalId: string, size: number): Promise<'more' | 'last' | 'none'> {
+  const [mark] = await tx
+    .select({
+      snapshot: memberEligibilityCounted.snapshot,
+      done: memberEligibilityCounted.done,
+      countedThrough: memberEligibilityCounted.countedThrough,
+    })
+    .from(memberEligibilityCounted)
+    .where(eq(memberEligibilityCounted.proposalId, proposalId))
+    .for('update')
+  if (!mark || mark.done) return 'none'
+  const after = mark.countedThrough
+  // The chunk's last member: the size-th address after the mark; none when fewer are left (the last chunk).
+  const [end] = await tx
+    .select({ address: memberStats.address })
+    .from(memberStats)
+    .where(after === null ? undefined : gt(memberStats.address, after))
+    .orderBy(asc(memberStats.address))
+    .offset(size - 1)
+    .limit(1)
+  const through = end?.address ?? null
+  await tx.execute(sql`
+    update member_stats m set eligible_proposals = m.eligible_proposals + 1
+    from (
+      select distinct on (delegate) delegate, votes from token_vote_checkpoints
+      where block <= ${mark.snapshot}
+        ${after === null ? sql`` : sql`and delegate > ${after}`}
+        ${through === null ? sql`` : sql`and delegate <= ${through}`}
+      order by delegate, block desc
+    ) p
+    where p.delegate = m.address and p.votes > 0`)
+  await tx
+    .update(memberEligibilityCounted)
+    .set({ done: through === null, countedThrough: through })
+    .where(eq(memberEligibilityCounted.proposalId, proposalId))
+  return through === null ? 'last' : 'more'
 }
 
 /**
@@ -151,7 +235,7 @@ export const MEMBER_STATS_RECOUNT = sql`
       from member_eligibility_counted c cross join lateral (
         select distinct on (delegate) delegate as address, votes from token_vote_checkpoints
         where block <= c.snapshot order by delegate, block desc) p
-      where p.votes > 0 group by p.address),
+      where p.votes > 0 and (c.done or p.address <= c.counted_through) group by p.address),
     members as (
       select address from balances union select address from delegations
       union select delegate from delegations where delegate is not null

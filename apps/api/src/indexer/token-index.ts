@@ -50,7 +50,6 @@ import {
   type MemberChanges,
   moveMemberStats,
   rebuildMemberStats,
-  uncountedSnapshots,
 } from './member-stats.ts'
 
 export type Answer<T> = { value: T; source: AnswerSource }
@@ -98,6 +97,8 @@ export type TokenIndexOptions = {
   maxRange?: number
   /** Pause between syncs once caught up (the loop of `start()`). */
   pollIntervalMs?: number
+  /** Members counted into the directory's participation per transaction (ELIGIBILITY_CHUNK). */
+  eligibilityChunk?: number
   logger?: TokenIndexLogger
 }
 
@@ -149,6 +150,7 @@ export class TokenIndex {
   readonly #multicall3: Address | null
   readonly #maxRange: number
   readonly #pollIntervalMs: number
+  readonly #eligibilityChunk: number | undefined
   readonly #logger: TokenIndexLogger | undefined
   #range: number
   #rangeSuccesses = 0
@@ -171,6 +173,7 @@ export class TokenIndex {
     this.#multicall3 = options.multicall3 ? getAddress(options.multicall3) : null
     this.#maxRange = Math.max(1, options.maxRange ?? DEFAULT_MAX_RANGE)
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS
+    this.#eligibilityChunk = options.eligibilityChunk
     this.#logger = options.logger
     this.#range = this.#maxRange
   }
@@ -429,14 +432,16 @@ export class TokenIndex {
   }
 
   /**
-   * Counts the proposals whose snapshot the index has now reached into the members directory (ADR 030),
-   * under the cursor's lock so a rewind cannot interleave; a read only, when there are none.
+   * Counts the proposals whose snapshot the index has now reached into the members directory (ADR 030,
+   * 031), a chunk of members per transaction, each under the cursor's lock so a rewind cannot interleave;
+   * a read only, when there are none. A stop ends it between chunks; the next sync goes on from there.
    */
   async #countEligibleMembers(cursor: Cursor): Promise<void> {
     if (cursor.block < this.#fromBlock) return
-    if ((await uncountedSnapshots(this.#db, cursor.block)).length === 0) return
-    await this.#db.transaction(async (tx) => {
-      if (await lockCursorAt(tx, cursor)) await countEligibleMembers(tx, cursor.block)
+    await countEligibleMembers(this.#db, cursor.block, {
+      lock: (tx) => lockCursorAt(tx, cursor),
+      chunk: this.#eligibilityChunk,
+      stopped: () => this.#stopping,
     })
   }
 

@@ -108,6 +108,8 @@ beforeAll(async () => {
     token: deployment.token,
     fromBlock: deployment.deployBlock,
     confirmations: 0,
+    // Participation counted a few members per transaction: several chunks per proposal (ADR 031).
+    eligibilityChunk: 2,
   })
   await sync()
 }, 60_000)
