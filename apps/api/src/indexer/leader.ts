@@ -7,6 +7,7 @@
 // check (token-index.ts), so two indexers running at once (say, while a dead leader's session lingers)
 // never apply a range twice.
 import type pg from 'pg'
+import { BackgroundLoop } from './background-loop.ts'
 
 /** A fixed key for pg_try_advisory_lock, distinct from the migration lock's (db/client.ts). */
 export const TOKEN_INDEX_LEADER_LOCK_KEY = 7_007_002
@@ -31,13 +32,24 @@ export class Leadership {
   readonly #retryMs: number
   #role: LeaderRole = 'standby'
   #client: pg.Client | undefined
-  #loop: Promise<void> | undefined
-  #stopping = false
-  #wake: (() => void) | undefined
+  /** PostgreSQL: a try every `retryMs`. */
+  readonly #loop: BackgroundLoop
+  /** PGlite: leading from `start()` on. */
+  #leading: Promise<void> | undefined
 
   constructor(options: LeadershipOptions) {
     this.#options = options
     this.#retryMs = options.retryMs ?? DEFAULT_LEADER_RETRY_MS
+    this.#loop = new BackgroundLoop({
+      pass: async () => {
+        await this.#try()
+        return 'idle'
+      },
+      pollMs: this.#retryMs,
+      // A try handles its own failures (it stands by); nothing reaches here.
+      backoffMs: () => this.#retryMs,
+      onFailure: () => undefined,
+    })
   }
 
   get role(): LeaderRole {
@@ -46,49 +58,37 @@ export class Leadership {
 
   /** Starts trying to lead (at once on PGlite) and keeps trying until `stop()`. */
   start(): void {
-    if (this.#loop) return
-    this.#stopping = false
-    this.#loop = this.#options.connect ? this.#run() : this.#lead()
+    if (this.#options.connect) this.#loop.start()
+    else this.#leading ??= this.#lead()
   }
 
   /** Stops leading (onStandby first, then the lock is released with its connection). */
   async stop(): Promise<void> {
-    this.#stopping = true
-    this.#wake?.()
-    await this.#loop
-    this.#loop = undefined
+    await this.#loop.stop()
+    await this.#leading
+    this.#leading = undefined
     await this.#standBy()
     await this.#disconnect()
   }
 
-  async #run(): Promise<void> {
-    while (!this.#stopping) {
-      try {
-        const client = await this.#connection()
-        if (this.#role === 'leader') {
-          // The lock lives as long as this session: a query that answers proves both are still there.
-          await client.query('select 1')
-        } else {
-          const { rows } = await client.query<{ held: boolean }>('select pg_try_advisory_lock($1) as held', [
-            TOKEN_INDEX_LEADER_LOCK_KEY,
-          ])
-          if (rows[0]?.held && !this.#stopping) await this.#lead()
-        }
-      } catch (error) {
-        if (this.#role === 'leader')
-          this.#options.logger?.warn({ err: error }, 'token index leadership lost: its connection failed')
-        await this.#standBy()
-        await this.#disconnect()
+  /** Checks the lock is still held, or tries to take it; a failure stands by. */
+  async #try(): Promise<void> {
+    try {
+      const client = await this.#connection()
+      if (this.#role === 'leader') {
+        // The lock lives as long as this session: a query that answers proves both are still there.
+        await client.query('select 1')
+      } else {
+        const { rows } = await client.query<{ held: boolean }>('select pg_try_advisory_lock($1) as held', [
+          TOKEN_INDEX_LEADER_LOCK_KEY,
+        ])
+        if (rows[0]?.held && !this.#loop.stopping) await this.#lead()
       }
-      if (this.#stopping) break
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#retryMs)
-        this.#wake = () => {
-          clearTimeout(timer)
-          resolve()
-        }
-      })
-      this.#wake = undefined
+    } catch (error) {
+      if (this.#role === 'leader')
+        this.#options.logger?.warn({ err: error }, 'token index leadership lost: its connection failed')
+      await this.#standBy()
+      await this.#disconnect()
     }
   }
 

@@ -24,7 +24,7 @@ import {
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { mainnet } from 'viem/chains'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { nameProfiles } from '../db/schema.ts'
+import { memberStats, nameProfiles } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { NameProfiles } from '../services/names.ts'
 import { NAME_TTL_MS, NameRefresher, NO_NAME_TTL_MS, nameLookupClient } from './name-refresher.ts'
@@ -49,6 +49,14 @@ const ethCalls = () => proxy.calls.filter((call) => call.method === 'eth_call').
 const later = (ms: number) => {
   clock = new Date(clock.getTime() + ms)
 }
+const becomeMembers = (addresses: Address[]) =>
+  database.db
+    .insert(memberStats)
+    .values(addresses.map((member) => ({ address: member })))
+    .onConflictDoNothing()
+const strangers = (n: number) => Array.from({ length: n }, () => privateKeyToAddress(generatePrivateKey()))
+const rowOf = async (member: Address) =>
+  (await database.db.select().from(nameProfiles).where(eq(nameProfiles.address, member)))[0]
 
 beforeAll(async () => {
   nameService = await startNameService()
@@ -70,6 +78,8 @@ beforeAll(async () => {
     now: () => clock,
   })
   profiles = new NameProfiles({ db: database.db, now: () => clock, gateways })
+  // Only members' names are looked up: the demo members are in the directory (as holders, or signed in).
+  await becomeMembers(members.map(address))
 }, 60_000)
 
 afterAll(async () => {
@@ -90,7 +100,7 @@ const byMember = async () => {
 }
 
 describe('the name table', () => {
-  test('default: unknown addresses answer pending and are queued; one pass resolves the nine members in one eth_call of names and one of avatar records', async () => {
+  test('default: members the table lacks answer pending and are queued; one pass resolves the nine members in one eth_call of names and one of avatar records', async () => {
     const before = await byMember()
     expect(Object.values(before).every((answer) => answer?.pending && answer.name === null)).toBe(true)
     // Reading queues; it never asks the chain.
@@ -161,13 +171,15 @@ describe('the name table', () => {
   })
 
   test('behavior: 40 reverse lookups go in one eth_call, the 41st in a second (NAME_LOOKUP_BATCH_BYTES)', async () => {
-    const strangers = (n: number) =>
-      Array.from({ length: n }, () => privateKeyToAddress(generatePrivateKey()))
-    await profiles.lookup(strangers(40))
+    const forty = strangers(40)
+    await becomeMembers(forty)
+    await profiles.lookup(forty)
     expect(await refresher.refreshQueued()).toEqual({ resolved: 40, failed: 0 })
     expect(ethCalls()).toBe(1)
     proxy.calls.length = 0
-    await profiles.lookup(strangers(41))
+    const fortyOne = strangers(41)
+    await becomeMembers(fortyOne)
+    await profiles.lookup(fortyOne)
     expect(await refresher.refreshQueued()).toEqual({ resolved: 41, failed: 0 })
     expect(ethCalls()).toBe(2)
   })
@@ -179,6 +191,53 @@ describe('the name table', () => {
       { address: stranger, name: null, avatarUrl: null, pending: false },
     ])
     expect(await refresher.refreshQueued()).toEqual({ resolved: 0, failed: 0 })
+  })
+})
+
+describe('only members', () => {
+  test('behavior: an address that is not a member answers no name, not pending, and queues nothing (no row, no RPC call); once it is a member it is queued and resolved', async () => {
+    const [stranger, other] = strangers(2) as [Address, Address]
+    const answer = { address: stranger, name: null, avatarUrl: null, pending: false }
+    expect(await profiles.lookup([stranger, stranger, other])).toEqual([
+      answer,
+      { ...answer, address: other },
+    ])
+    expect(await rowOf(stranger)).toBeUndefined()
+    expect(await refresher.refreshQueued()).toEqual({ resolved: 0, failed: 0 })
+    expect(proxy.calls).toEqual([])
+
+    // Signed in (or holds tokens, delegates, votes): a member.
+    await becomeMembers([stranger])
+    expect(await profiles.lookup([stranger])).toEqual([{ ...answer, pending: true }])
+    expect(await refresher.refreshQueued()).toEqual({ resolved: 1, failed: 0 })
+    expect(await profiles.lookup([stranger])).toEqual([answer])
+    expect(await rowOf(stranger)).toMatchObject({ requestedAt: null, resolvedAt: clock })
+  })
+
+  test('behavior: rows of addresses that are not members are never looked up and are deleted once expired; members’ rows stay', async () => {
+    const [queued, resolved] = strangers(2) as [Address, Address]
+    // What a table from before the bound holds: a stranger queued, another resolved until an hour from now.
+    await database.db.insert(nameProfiles).values([
+      { address: queued, expiresAt: clock, requestedAt: clock },
+      {
+        address: resolved,
+        name: null,
+        resolvedAt: clock,
+        expiresAt: new Date(clock.getTime() + NO_NAME_TTL_MS),
+      },
+    ])
+    expect(await refresher.refreshQueued()).toEqual({ resolved: 0, failed: 0 })
+    expect(proxy.calls).toEqual([])
+    const membersRows = await database.db.$count(nameProfiles)
+    expect(await refresher.pruneNonMembers()).toBe(1)
+    expect(await rowOf(queued)).toBeUndefined()
+    expect(await rowOf(resolved)).toBeDefined()
+    // A day on, every answer has expired: the stranger's row goes, every member's stays.
+    later(24 * 60 * 60 * 1000)
+    expect(await refresher.pruneNonMembers()).toBe(1)
+    expect(await rowOf(resolved)).toBeUndefined()
+    expect(await database.db.$count(nameProfiles)).toBe(membersRows - 2)
+    expect(await rowOf(address('Ada'))).toMatchObject({ name: 'ada.eth' })
   })
 })
 

@@ -4,7 +4,7 @@
 // `avatar` text record. Lookups go through Multicall3, many to one eth_call. Nothing a record names is
 // ever fetched (avatar-url.ts); CCIP-Read is off for the same reason (ADR 029).
 import { HTTP_TIMEOUT_MS, rpcTransport } from '@guildhall/core'
-import { asc, isNotNull, sql } from 'drizzle-orm'
+import { and, asc, isNotNull, lte, not, sql } from 'drizzle-orm'
 import {
   type Address,
   BaseError,
@@ -15,13 +15,14 @@ import {
 import { mainnet } from 'viem/chains'
 import { getEnsName, getEnsText, normalize } from 'viem/ens'
 import type { Db } from '../db/client.ts'
-import { nameProfiles } from '../db/schema.ts'
+import { memberStats, nameProfiles } from '../db/schema.ts'
 import {
   AVATAR_RECORD_MAX_LENGTH,
   type AvatarGateways,
   avatarUrl,
   gatewayServesImage,
 } from '../services/avatar-url.ts'
+import { BackgroundLoop } from './background-loop.ts'
 
 /** How long a name (and its avatar record) is trusted: the spec's 12 hours. */
 export const NAME_TTL_MS = 12 * 60 * 60 * 1000
@@ -41,6 +42,10 @@ export const NO_NAME_TTL_MS = 60 * 60 * 1000
  */
 export const NAME_LOOKUP_BATCH_BYTES = 40 * 292
 
+/** Only members' addresses are looked up and kept (services/names.ts). */
+const isMember = sql`exists (select 1 from ${memberStats} where ${memberStats.address} = ${nameProfiles.address})`
+/** How often the leader deletes what is left of non-members' rows. */
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000
 /** Addresses taken from the queue per pass: ten eth_calls of reverse lookups. */
 const QUEUE_BATCH = 400
 /** How often the leader looks at the queue when nobody woke it. */
@@ -84,34 +89,40 @@ type Profile = { name: string | null; avatarRecord: string | null; avatarUrl: st
 
 export class NameRefresher {
   readonly #options: NameRefresherOptions
-  readonly #pollMs: number
-  #loop: Promise<void> | undefined
-  #stopping = false
-  #wake: (() => void) | undefined
+  readonly #loop: BackgroundLoop
+  /** When the loop last pruned non-members' rows; undefined: not yet (the first pass does). */
+  #prunedAt: number | undefined
 
   constructor(options: NameRefresherOptions) {
     this.#options = options
-    this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS
+    const pollMs = options.pollMs ?? DEFAULT_POLL_MS
+    this.#loop = new BackgroundLoop({
+      pass: () => this.#pass(),
+      pollMs,
+      backoffMs: (failures) => Math.min(MAX_BACKOFF_MS, pollMs * 2 ** (failures - 1)),
+      onFailure: (error, retryInMs) =>
+        error instanceof LookupsFailedError
+          ? options.logger?.warn(
+              { failed: error.failed, retryInMs },
+              'name lookups failed: the ENS RPC did not answer; the stored names stay',
+            )
+          : options.logger?.warn({ err: error, retryInMs }, 'name refresh failed'),
+    })
   }
 
   /** Resolves the queue in the background until `stop()` (the leader's job). */
   start(): void {
-    if (this.#loop) return
-    this.#stopping = false
-    this.#loop = this.#run()
+    this.#loop.start()
   }
 
   /** Ends the background loop after the pass in progress. */
   async stop(): Promise<void> {
-    this.#stopping = true
-    this.#wake?.()
-    await this.#loop
-    this.#loop = undefined
+    await this.#loop.stop()
   }
 
   /** Looks at the queue now rather than at the next poll (not while backing off from a failing RPC). */
   wake(): void {
-    this.#wake?.()
+    this.#loop.wake()
   }
 
   /** One pass: takes up to 400 queued addresses, oldest request first, and stores what ENS answers. */
@@ -120,7 +131,7 @@ export class NameRefresher {
     const queued = await db
       .select({ address: nameProfiles.address })
       .from(nameProfiles)
-      .where(isNotNull(nameProfiles.requestedAt))
+      .where(and(isNotNull(nameProfiles.requestedAt), isMember))
       .orderBy(asc(nameProfiles.requestedAt))
       .limit(QUEUE_BATCH)
     if (queued.length === 0) return { resolved: 0, failed: 0 }
@@ -164,43 +175,37 @@ export class NameRefresher {
     return { resolved: answered.length, failed: queued.length - answered.length }
   }
 
-  async #run(): Promise<void> {
-    let backoffMs = 0
-    while (!this.#stopping) {
-      let full = false
-      try {
-        const pass = await this.refreshQueued()
-        if (pass.failed > 0) {
-          backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(this.#pollMs, backoffMs * 2))
-          this.#options.logger?.warn(
-            { failed: pass.failed, retryInMs: backoffMs },
-            'name lookups failed: the ENS RPC did not answer; the stored names stay',
-          )
-        } else {
-          backoffMs = 0
-          full = pass.resolved === QUEUE_BATCH
-        }
-      } catch (error) {
-        backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(this.#pollMs, backoffMs * 2))
-        this.#options.logger?.warn({ err: error, retryInMs: backoffMs }, 'name refresh failed')
-      }
-      if (this.#stopping) break
-      if (full) continue
-      await this.#sleep(backoffMs || this.#pollMs, backoffMs === 0)
-    }
+  /**
+   * Deletes the rows of addresses that are not members (a row in the members directory) once their answer
+   * has expired: they are never queued again, so this is all that is left of them (rows queued before
+   * only members were, or of an index reset). Returns how many were deleted.
+   */
+  async pruneNonMembers(): Promise<number> {
+    const deleted = await this.#options.db
+      .delete(nameProfiles)
+      .where(and(lte(nameProfiles.expiresAt, this.#options.now()), not(isMember)))
+      .returning({ address: nameProfiles.address })
+    return deleted.length
   }
 
-  async #sleep(ms: number, wakeable: boolean): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms)
-      const wake = () => {
-        clearTimeout(timer)
-        resolve()
-      }
-      // stop() always ends the wait; a reader's wake only ends a normal one, never a backoff.
-      this.#wake = wakeable ? wake : () => this.#stopping && wake()
-    })
-    this.#wake = undefined
+  /** One pass of the loop: the queue, and now and then the pruning; throws when lookups failed. */
+  async #pass(): Promise<'busy' | 'idle'> {
+    const now = this.#options.now().getTime()
+    if (this.#prunedAt === undefined || now - this.#prunedAt >= PRUNE_INTERVAL_MS) {
+      await this.pruneNonMembers()
+      this.#prunedAt = now
+    }
+    const pass = await this.refreshQueued()
+    if (pass.failed > 0) throw new LookupsFailedError(pass.failed)
+    return pass.resolved === QUEUE_BATCH ? 'busy' : 'idle'
+  }
+}
+
+/** Some lookups of a pass got no answer from the RPC: they stay queued. */
+class LookupsFailedError extends Error {
+  override name = 'LookupsFailedError'
+  constructor(readonly failed: number) {
+    super(`${failed} name lookups failed`)
   }
 }
 

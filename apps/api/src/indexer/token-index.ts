@@ -45,6 +45,7 @@ import {
   tokenIndexCursor,
   tokenVoteCheckpoints,
 } from '../db/schema.ts'
+import { BackgroundLoop } from './background-loop.ts'
 import {
   countEligibleMembers,
   type MemberChanges,
@@ -155,9 +156,7 @@ export class TokenIndex {
   #range: number
   #rangeSuccesses = 0
   #syncing: Promise<SyncResult> | undefined
-  #loop: Promise<void> | undefined
-  #stopping = false
-  #wake: (() => void) | undefined
+  readonly #loop: BackgroundLoop
 
   constructor(options: TokenIndexOptions) {
     if (!Number.isSafeInteger(options.fromBlock) || options.fromBlock < 0)
@@ -176,6 +175,16 @@ export class TokenIndex {
     this.#eligibilityChunk = options.eligibilityChunk
     this.#logger = options.logger
     this.#range = this.#maxRange
+    this.#loop = new BackgroundLoop({
+      pass: async () => {
+        const result = await this.syncOnce()
+        return result.indexedBlock < result.targetBlock ? 'busy' : 'idle'
+      },
+      pollMs: this.#pollIntervalMs,
+      backoffMs: (failures) => Math.min(this.#pollIntervalMs * 2 ** failures, MAX_BACKOFF_MS),
+      onFailure: (error, retryInMs) =>
+        this.#logger?.warn({ err: error, retryInMs }, 'token index sync failed'),
+    })
   }
 
   /** Indexes up to head − confirmations (rewinding a reorg first). Concurrent callers share one sync. */
@@ -188,17 +197,12 @@ export class TokenIndex {
 
   /** Syncs in the background until `stop()`: at once while behind, then every poll interval. */
   start(): void {
-    if (this.#loop) return
-    this.#stopping = false
-    this.#loop = this.#run()
+    this.#loop.start()
   }
 
   /** Ends the background loop after the range in progress (if any); resolves when nothing is running. */
   async stop(): Promise<void> {
-    this.#stopping = true
-    this.#wake?.()
-    await this.#loop
-    this.#loop = undefined
+    await this.#loop.stop()
     await this.#syncing?.catch(() => undefined)
   }
 
@@ -384,31 +388,6 @@ export class TokenIndex {
     return { holders: Number(row.holders), blockNumber: row.block }
   }
 
-  async #run(): Promise<void> {
-    let failures = 0
-    while (!this.#stopping) {
-      let delay = this.#pollIntervalMs
-      try {
-        const result = await this.syncOnce()
-        failures = 0
-        if (result.indexedBlock < result.targetBlock) delay = 0
-      } catch (error) {
-        failures++
-        delay = Math.min(this.#pollIntervalMs * 2 ** failures, MAX_BACKOFF_MS)
-        this.#logger?.warn({ err: error, retryInMs: delay }, 'token index sync failed')
-      }
-      if (this.#stopping) break
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay)
-        this.#wake = () => {
-          clearTimeout(timer)
-          resolve()
-        }
-      })
-      this.#wake = undefined
-    }
-  }
-
   async #sync(): Promise<SyncResult> {
     let cursor = await this.#loadCursor()
     const head = Number(await this.#client.getBlockNumber({ cacheTime: 0 }))
@@ -418,7 +397,7 @@ export class TokenIndex {
       cursor = await this.#rewind(cursor)
       rewoundTo = cursor.block
     }
-    while (cursor.block < targetBlock && !this.#stopping) {
+    while (cursor.block < targetBlock && !this.#loop.stopping) {
       const next = await this.#indexRange(cursor, targetBlock)
       if (next === 'fork') {
         cursor = await this.#rewind(cursor)
@@ -441,7 +420,7 @@ export class TokenIndex {
     await countEligibleMembers(this.#db, cursor.block, {
       lock: (tx) => lockCursorAt(tx, cursor),
       chunk: this.#eligibilityChunk,
-      stopped: () => this.#stopping,
+      stopped: () => this.#loop.stopping,
     })
   }
 

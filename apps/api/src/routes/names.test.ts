@@ -7,6 +7,7 @@ import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/re
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { buildApp } from '../app.ts'
+import { memberStats } from '../db/schema.ts'
 import { type TestDatabase, testDatabase, testDatabaseUrl } from '../db/test-database.ts'
 import { testEnv } from '../demo/local-chain.ts'
 import { parseEnv } from '../env.ts'
@@ -42,9 +43,11 @@ async function appWithNames(database: TestDatabase, names = true) {
   return { app, proxy }
 }
 
+/** A fresh database where Ada and Ben are members (only members' names are looked up). */
 async function newDatabase() {
   const database = await testDatabase()
   databases.push(database)
+  await database.db.insert(memberStats).values([{ address: ada }, { address: ben }])
   return database
 }
 

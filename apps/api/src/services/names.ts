@@ -1,13 +1,15 @@
 // Names and avatars for addresses (GET /api/names), answered from the table of resolved profiles: never a
-// lookup on the reader's time. An address the table lacks, or whose answer has expired, is queued in the
-// table itself (`requested_at`); the leader's refresher (indexer/name-refresher.ts) resolves the queue in
+// lookup on the reader's time. A member's address (a row in the members directory: holder, delegate,
+// voter or signed-in member) that the table lacks, or whose answer has expired, is queued in the table
+// itself (`requested_at`); the leader's refresher (indexer/name-refresher.ts) resolves the queue in
 // batches. An expired answer is still given meanwhile: a name changes rarely, and a stale one for a minute
-// beats none.
+// beats none. Any other address is answered without a name and queues nothing, so readers cannot grow the
+// table or the leader's RPC work beyond the DAO's members (ADR 031).
 import type { NameAnswer } from '@guildhall/core'
 import { and, inArray, isNull, lte } from 'drizzle-orm'
 import type { Address } from 'viem'
 import type { Db } from '../db/client.ts'
-import { nameProfiles } from '../db/schema.ts'
+import { memberStats, nameProfiles } from '../db/schema.ts'
 import { type AvatarGateways, avatarUrl } from './avatar-url.ts'
 
 export type NameProfilesOptions = {
@@ -26,7 +28,10 @@ export class NameProfiles {
     this.#options = options
   }
 
-  /** One answer per address (distinct, in order); missing and expired ones are queued for a lookup. */
+  /**
+   * One answer per address (distinct, in order); members' missing and expired ones are queued for a
+   * lookup. An address that is not a member has no name here unless one is still stored for it.
+   */
   async lookup(addresses: readonly Address[]): Promise<NameAnswer[]> {
     const distinct = [...new Set(addresses)]
     const { gateways, db } = this.#options
@@ -44,9 +49,19 @@ export class NameProfiles {
       })
       .from(nameProfiles)
       .where(inArray(nameProfiles.address, distinct))
+    const members = new Set(
+      (
+        await db
+          .select({ address: memberStats.address })
+          .from(memberStats)
+          .where(inArray(memberStats.address, distinct))
+      ).map((row) => row.address),
+    )
     const found = new Map(rows.map((row) => [row.address, row]))
-    const missing = distinct.filter((address) => !found.has(address))
-    const expired = rows.filter((row) => row.requestedAt === null && row.expiresAt <= now)
+    const missing = distinct.filter((address) => !found.has(address) && members.has(address))
+    const expired = rows.filter(
+      (row) => row.requestedAt === null && row.expiresAt <= now && members.has(row.address),
+    )
     if (missing.length > 0) {
       await db
         .insert(nameProfiles)
@@ -71,7 +86,7 @@ export class NameProfiles {
     if (missing.length > 0 || expired.length > 0) this.#options.onQueued?.()
     return distinct.map((address) => {
       const row = found.get(address)
-      if (!row || row.resolvedAt === null) return empty(address, true)
+      if (!row || row.resolvedAt === null) return empty(address, members.has(address))
       // The stored URL was checked at the gateway; it stands while the settings' gateways still derive it.
       const derived = avatarUrl(row.avatarRecord, gateways)
       return {
