@@ -15,29 +15,24 @@ import {
   type VoteMessage,
   voteTypedData,
 } from '@guildhall/core'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
-import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import type { AnvilInstance } from '@guildhall/devchain/anvil'
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { createPublicClient, createTestClient, type Hex, http, type PrivateKeyAccount } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { openStream } from '../../test-support/event-stream.ts'
-import { buildApp } from '../app.ts'
 import { type Database, openDatabase } from '../db/client.ts'
 import { governanceLog, proposals } from '../db/schema.ts'
-import { type TestDatabase, testDatabase } from '../db/test-database.ts'
-import { parseEnv } from '../env.ts'
+import type { TestDatabase } from '../db/test-database.ts'
 import { LOG_CHANNEL, type LogNotice } from '../services/governance-log.ts'
 import { type LiveEvent, LiveEvents } from '../services/live-events.ts'
 import { ProposalReads } from '../services/proposal-reads.ts'
 import { tallyRules } from '../services/tallies.ts'
 import { STREAMS_PER_CLIENT } from './events.ts'
+import { member, nowSeconds, postJson, startTestbed, stopTestbed, testApp } from './test-support.ts'
 
-const ORIGIN = 'http://127.0.0.1:3999'
 vi.setConfig({ testTimeout: 30_000 })
-const member = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
 const ada = member(1)
 const ben = member(2)
 const cleo = member(3)
@@ -53,30 +48,16 @@ let snapshot: number
 let domain: ReturnType<typeof governanceDomain>
 
 async function appOn(db: Database) {
-  const built = await buildApp({
-    settings: parseEnv({
-      PUBLIC_ORIGIN: ORIGIN,
-      CHAIN_IDS: String(LOCAL_CHAIN_ID),
-      [`RPC_URL_${LOCAL_CHAIN_ID}`]: anvil.url,
-      TOKEN_ADDRESS: deployment.token,
-      TOKEN_DEPLOY_BLOCK: String(deployment.deployBlock),
-      WALLETS: 'injected',
-      SIGN_IN: 'off',
-      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000',
-    }),
-    database: db,
-  })
+  const built = await testApp({ anvil, deployment, database: db }, { env: { SIGN_IN: 'off' } })
   await built.listen({ host: '127.0.0.1', port: 0 })
   return built
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
-  deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
+  ;({ anvil, deployment, database } = await startTestbed())
   await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 2 })
   snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
   domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
-  database = await testDatabase()
   otherDatabase = database.url ? await openDatabase({ databaseUrl: database.url }) : database
   app = await appOn(database)
   other = await appOn(otherDatabase)
@@ -84,10 +65,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await other?.close()
-  await app?.close()
   if (otherDatabase !== database) await otherDatabase?.close()
-  await database?.close()
-  await anvil?.stop()
+  await stopTestbed({ anvil, database }, app)
 })
 
 const urlOf = (server: FastifyInstance, path: string) => {
@@ -96,16 +75,10 @@ const urlOf = (server: FastifyInstance, path: string) => {
   return `http://127.0.0.1:${address.port}${path}`
 }
 
-const post = (url: string, body: unknown) =>
-  app.inject({
-    method: 'POST',
-    url,
-    headers: { origin: ORIGIN, 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  })
+const post = (url: string, body: unknown) => postJson(app, url, body)
 
 async function createProposal(title: string): Promise<Hex> {
-  const now = Math.floor(Date.now() / 1000)
+  const now = nowSeconds()
   const message: ProposalMessage = {
     author: ada.address,
     title,
@@ -135,7 +108,7 @@ async function vote(voter: PrivateKeyAccount, proposal: Hex, choice: number, tim
     proposal,
     choices: [choice],
     reason: '',
-    timestamp: timestamp ?? Math.floor(Date.now() / 1000),
+    timestamp: timestamp ?? nowSeconds(),
   }
   const response = await post(`/api/proposals/${proposal}/votes`, {
     message,
@@ -185,7 +158,7 @@ describe('a proposal’s stream', () => {
 
     // Missed: Cleo votes, Ben changes his mind.
     await vote(cleo, proposal, 2)
-    const missedLast = await vote(ben, proposal, 3, Math.floor(Date.now() / 1000) + 1)
+    const missedLast = await vote(ben, proposal, 3, nowSeconds() + 1)
     const resumed = await openStream(urlOf(app, `/api/proposals/${proposal}/events`), {
       'last-event-id': String(before),
     })
@@ -299,7 +272,7 @@ describe('the list’s stream', () => {
     const statement: DelegateStatementMessage = {
       delegate: cleo.address,
       statement: 'Not a proposal.',
-      timestamp: Math.floor(Date.now() / 1000),
+      timestamp: nowSeconds(),
     }
     const published = await post(`/api/delegates/${cleo.address}/statement`, {
       message: statement,

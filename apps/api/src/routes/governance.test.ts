@@ -27,7 +27,6 @@ import {
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { BundleFormatError, type RecountProgress, recount, resultBundleSchema } from '@guildhall/core/recount'
 import { SIGNATURE_CHECK_GAS } from '@guildhall/core/signature'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
@@ -55,19 +54,26 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { buildApp } from '../app.ts'
 import { ballots, governanceLog, proposals, proposalTallies, votes } from '../db/schema.ts'
-import { type TestDatabase, testDatabase } from '../db/test-database.ts'
-import { startDemoChain, testEnv } from '../demo/local-chain.ts'
+import type { TestDatabase } from '../db/test-database.ts'
+import { testEnv } from '../demo/local-chain.ts'
 import { tokenDeps } from '../deps.ts'
 import { parseEnv } from '../env.ts'
 import { findProposal } from '../services/proposals.ts'
 import { proposalResult } from '../services/results.ts'
 import { checkTallies, recountTally, tallyRules } from '../services/tallies.ts'
 import { castVote } from '../services/votes.ts'
+import {
+  jsonHeaders,
+  member,
+  nowSeconds,
+  ORIGIN,
+  postJson,
+  startTestbed,
+  stopTestbed,
+  testApp,
+} from './test-support.ts'
 
-const ORIGIN = 'http://127.0.0.1:3999'
-const member = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
 // The demo DAO (packages/devchain/src/demo-dao.ts): Ada votes with her and Dev's tokens, Ben with his and
 // Eve's, Dev delegated to Ada, Finn never delegated, Iris holds nothing.
 const ada = member(1)
@@ -102,10 +108,7 @@ async function delegateFrom(index: number, to: Hex) {
   })
 }
 
-const nowSeconds = () => Math.floor(Date.now() / 1000)
-const jsonHeaders = { origin: ORIGIN, 'content-type': 'application/json' }
-const post = (url: string, body: unknown) =>
-  app.inject({ method: 'POST', url, headers: jsonHeaders, payload: JSON.stringify(body) })
+const post = (url: string, body: unknown) => postJson(app, url, body)
 
 function proposalMessage(
   author: PrivateKeyAccount,
@@ -163,7 +166,7 @@ const votesOn = async (proposal: Hex) =>
   (await database.db.select({ n: count() }).from(votes).where(eq(votes.proposalId, proposal)))[0]?.n ?? 0
 
 beforeAll(async () => {
-  ;({ anvil, deployment } = await startDemoChain())
+  ;({ anvil, deployment, database } = await startTestbed())
   // Contract voters: Gia and Hugo delegate their votes to the demo Safes (1-of-1 Ada; 2-of-3 Ada, Ben,
   // Cleo), which so hold voting power without holding tokens.
   safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
@@ -172,7 +175,6 @@ beforeAll(async () => {
   await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 2 })
   snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
   domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
-  database = await testDatabase()
   app = await appOn(anvil.url)
 }, 60_000)
 
@@ -182,29 +184,22 @@ beforeAll(async () => {
  * together (as instances behind a load balancer do): the limits are high but for their own test below,
  * which sends from addresses of its own.
  */
-async function appOn(rpcUrl: string, env: Record<string, string> = {}, now?: () => Date) {
-  const built = await buildApp({
-    settings: parseEnv({
-      PUBLIC_ORIGIN: ORIGIN,
-      ...testEnv(rpcUrl, deployment),
-      SIGN_IN: 'off',
-      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000',
-      EXPORT_RATE_LIMIT_PER_MINUTE: '100000',
-      POWER_RATE_LIMIT_PER_MINUTE: '100000',
-      ...env,
-    }),
-    database,
-    ...(now ? { now } : {}),
-  })
-  await built.ready()
-  return built
-}
+const appOn = (rpcUrl: string, env: Record<string, string> = {}, now?: () => Date) =>
+  testApp(
+    { anvil, deployment, database },
+    {
+      rpcUrl,
+      env: {
+        SIGN_IN: 'off',
+        EXPORT_RATE_LIMIT_PER_MINUTE: '100000',
+        POWER_RATE_LIMIT_PER_MINUTE: '100000',
+        ...env,
+      },
+      ...(now ? { now } : {}),
+    },
+  )
 
-afterAll(async () => {
-  await app?.close()
-  await database?.close()
-  await anvil?.stop()
-})
+afterAll(() => stopTestbed({ anvil, database }, app))
 
 describe('proposals', () => {
   test('behavior: a valid proposal → 201 with its digest as id; the same signed proposal again → 200, one row', async () => {

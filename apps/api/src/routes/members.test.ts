@@ -16,7 +16,6 @@ import {
 } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { sql } from 'drizzle-orm'
@@ -33,18 +32,23 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { buildApp } from '../app.ts'
 import { memberEligibilityCounted, memberStats, tokenIndexCursor } from '../db/schema.ts'
-import { type TestDatabase, testDatabase } from '../db/test-database.ts'
-import { startDemoChain, testEnv } from '../demo/local-chain.ts'
-import { parseEnv } from '../env.ts'
+import type { TestDatabase } from '../db/test-database.ts'
 import { delegate, demoAccount, transfer } from '../indexer/test-support.ts'
 import { TokenIndex } from '../indexer/token-index.ts'
 import { checkMemberStats } from '../services/member-stats.ts'
+import {
+  jsonHeaders,
+  member,
+  nowSeconds,
+  ORIGIN,
+  postJson,
+  startTestbed,
+  stopTestbed,
+  testApp,
+} from './test-support.ts'
 
-const ORIGIN = 'http://127.0.0.1:3999'
 const DAO_NAME = 'Guildhall Members Test DAO'
-const member = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
 // The demo DAO: Ada votes with her and Dev's tokens, Ben with his and Eve's; Finn, Gia and Hugo never
 // delegated; Iris holds nothing.
 const ada = member(1)
@@ -87,18 +91,11 @@ const sync = async () => {
 }
 
 beforeAll(async () => {
-  ;({ anvil, deployment } = await startDemoChain())
-  database = await testDatabase()
-  const settings = parseEnv({
-    PUBLIC_ORIGIN: ORIGIN,
-    ...testEnv(anvil.url, deployment),
-    DAO_NAME,
-    TOKEN_INDEX_CONFIRMATIONS: '0',
-    GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000',
-    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-  })
-  app = await buildApp({ settings, database })
-  await app.ready()
+  ;({ anvil, deployment, database } = await startTestbed())
+  app = await testApp(
+    { anvil, deployment, database },
+    { env: { DAO_NAME, TOKEN_INDEX_CONFIRMATIONS: '0', AUTH_RATE_LIMIT_PER_MINUTE: '100000' } },
+  )
   client = createPublicClient({ transport: http(anvil.url) }) as PublicClient
   chain = { client, url: anvil.url, token: deployment.token }
   index = new TokenIndex({
@@ -114,11 +111,7 @@ beforeAll(async () => {
   await sync()
 }, 60_000)
 
-afterAll(async () => {
-  await app?.close()
-  await database?.close()
-  await anvil?.stop()
-})
+afterAll(() => stopTestbed({ anvil, database }, app))
 
 /** Each demo account's figures from the token itself, at the head. */
 async function fromChain(address: Address) {
@@ -350,9 +343,7 @@ describe('keeping in step', () => {
   })
 })
 
-const nowSeconds = () => Math.floor(Date.now() / 1000)
 const domain = () => governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
-const jsonHeaders = { origin: ORIGIN, 'content-type': 'application/json' }
 
 async function createProposal(author: PrivateKeyAccount, snapshot: number): Promise<Hex> {
   const now = nowSeconds()
@@ -371,12 +362,7 @@ async function createProposal(author: PrivateKeyAccount, snapshot: number): Prom
     timestamp: now - 30,
   }
   const signature = await author.signTypedData(proposalTypedData(domain(), message))
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/proposals',
-    headers: jsonHeaders,
-    payload: JSON.stringify({ message, signature }),
-  })
+  const response = await postJson(app, '/api/proposals', { message, signature })
   expect(response.statusCode, response.body).toBe(201)
   return proposalId(domain(), message)
 }
@@ -390,12 +376,7 @@ async function vote(voter: PrivateKeyAccount, proposal: Hex, timestamp: number):
     timestamp,
   }
   const signature = await voter.signTypedData(voteTypedData(domain(), message))
-  const response = await app.inject({
-    method: 'POST',
-    url: `/api/proposals/${proposal}/votes`,
-    headers: jsonHeaders,
-    payload: JSON.stringify({ message, signature }),
-  })
+  const response = await postJson(app, `/api/proposals/${proposal}/votes`, { message, signature })
   return response.statusCode
 }
 

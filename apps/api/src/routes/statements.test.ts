@@ -21,7 +21,6 @@ import {
   type VoteMessage,
   voteTypedData,
 } from '@guildhall/core'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { deploySafes, type SafeDeployment, signHashAsSafe } from '@guildhall/devchain/safe'
@@ -30,14 +29,18 @@ import type { FastifyInstance } from 'fastify'
 import { type Address, createPublicClient, type Hex, http, type PrivateKeyAccount } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { buildApp } from '../app.ts'
 import { delegateStatements, governanceLog } from '../db/schema.ts'
-import { type TestDatabase, testDatabase } from '../db/test-database.ts'
-import { startDemoChain, testEnv } from '../demo/local-chain.ts'
-import { parseEnv } from '../env.ts'
+import type { TestDatabase } from '../db/test-database.ts'
+import {
+  jsonHeaders,
+  member,
+  nowSeconds,
+  postJson,
+  startTestbed,
+  stopTestbed,
+  testApp,
+} from './test-support.ts'
 
-const ORIGIN = 'http://127.0.0.1:3999'
-const member = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
 const ada = member(1)
 const ben = member(2)
 const cleo = member(3)
@@ -53,40 +56,22 @@ let domain: ReturnType<typeof governanceDomain>
 let safes: SafeDeployment
 
 beforeAll(async () => {
-  ;({ anvil, deployment } = await startDemoChain())
+  ;({ anvil, deployment, database } = await startTestbed())
   safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
   domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
-  database = await testDatabase()
   app = await appOn()
 }, 60_000)
 
-afterAll(async () => {
-  await app?.close()
-  await database?.close()
-  await anvil?.stop()
-})
+afterAll(() => stopTestbed({ anvil, database }, app))
 
 /** An app sharing this file's database; on PostgreSQL every app on it counts rate limits together. */
-async function appOn(env: Record<string, string> = {}) {
-  const built = await buildApp({
-    settings: parseEnv({
-      PUBLIC_ORIGIN: ORIGIN,
-      ...testEnv(anvil.url, deployment),
-      SIGN_IN: 'off',
-      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000',
-      EXPORT_RATE_LIMIT_PER_MINUTE: '100000',
-      ...env,
-    }),
-    database,
-  })
-  await built.ready()
-  return built
-}
+const appOn = (env: Record<string, string> = {}) =>
+  testApp(
+    { anvil, deployment, database },
+    { env: { SIGN_IN: 'off', EXPORT_RATE_LIMIT_PER_MINUTE: '100000', ...env } },
+  )
 
-const nowSeconds = () => Math.floor(Date.now() / 1000)
-const jsonHeaders = { origin: ORIGIN, 'content-type': 'application/json' }
-const post = (url: string, body: unknown) =>
-  app.inject({ method: 'POST', url, headers: jsonHeaders, payload: JSON.stringify(body) })
+const post = (url: string, body: unknown) => postJson(app, url, body)
 const statementUrl = (delegate: Address) => `/api/delegates/${delegate}/statement`
 const getStatement = (delegate: string) =>
   app.inject({ method: 'GET', url: `/api/delegates/${delegate}/statement` })
