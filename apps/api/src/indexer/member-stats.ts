@@ -96,7 +96,7 @@ export async function moveMemberStats(tx: Tx, changes: MemberChanges): Promise<b
 }
 
 /** Proposals whose snapshot is at or below `block` and whose eligible members are not all counted yet. */
-export async function uncountedSnapshots(db: Db | Tx, block: number) {
+async function uncountedSnapshots(db: Db | Tx, block: number) {
   return db
     .select({ id: proposals.id, snapshot: proposals.snapshot })
     .from(proposals)
