@@ -22,6 +22,7 @@ import {
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { mainnet } from 'viem/chains'
 import { openDatabase } from '../../apps/api/src/db/client.ts'
+import { memberStats } from '../../apps/api/src/db/schema.ts'
 import { NameRefresher, nameLookupClient } from '../../apps/api/src/indexer/name-refresher.ts'
 import { NameProfiles } from '../../apps/api/src/services/names.ts'
 import type { NamesBenchResult } from './schema.ts'
@@ -60,6 +61,8 @@ export async function runNamesBench({ log }: { log: (message: string) => void })
       gateways,
       now,
     })
+    // Only members' names are looked up (ADR 031): the addresses are holders, as the directory lists them.
+    await database.db.insert(memberStats).values(addresses.map((address) => ({ address })))
     for (let i = 0; i < addresses.length; i += NAMES_PER_REQUEST_MAX) {
       await profiles.lookup(addresses.slice(i, i + NAMES_PER_REQUEST_MAX))
     }
