@@ -1,6 +1,6 @@
 import { shortenAddress } from '@guildhall/core'
 import { useParams } from 'react-router'
-import { Avatar } from '../../components/avatar.tsx'
+import { MemberAvatar } from '../../lib/names.tsx'
 import './members.css'
 
 /** A member's page: for now who they are; their record and statement arrive in a later release. */
@@ -9,7 +9,7 @@ export function MemberPage() {
   return (
     <article className="page">
       <header className="page-header member-page-header">
-        <Avatar address={address} size={48} />
+        <MemberAvatar address={address} size={48} />
         <h1 title={address}>{shortenAddress(address)}</h1>
       </header>
       <p className="member-full-address">{address}</p>

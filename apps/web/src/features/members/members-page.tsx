@@ -8,8 +8,8 @@ import {
 } from '@guildhall/core'
 import { useEffect, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
-import { Avatar } from '../../components/avatar.tsx'
 import { describeRequestError } from '../../lib/api.ts'
+import { MemberAvatar } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
 import { useMembers } from './queries/members-list.ts'
 import './members.css'
@@ -148,7 +148,7 @@ function MemberRows({ rows, stale }: { rows: MemberListItem[]; stale: boolean })
         <li key={member.address}>
           <Link to={`/members/${member.address}`} className="member-row" data-testid="member-row">
             <span className="member-who" title={member.address}>
-              <Avatar address={member.address} />
+              <MemberAvatar address={member.address} />
               <span className="member-address">{shortenAddress(member.address)}</span>
             </span>
             <span className="member-figure">
