@@ -55,7 +55,7 @@ const PROGRESS_TEXT: Record<Progress['step'], string | null> = {
 export type DelegationGate = 'none' | 'connect' | 'switch-chain' | 'ready'
 
 /** The recent-transactions entry: "Delegate to myself", to the delegate's name, else their short address. */
-export function delegationDescription(delegatee: Address, self: Address, name: string | null | undefined) {
+function delegationDescription(delegatee: Address, self: Address, name: string | null | undefined) {
   if (delegatee === self) return 'Delegate to myself'
   return `Delegate to ${name ?? shortenAddress(delegatee)}`
 }

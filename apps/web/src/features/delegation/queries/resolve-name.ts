@@ -9,7 +9,7 @@ const RESOLVED_NAME_STALE_MS = 30_000
 const fetchResolvedName = (name: string) =>
   apiGet(`/api/names/resolve?name=${encodeURIComponent(name)}`, resolvedNameSchema)
 
-export const resolvedNameQueryOptions = (name: string) =>
+const resolvedNameQueryOptions = (name: string) =>
   queryOptions({
     queryKey: ['api', 'names', 'resolve', name] as const,
     queryFn: () => fetchResolvedName(name),
