@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Database } from './db/client.ts'
-import { leaderJobs, nameDeps, signInDeps, tokenDeps } from './deps.ts'
+import { leaderJobs, nameDeps, nameResolutionClient, signInDeps, tokenDeps } from './deps.ts'
 import type { Settings } from './env.ts'
 import { errorsPlugin } from './plugins/errors.ts'
 import { healthRoutes } from './plugins/health.ts'
@@ -68,6 +68,8 @@ export async function buildApp({
   await app.register(nameRoutes, {
     profiles: names?.profiles,
     rateLimitPerMinute: settings.namesRateLimitPerMinute,
+    ensClient: nameResolutionClient(settings),
+    resolveRateLimitPerMinute: settings.nameResolveRateLimitPerMinute,
   })
 
   // Local development chains are served from the app's own origin so the browser needs one URL.

@@ -65,6 +65,28 @@ export type NameAnswer = z.infer<typeof nameAnswerSchema>
 export const nameListSchema = z.strictObject({ names: z.array(nameAnswerSchema) })
 export type NameList = z.infer<typeof nameListSchema>
 
+/** The longest name GET /api/names/resolve takes: DNS's limit, which ENS names meet in practice. */
+export const ENS_NAME_MAX_LENGTH = 255
+
+/** GET /api/names/resolve?name=ben.eth : one name, as typed (the server normalises it). */
+export const nameResolveQuerySchema = z.strictObject({
+  name: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter a name, such as ben.eth'),
+      z.maxLength(ENS_NAME_MAX_LENGTH, `A name is at most ${ENS_NAME_MAX_LENGTH} characters`),
+    ),
+})
+export type NameResolveQuery = z.infer<typeof nameResolveQuerySchema>
+
+/** GET /api/names/resolve: the name as ENS normalises it and the address its record names. */
+export const resolvedNameSchema = z.strictObject({
+  name: z.string(),
+  address: checksummedAddressSchema,
+})
+export type ResolvedName = z.infer<typeof resolvedNameSchema>
+
 export const proposalSummarySchema = z.strictObject({
   id: bytes32Schema,
   author: checksummedAddressSchema,
