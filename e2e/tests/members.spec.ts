@@ -82,8 +82,8 @@ test('the directory sorts, searches and pages', async ({ page, app }) => {
   await expect(rows(page)).toHaveCount(1)
   await rows(page).click()
   await expect(page).toHaveURL(new RegExp(`/members/${BEN_ADDRESS}$`))
-  await expect(page.getByRole('heading', { name: BEN })).toBeVisible()
-  await expect(page.getByText(BEN_ADDRESS)).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'ben.eth' })).toBeVisible()
+  await expect(page.getByTestId('member-address')).toHaveText(BEN_ADDRESS)
 })
 
 for (const width of [390, 1280]) {

@@ -62,7 +62,12 @@ export async function buildApp({
       powerRateLimitPerMinute: settings.powerRateLimitPerMinute,
     })
     await app.register(eventRoutes, { deps: token.governance })
-    await app.register(memberRoutes, { db: token.governance.database.db, tokenIndex: token.tokenIndex })
+    await app.register(memberRoutes, {
+      deps: token.governance,
+      tokenIndex: token.tokenIndex,
+      profiles: names?.profiles,
+      namesOn: settings.nameService !== null,
+    })
   }
   await app.register(tokenRoutes, { tokenIndex: token?.tokenIndex })
   await app.register(nameRoutes, {

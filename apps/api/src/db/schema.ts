@@ -133,6 +133,8 @@ export const proposals = pgTable(
     index('proposals_end_idx').on(table.end),
     // The proposal list's order, latest start first (services/proposal-list.ts).
     index('proposals_by_start_idx').on(table.start.desc(), table.id.desc()),
+    // A member's proposals in the same order (services/member-page.ts).
+    index('proposals_by_author_idx').on(table.author, table.start.desc(), table.id.desc()),
   ],
 )
 
@@ -176,6 +178,8 @@ export const ballots = pgTable(
     // The votes list's two orders, newest or heaviest first, the voter breaking ties (services/vote-list.ts).
     index('ballots_by_power_idx').on(table.proposalId, table.power.desc(), table.voter.desc()),
     index('ballots_by_time_idx').on(table.proposalId, table.timestamp.desc(), table.voter.desc()),
+    // A member's votes across proposals, newest first (services/member-page.ts).
+    index('ballots_by_voter_idx').on(table.voter, table.timestamp.desc(), table.proposalId.desc()),
   ],
 )
 
@@ -276,6 +280,8 @@ export const nameProfiles = pgTable(
     index('name_profiles_requested_at_idx')
       .on(table.requestedAt)
       .where(sql`${table.requestedAt} is not null`),
+    // A member page opened by name (services/member-page.ts).
+    index('name_profiles_name_idx').on(table.name).where(sql`${table.name} is not null`),
   ],
 )
 
@@ -327,8 +333,8 @@ export const memberStats = pgTable(
     ),
     // Search by the start of an address, in any case.
     index('member_stats_address_prefix_idx').using('btree', sql`lower(${table.address}) text_pattern_ops`),
-    // Counting a delegate's delegators.
-    index('member_stats_delegate_idx').on(table.delegate),
+    // A delegate's delegators: counted by the index, listed most tokens first on the member page.
+    index('member_stats_by_delegate_idx').on(table.delegate, table.balance.desc(), table.address.desc()),
   ],
 )
 

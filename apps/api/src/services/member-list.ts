@@ -54,18 +54,7 @@ function matching(q: string): SQL {
 }
 
 export type MemberListPage = {
-  members: {
-    address: string
-    votes: bigint
-    share: number
-    balance: bigint
-    delegate: string | null
-    delegators: number
-    votesCast: number
-    eligibleProposals: number
-    participation: number | null
-    lastVoteAt: number | null
-  }[]
+  members: MemberFigures[]
   totalVotes: bigint
   blockNumber: number | null
   next: string | null
@@ -74,6 +63,23 @@ export type MemberListPage = {
 /** `part / whole` rounded down to millionths. */
 const fraction = (part: bigint, whole: bigint) =>
   whole === 0n ? 0 : Number((part * 1_000_000n) / whole) / 1e6
+
+/** A member's row as the directory and the member page answer it, `share` of `totalVotes`. */
+export function memberFigures(row: typeof t.$inferSelect, totalVotes: bigint) {
+  return {
+    address: row.address,
+    votes: row.votes,
+    share: fraction(row.votes, totalVotes),
+    balance: row.balance,
+    delegate: row.delegate,
+    delegators: row.delegators,
+    votesCast: row.votesCast,
+    eligibleProposals: row.eligibleProposals,
+    participation: row.eligibleProposals === 0 ? null : row.participation / 1e6,
+    lastVoteAt: row.lastVoteAt,
+  }
+}
+export type MemberFigures = ReturnType<typeof memberFigures>
 
 export async function listMembers(
   db: Db,
@@ -103,18 +109,7 @@ export async function listMembers(
       ? [row.votes, row.address]
       : [query.sort === 'delegators' ? row.delegators : row.participation, row.votes, row.address]
   return {
-    members: page.map((row) => ({
-      address: row.address,
-      votes: row.votes,
-      share: fraction(row.votes, totalVotes),
-      balance: row.balance,
-      delegate: row.delegate,
-      delegators: row.delegators,
-      votesCast: row.votesCast,
-      eligibleProposals: row.eligibleProposals,
-      participation: row.eligibleProposals === 0 ? null : row.participation / 1e6,
-      lastVoteAt: row.lastVoteAt,
-    })),
+    members: page.map((row) => memberFigures(row, totalVotes)),
     totalVotes,
     blockNumber: totals?.blockNumber ?? null,
     next: rows.length > query.limit && last ? encodeCursor([query.sort, ...keys(last)]) : null,

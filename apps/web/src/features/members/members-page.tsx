@@ -11,6 +11,7 @@ import { Link, useSearchParams } from 'react-router'
 import { describeRequestError } from '../../lib/api.ts'
 import { MemberAvatar } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
+import { percent } from './format.ts'
 import { useMembers } from './queries/members-list.ts'
 import './members.css'
 
@@ -21,9 +22,6 @@ const SORT_LABELS: Record<MemberSort, string> = {
 }
 /** How long the search waits after the last keystroke before asking. */
 const SEARCH_DEBOUNCE_MS = 300
-
-const percent = (fraction: number) =>
-  `${(fraction * 100).toLocaleString('en-US', { maximumFractionDigits: fraction < 0.01 ? 2 : 1 })} %`
 
 /**
  * Every holder, delegate, voter and signed-in member, a page at a time, by voting power, delegators or

@@ -1,10 +1,11 @@
 import { formatTokenAmount, shortenAddress } from '@guildhall/core'
+import { Link } from 'react-router'
 import { zeroAddress } from 'viem'
 import { useAccount } from 'wagmi'
 import { Card, Stat } from '../../components/card.tsx'
 import { useTokenAccount, useTokenMetadata } from '../../lib/token.ts'
 
-/** The connected member's balance, voting power and delegate. */
+/** The connected member's balance, voting power and delegate, and the way to their member page. */
 export function MyAccount() {
   const { address, isConnected } = useAccount()
   const { metadata } = useTokenMetadata()
@@ -40,6 +41,10 @@ export function MyAccount() {
           <Stat label="Delegate" value={delegate} testId="my-delegate" />
         </dl>
       )}
+      <p>
+        <Link to={`/members/${address}`}>Your member page</Link>: your votes, your delegators and your
+        delegate statement.
+      </p>
     </Card>
   )
 }
