@@ -402,6 +402,28 @@ test.describe('as Iris, a new member without tokens', () => {
     await expect(modal.getByText('Confirmed', { exact: true })).toHaveCount(3)
     await expect(modal.getByText('Delegate to ada.eth', { exact: true })).toHaveCount(0)
   })
+
+  test('from the directory: Finn’s row opens his page, "Delegate to finn.eth" sends delegate(Finn) and shows in recent transactions', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    const finn = member(6)
+    await connect(page, app, '/members')
+    await page.getByTestId('member-row').filter({ hasText: 'finn.eth' }).click()
+    await expect(page).toHaveURL(`${app.url}/members/${finn}`)
+    await expect(page.getByRole('heading', { level: 1, name: 'finn.eth' })).toBeVisible()
+
+    await page.getByRole('button', { name: 'Delegate to finn.eth', exact: true }).click()
+    await expect(page.getByTestId('delegate-to-progress')).toHaveText('Delegation confirmed.')
+    const tx = await sentDelegation(wallet)
+    expect(isAddressEqual(tx.from, member(9))).toBe(true)
+    expect(tx.call.functionName).toBe('delegate')
+    expect(tx.call.args).toEqual([finn])
+    await expect(page.getByTestId('delegate-to-status')).toHaveText('You delegate your votes to finn.eth.')
+    const modal = await openAccountModal(page)
+    await expectRecentTransaction(modal, 'Delegate to finn.eth', 'Confirmed')
+  })
 })
 
 test.describe('as the deployer, with 12 earlier confirmed transactions', () => {

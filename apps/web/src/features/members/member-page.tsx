@@ -1,4 +1,5 @@
 import { type MemberProfile, relativeTime, STATE_LABELS, timeLine } from '@guildhall/core'
+import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import type { Address } from 'viem'
@@ -12,6 +13,7 @@ import { percent } from './format.ts'
 import { PowerChart } from './power-chart.tsx'
 import { useMember } from './queries/member.ts'
 import { useMemberDelegators } from './queries/member-delegators.ts'
+import { memberPageKeys } from './queries/member-keys.ts'
 import { usePowerHistory } from './queries/member-power.ts'
 import { useMemberProposals } from './queries/member-proposals.ts'
 import { useMemberVotes } from './queries/member-votes.ts'
@@ -21,9 +23,10 @@ import './members.css'
 /**
  * A member's page, `/members/<address or name>`: who they are, their figures, their delegate statement (their
  * own editable when it is the connected account's page), their voting power over time, votes, proposals and
- * delegators. `actions` (such as "Delegate to …") show beside the header.
+ * delegators. `actions` (the app's "Delegate to …") show beside the header; `refresh` reloads what the page
+ * shows of the member, for an action that changed it.
  */
-export function MemberPage({ actions }: { actions?: ReactNode }) {
+export function MemberPage({ actions }: { actions?: MemberActions }) {
   const { address: who = '' } = useParams()
   const member = useMember(who)
   if (member.error) {
@@ -54,8 +57,12 @@ export function MemberPage({ actions }: { actions?: ReactNode }) {
   return <MemberView member={member.data} actions={actions} />
 }
 
-function MemberView({ member, actions }: { member: MemberProfile; actions?: ReactNode }) {
+type MemberActions = (address: Address, refresh: () => void) => ReactNode
+
+function MemberView({ member, actions }: { member: MemberProfile; actions?: MemberActions }) {
   const { address } = member
+  const queryClient = useQueryClient()
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: memberPageKeys.all })
   const name = useDisplayName(address)
   const connected = useAccount().address
   const own = connected !== undefined && connected.toLowerCase() === address.toLowerCase()
@@ -67,7 +74,7 @@ function MemberView({ member, actions }: { member: MemberProfile; actions?: Reac
           <h1 title={address}>{name}</h1>
           <CopyableAddress address={address} />
         </div>
-        {actions ? <div className="member-page-actions">{actions}</div> : null}
+        {actions ? <div className="member-page-actions">{actions(address, refresh)}</div> : null}
       </header>
       {member.listed ? null : (
         <p className="muted" data-testid="member-not-listed">
