@@ -164,6 +164,7 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'member_stats_by_votes_idx',
       'member_stats_delegate_idx',
       'member_stats_pkey',
+      'name_profiles_name_prefix_idx',
       'name_profiles_pkey',
       'name_profiles_requested_at_idx',
       'proposal_tallies_pkey',

@@ -276,6 +276,10 @@ export const nameProfiles = pgTable(
     index('name_profiles_requested_at_idx')
       .on(table.requestedAt)
       .where(sql`${table.requestedAt} is not null`),
+    // The members directory's search by the start of a name, in any case (services/member-list.ts).
+    index('name_profiles_name_prefix_idx')
+      .using('btree', sql`lower(${table.name}) text_pattern_ops`)
+      .where(sql`${table.name} is not null`),
   ],
 )
 
