@@ -156,17 +156,15 @@ export const memberListQuerySchema = z.strictObject({
   sort: z._default(z.enum(MEMBER_SORTS), 'power'),
   /** The start of an address (0x…, ADDRESS_START_PATTERN) or of a name (NAME_START_PATTERN), any case. */
   q: z.optional(
-    z
-      .string()
-      .check(
-        z.trim(),
-        z.minLength(1, 'The search is empty'),
-        z.maxLength(64, 'The search is at most 64 characters'),
-        z.refine(
-          (q) => ADDRESS_START_PATTERN.test(q) || NAME_START_PATTERN.test(q),
-          'The search is the start of an address (0x…) or of a name, without spaces',
-        ),
+    z.string().check(
+      z.trim(),
+      z.minLength(1, 'The search is empty'),
+      z.maxLength(64, 'The search is at most 64 characters'),
+      z.refine(
+        (q) => ADDRESS_START_PATTERN.test(q) || NAME_START_PATTERN.test(q),
+        'The search is the start of an address (0x…) or of a name, without spaces',
       ),
+    ),
   ),
   cursor: z.optional(cursorSchema),
   limit: pageLimit(25, 100),

@@ -245,7 +245,11 @@ describe('orders, search and pages', () => {
 
   test('behavior: search by the start of a name in any case or by the full name; a reverse record whose forward check failed, a name of no member and an unnamed member are not found; pages under a name search keep their order', async () => {
     const resolvedAt = new Date()
-    const profile = (address: Address, name: string | null, expiresAt = new Date(Date.now() + 3_600_000)) => ({
+    const profile = (
+      address: Address,
+      name: string | null,
+      expiresAt = new Date(Date.now() + 3_600_000),
+    ) => ({
       address,
       name,
       avatarRecord: null,
@@ -258,16 +262,18 @@ describe('orders, search and pages', () => {
     const stranger = privateKeyToAccount(generatePrivateKey())
     // As the name refresher stores them: Eve's reverse record claims ada.eth, which resolves to Ada, so
     // Eve has no name; Gia's name expired and waits for its refresh, still answered meanwhile.
-    await database.db.insert(nameProfiles).values([
-      profile(ada.address, 'ada.eth'),
-      profile(ben.address, 'ben.eth'),
-      profile(cleo.address, 'adalbert.eth'),
-      profile(dev.address, 'ada-lovelace.eth'),
-      profile(eve.address, null),
-      profile(finn.address, 'finn.eth'),
-      profile(gia.address, 'adam.eth', new Date(Date.now() - 60_000)),
-      profile(stranger.address, 'adaline.eth'),
-    ])
+    await database.db
+      .insert(nameProfiles)
+      .values([
+        profile(ada.address, 'ada.eth'),
+        profile(ben.address, 'ben.eth'),
+        profile(cleo.address, 'adalbert.eth'),
+        profile(dev.address, 'ada-lovelace.eth'),
+        profile(eve.address, null),
+        profile(finn.address, 'finn.eth'),
+        profile(gia.address, 'adam.eth', new Date(Date.now() - 60_000)),
+        profile(stranger.address, 'adaline.eth'),
+      ])
     try {
       const found = async (q: string) =>
         (await allPages(`?q=${encodeURIComponent(q)}&limit=100`)).map((row) => row.address).sort()
