@@ -1,1 +1,1 @@
-CREATE INDEX "name_profiles_name_prefix_idx" ON "name_profiles" USING btree (lower("name") text_pattern_ops) WHERE "name_profiles"."name" is not null;
+CREATE INDEX "name_profiles_name_prefix_idx" ON "name_profiles" USING btree (lower("name") text_pattern_ops);
