@@ -172,7 +172,7 @@ test.describe('as Gia, an undelegated member', () => {
     expect(tx.call.args).toEqual([ben])
 
     await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to 0x3C…93BC.')
-    await expect(page.getByTestId('my-delegate')).toHaveText('0x3C…93BC')
+    await expect(page.getByTestId('my-delegate')).toHaveText('ben.eth')
     const modal = await openAccountModal(page)
     await expectRecentTransaction(modal, 'Delegate to 0x3C…93BC', 'Confirmed')
     await closeModal(page)
