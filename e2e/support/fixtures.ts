@@ -6,7 +6,7 @@ import type { Database } from '@guildhall/api/db/client'
 import { nameServiceEnv } from '@guildhall/api/demo/local-chain'
 import { parseEnv, type Settings } from '@guildhall/api/env'
 import { startServer } from '@guildhall/api/server'
-import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
+import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS, nameListSchema } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
@@ -200,4 +200,25 @@ export async function connect(page: Page, app: App, path = '/') {
   await connectButton(page).click()
   await page.getByTestId('rk-wallet-option-dev.guildhall.testwallet').click()
   await expect(page.getByTestId('rk-account-button')).toBeVisible()
+}
+
+/**
+ * The names the app shows for `addresses` (null: the shortened address), once the server's name refresher
+ * has looked each of them up: asked of GET /api/names until none is pending, so a test asserts on what the
+ * app settles on, not on the moment before a name arrives.
+ */
+export async function resolvedNames(page: Page, app: App, addresses: string[]) {
+  const names = new Map<string, string | null>()
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get(`${app.url}/api/names?addresses=${addresses.join(',')}`)
+        const body = nameListSchema.parse(await response.json())
+        for (const answer of body.names) names.set(answer.address.toLowerCase(), answer.name)
+        return body.names.filter((answer) => !answer.pending).length
+      },
+      { message: 'names still pending' },
+    )
+    .toBe(addresses.length)
+  return (address: string) => names.get(address.toLowerCase()) ?? null
 }

@@ -176,7 +176,7 @@ test.describe('as Gia, an undelegated member', () => {
       'href',
       `/members/${ben}`,
     )
-    await expect(page.getByTestId('my-delegate')).toHaveText('0x3C…93BC')
+    await expect(page.getByTestId('my-delegate')).toHaveText('ben.eth')
     const modal = await openAccountModal(page)
     await expectRecentTransaction(modal, 'Delegate to ben.eth', 'Confirmed')
     await closeModal(page)

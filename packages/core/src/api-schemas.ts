@@ -131,6 +131,11 @@ export const proposalListSchema = z.strictObject({
 
 /** The start of an address, as the votes list's and the directory's searches take it. */
 export const ADDRESS_START_PATTERN = /^0x[0-9a-fA-F]{0,40}$/
+/**
+ * The start of a name, as the directory's search takes it: what an ENS name is made of (letters, marks and
+ * digits of any script, emoji, `.`, `-`, `_`, `$`), never spaces, quotes or the search's own wildcards.
+ */
+export const NAME_START_PATTERN = /^[\p{L}\p{M}\p{N}\p{Extended_Pictographic}\p{Emoji_Component}$._-]+$/u
 
 export const VOTE_LIST_ORDERS = ['power', 'time'] as const
 
@@ -171,15 +176,17 @@ export type MemberSort = (typeof MEMBER_SORTS)[number]
 /** GET /api/members?sort=&q=&cursor=&limit= : the members directory, a page at a time. */
 export const memberListQuerySchema = z.strictObject({
   sort: z._default(z.enum(MEMBER_SORTS), 'power'),
-  /** The start of an address (0x…, any case; ADDRESS_START_PATTERN), or a name. */
+  /** The start of an address (0x…, ADDRESS_START_PATTERN) or of a name (NAME_START_PATTERN), any case. */
   q: z.optional(
-    z
-      .string()
-      .check(
-        z.trim(),
-        z.minLength(1, 'The search is empty'),
-        z.maxLength(64, 'The search is at most 64 characters'),
+    z.string().check(
+      z.trim(),
+      z.minLength(1, 'The search is empty'),
+      z.maxLength(64, 'The search is at most 64 characters'),
+      z.refine(
+        (q) => ADDRESS_START_PATTERN.test(q) || NAME_START_PATTERN.test(q),
+        'The search is the start of an address (0x…) or of a name, without spaces',
       ),
+    ),
   ),
   cursor: z.optional(cursorSchema),
   limit: pageLimit(25, 100),

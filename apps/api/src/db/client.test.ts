@@ -165,7 +165,7 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'member_stats_by_participation_idx',
       'member_stats_by_votes_idx',
       'member_stats_pkey',
-      'name_profiles_name_idx',
+      'name_profiles_name_prefix_idx',
       'name_profiles_pkey',
       'name_profiles_requested_at_idx',
       'proposal_tallies_pkey',

@@ -280,8 +280,11 @@ export const nameProfiles = pgTable(
     index('name_profiles_requested_at_idx')
       .on(table.requestedAt)
       .where(sql`${table.requestedAt} is not null`),
-    // A member page opened by name (services/member-page.ts).
-    index('name_profiles_name_idx').on(table.name).where(sql`${table.name} is not null`),
+    // The members directory's search by the start of a name, in any case (services/member-list.ts), and a
+    // member page opened by name (services/member-page.ts, an equality on the same expression). Not
+    // partial: the planner estimates a prefix's matches only from a whole index's statistics, and picks the
+    // order's index for a prefix most names share, this one for a rare prefix.
+    index('name_profiles_name_prefix_idx').using('btree', sql`lower(${table.name}) text_pattern_ops`),
   ],
 )
 

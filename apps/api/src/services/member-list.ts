@@ -5,11 +5,12 @@
 import { ADDRESS_START_PATTERN, type MemberListQuery, type MemberSort } from '@guildhall/core'
 import { and, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { memberStats } from '../db/schema.ts'
+import { memberStats, nameProfiles } from '../db/schema.ts'
 import type { TokenIndex } from '../indexer/token-index.ts'
 import { decodeCursor, encodeCursor } from './cursor.ts'
 
 const t = memberStats
+const n = nameProfiles
 const address = '(0x[0-9a-fA-F]{40})'
 const amount = '(\\d{1,78})'
 /** A cursor is only good for the order that wrote it. */
@@ -44,13 +45,18 @@ function after(sort: MemberSort, text: string): SQL {
   return sql`(${sql.join(sortKeys(sort), sql`, `)}) < (${sql.join(values, sql`, `)})`
 }
 
+/** `text` (any case) as the start of a LIKE pattern: a `%`, `_` or `\` in it matches only itself. */
+const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+
 /**
- * Members whose address starts with `q` (any case). Names are searched here too once resolved names are
- * stored: a join on them, ORed with the address condition; until then a name matches nobody.
+ * Members whose address starts with `q` when it is the start of an address, else whose name does (any
+ * case). A name as the name refresher stored it: forward-checked (a reverse record claiming a name the
+ * member does not own leaves `name` null), and still searched once expired, as GET /api/names still answers
+ * it. The names are found on their own index (lower(name) text_pattern_ops), then their members by key.
  */
 function matching(q: string): SQL {
-  if (ADDRESS_START_PATTERN.test(q)) return sql`lower(${t.address}) like ${`${q.toLowerCase()}%`}`
-  return sql`false`
+  if (ADDRESS_START_PATTERN.test(q)) return sql`lower(${t.address}) like ${likePrefix(q)}`
+  return sql`${t.address} in (select ${n.address} from ${n} where ${n.name} is not null and lower(${n.name}) like ${likePrefix(q)})`
 }
 
 export type MemberListPage = {

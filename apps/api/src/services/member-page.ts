@@ -21,7 +21,8 @@ export async function addressNamed(db: Db, name: string): Promise<Address> {
   const [row] = await db
     .select({ address: nameProfiles.address })
     .from(nameProfiles)
-    .where(eq(nameProfiles.name, name))
+    // lower(): the directory's name index (normalized names are lower case already).
+    .where(sql`lower(${nameProfiles.name}) = ${name}`)
     .orderBy(sql`${nameProfiles.resolvedAt} desc nulls last`)
     .limit(1)
   if (!row) throw new ApiError(404, 'unknown_member', `No member is named ${name}.`)
