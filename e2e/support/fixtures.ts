@@ -1,13 +1,16 @@
 // Playwright fixtures: every worker runs its own anvil pair (the DAO chain 31337 and a second chain 31338
-// for switching) and its own app server; every test gets a page with the injected test wallet.
+// for switching), the local name service and its own app server; every test gets a page with the injected
+// test wallet.
 import { resolve } from 'node:path'
 import type { Database } from '@guildhall/api/db/client'
+import { nameServiceEnv } from '@guildhall/api/demo/local-chain'
 import { parseEnv, type Settings } from '@guildhall/api/env'
 import { startServer } from '@guildhall/api/server'
-import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
+import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS, nameListSchema } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
+import { type NameService, startNameService } from '@guildhall/devchain/name-service'
 import type { TestWalletInjectOptions } from '@guildhall/devchain/wallet/inject'
 import { TestWallet } from '@guildhall/devchain/wallet/playwright'
 import { type BrowserContext, test as base, expect, type Page } from '@playwright/test'
@@ -25,6 +28,8 @@ export interface Chains {
   dao: AnvilInstance
   second: AnvilInstance
   deployment: DemoDeployment
+  /** The local name service (chain 1, server-only): ada.eth, ben.eth, … with avatars on a stand-in gateway. */
+  names: NameService
 }
 
 export interface App {
@@ -62,9 +67,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({}, use) => {
       const dao = await startAnvil({ port: await getFreePort(), chainId: LOCAL_CHAIN_ID, quiet: true })
       const second = await startAnvil({ port: await getFreePort(), chainId: SECOND_CHAIN_ID, quiet: true })
-      const deployment = await deployDemoDao({ rpcUrl: dao.url, chainId: LOCAL_CHAIN_ID })
-      await use({ dao, second, deployment })
-      await Promise.all([dao.stop(), second.stop()])
+      const [deployment, names] = await Promise.all([
+        deployDemoDao({ rpcUrl: dao.url, chainId: LOCAL_CHAIN_ID }),
+        startNameService(),
+      ])
+      await use({ dao, second, deployment, names })
+      await Promise.all([dao.stop(), second.stop(), names.stop()])
     },
     { scope: 'worker' },
   ],
@@ -93,6 +101,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         WEB_DIST,
         // The wallet-connection specs run connect-only (sign-in is optional); sign-in specs turn it on.
         SIGN_IN: 'off',
+        ...nameServiceEnv(chains.names),
         ...appEnv,
       })
       const server = await startServer(settings)
@@ -191,4 +200,25 @@ export async function connect(page: Page, app: App, path = '/') {
   await connectButton(page).click()
   await page.getByTestId('rk-wallet-option-dev.guildhall.testwallet').click()
   await expect(page.getByTestId('rk-account-button')).toBeVisible()
+}
+
+/**
+ * The names the app shows for `addresses` (null: the shortened address), once the server's name refresher
+ * has looked each of them up: asked of GET /api/names until none is pending, so a test asserts on what the
+ * app settles on, not on the moment before a name arrives.
+ */
+export async function resolvedNames(page: Page, app: App, addresses: string[]) {
+  const names = new Map<string, string | null>()
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get(`${app.url}/api/names?addresses=${addresses.join(',')}`)
+        const body = nameListSchema.parse(await response.json())
+        for (const answer of body.names) names.set(answer.address.toLowerCase(), answer.name)
+        return body.names.filter((answer) => !answer.pending).length
+      },
+      { message: 'names still pending' },
+    )
+    .toBe(addresses.length)
+  return (address: string) => names.get(address.toLowerCase()) ?? null
 }

@@ -3,7 +3,7 @@
 // scheme for the app's own pages.
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { connect, connectButton, expect, test } from '../support/fixtures.ts'
+import { connect, connectButton, expect, member, test } from '../support/fixtures.ts'
 import { connectDialog, walletOption } from './connect-helpers.ts'
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
@@ -69,18 +69,23 @@ const PAGES = [
   { path: '/', heading: 'Guildhall Test DAO' },
   { path: '/proposals', heading: 'Proposals' },
   { path: '/members', heading: 'Members' },
+  { path: `/members/${member(1)}`, heading: 'ada.eth' },
   { path: '/treasury', heading: 'Treasury' },
   { path: '/account/sessions', heading: 'Your sessions' },
   { path: '/no-such-page', heading: 'Page not found' },
 ]
 
-/** Opens a page and waits until it shows what it will show (the overview: its live token figures; the directory: its rows). */
+/**
+ * Opens a page and waits until it shows what it will show (the overview: its live token figures; the
+ * directory: its rows; a member page: their name, looked up on the first visit, and their chart).
+ */
 async function openPage(page: Page, url: string, heading: string) {
   await page.goto(url)
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading, { timeout: 15_000 })
   await expect(connectButton(page)).toBeVisible()
   if (heading === 'Guildhall Test DAO') await expect(page.getByTestId('token-holders')).toHaveText('8')
   if (heading === 'Members') await expect(page.getByTestId('member-row').first()).toBeVisible()
+  if (heading === 'ada.eth') await expect(page.getByTestId('power-chart')).toBeVisible()
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {

@@ -5,7 +5,15 @@ import { TEST_WALLET_STORAGE_KEY } from '@guildhall/devchain/wallet/inject'
 import type { Page } from '@playwright/test'
 import { createPublicClient, type Hex, http, parseAbi, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { type Chains, connect, connectButton, expect, member, test } from '../support/fixtures.ts'
+import {
+  type Chains,
+  connect,
+  connectButton,
+  expect,
+  member,
+  resolvedNames,
+  test,
+} from '../support/fixtures.ts'
 
 /** A watch-only account of this run: its ETH balance is ours to set without touching the demo members. */
 const WATCHER = privateKeyToAccount(generatePrivateKey()).address
@@ -251,8 +259,9 @@ test("the wallet's accountsChanged updates the account button and the overview's
   const ben = await tokenAccount(chains, member(2))
   await expect(page.getByTestId('my-balance')).toHaveText(`${formatTokenAmount(ben.balance, 18)} GHD`)
   await expect(page.getByTestId('my-votes')).toHaveText(`${formatTokenAmount(ben.votes, 18)} GHD`)
+  const nameOf = await resolvedNames(page, app, [ben.delegate])
   await expect(page.getByTestId('my-delegate')).toHaveText(
-    ben.delegate === member(2) ? 'Yourself' : shortenAddress(ben.delegate),
+    ben.delegate === member(2) ? 'Yourself' : (nameOf(ben.delegate) ?? shortenAddress(ben.delegate)),
   )
   expect(ben.balance).not.toBe(deployer.balance)
 })

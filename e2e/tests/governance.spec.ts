@@ -46,7 +46,7 @@ test('a member creates a proposal, votes, changes the vote and sees the results;
   // The votes list follows: one counting vote, Ada's latest; filters narrow it.
   const votes = page.getByTestId('votes-list')
   await expect(votes.getByRole('listitem')).toHaveCount(1)
-  await expect(votes.getByRole('listitem')).toContainText(/0x70…79C8\s*Against\s*1,250 GHD/)
+  await expect(votes.getByRole('listitem')).toContainText(/ada\.eth\s*Against\s*1,250 GHD/)
   await votes.getByLabel('Choice').selectOption('For')
   await expect(votes).toContainText('No votes match.')
   await votes.getByLabel('Choice').selectOption('Against')

@@ -99,7 +99,7 @@ for (const width of WIDTHS) {
       await connectButton(page).click()
       await page.getByTestId('rk-auth-message-button').click()
       const signedIn = page.getByTestId('signed-in-as')
-      await expect(signedIn).toContainText('Signed in as 0x70…79C8')
+      await expect(signedIn).toContainText('Signed in as ada.eth')
       for (const path of PAGES) {
         await page.goto(`${app.url}${path}`)
         await expect(signedIn).toBeVisible()

@@ -1,7 +1,6 @@
 // Live results: a page open on a proposal follows the votes others cast, without reloading and without
 // asking for the proposal again (the tally comes with the event), and the list shows a new proposal.
 
-import { shortenAddress } from '@guildhall/core'
 import { expect, member, test } from '../support/fixtures.ts'
 import { connectAndPropose, vote } from './governance-helpers.ts'
 
@@ -39,7 +38,7 @@ test("a vote in one page updates another page's results and votes list without a
   await vote(page, 'For')
 
   await expect(onlooker.getByTestId('results')).toContainText('For · 1,250 GHD · 100.00 %')
-  await expect(onlooker.getByTestId('votes-list')).toContainText(shortenAddress(ADA))
+  await expect(onlooker.getByTestId('votes-list')).toContainText('ada.eth')
   expect(await onlooker.evaluate(() => (window as { stillHere?: boolean }).stillHere)).toBe(true)
   expect(detailRequests).toEqual([])
 })

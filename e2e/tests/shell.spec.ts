@@ -18,7 +18,7 @@ test.describe('as Dev, who delegates to Ada', () => {
     await connect(page, app)
     await expect(page.getByTestId('my-balance')).toHaveText('250 GHD')
     await expect(page.getByTestId('my-votes')).toHaveText('0 GHD')
-    await expect(page.getByTestId('my-delegate')).toHaveText('0x70…79C8')
+    await expect(page.getByTestId('my-delegate')).toHaveText('ada.eth')
   })
 })
 

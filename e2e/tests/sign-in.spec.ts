@@ -54,7 +54,7 @@ test('connect → "Verify your account" → sign → signed in, on the client an
 }) => {
   await connectToVerify(page, app)
   await signButton(page).click()
-  await expect(signedInAs(page)).toContainText('Signed in as 0x70…79C8')
+  await expect(signedInAs(page)).toContainText('Signed in as ada.eth')
   await expect(verifyDialog(page)).toBeHidden()
   expect((await serverSession(page)).session?.address).toBe(member(1))
   const [signRequest] = await wallet.requests('personal_sign')
@@ -118,7 +118,7 @@ test('a reload keeps the session', async ({ page, app }) => {
   await signButton(page).click()
   await expect(signedInAs(page)).toBeVisible()
   await page.reload()
-  await expect(signedInAs(page)).toContainText('Signed in as 0x70…79C8')
+  await expect(signedInAs(page)).toContainText('Signed in as ada.eth')
   await expect(verifyDialog(page)).toBeHidden()
 })
 
@@ -177,7 +177,7 @@ test('a nonce that cannot be fetched shows "Error preparing message, please retr
   await page.unroute('**/api/auth/nonce')
   await expect(signButton(page)).toHaveText(SIGN_READY)
   await signButton(page).click()
-  await expect(signedInAs(page)).toContainText('Signed in as 0x70…79C8')
+  await expect(signedInAs(page)).toContainText('Signed in as ada.eth')
   await expect(verifyDialog(page)).toBeHidden()
   expect((await serverSession(page)).session?.address).toBe(member(1))
   expect(await wallet.requests('personal_sign')).toHaveLength(1)
@@ -282,7 +282,7 @@ test('after an account switch the header and the vote panel show the signed-out 
   await expect(verifyDialog(page)).toBeVisible()
   await expect(signButton(page)).toHaveText(SIGN_READY)
   await signButton(page).click()
-  await expect(signedInAs(page)).toContainText('Signed in as 0x3C…93BC')
+  await expect(signedInAs(page)).toContainText('Signed in as ben.eth')
   await expect(headerSignIn(page)).toHaveCount(0)
   await expect(page.getByTestId('rk-account-button')).toBeVisible()
   await expect(votePanel(page).getByRole('button', { name: 'Vote', exact: true })).toBeVisible()
@@ -301,7 +301,7 @@ test('signing out with the wallet still connected shows the signed-out state; th
 
   await headerSignIn(page).getByRole('button', { name: 'Sign in' }).click()
   await signButton(page).click()
-  await expect(signedInAs(page)).toContainText('Signed in as 0x70…79C8')
+  await expect(signedInAs(page)).toContainText('Signed in as ada.eth')
   await expect(votePanel(page).getByRole('button', { name: 'Vote', exact: true })).toBeVisible()
 })
 

@@ -1,6 +1,6 @@
 // The app's first transactions: delegation through the wallet, RainbowKit's recent transactions
 // (pending spinner, confirmed, failed, the display and storage limits), and wallet_watchAsset.
-import { LOCAL_CHAIN_ID, shortenAddress } from '@guildhall/core'
+import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import type { RecordedRequest } from '@guildhall/devchain/wallet/anvil-provider'
 import type { TestWallet } from '@guildhall/devchain/wallet/playwright'
@@ -154,7 +154,7 @@ test.describe('as Finn, an undelegated member', () => {
 test.describe('as Gia, an undelegated member', () => {
   test.use({ walletOptions: { accounts: [member(7)] } })
 
-  test('delegating to another address through the form adds "Delegate to 0x3C…93BC", which confirms, and the panel shows the new delegate', async ({
+  test('delegating to another address through the form names its owner: "Delegate to ben.eth" on the button and in recent transactions, which confirms, and the panel shows Ben by name', async ({
     page,
     app,
     wallet,
@@ -163,7 +163,7 @@ test.describe('as Gia, an undelegated member', () => {
     await connect(page, app)
     await expect(page.getByTestId('my-delegate')).toHaveText('Not delegated')
     await delegationPanel(page).getByLabel('Delegate to another address').fill(ben.toLowerCase())
-    await delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true }).click()
+    await delegationPanel(page).getByRole('button', { name: 'Delegate to ben.eth', exact: true }).click()
 
     await expect(progress(page)).toHaveText('Delegation confirmed.')
     const tx = await sentDelegation(wallet)
@@ -171,10 +171,14 @@ test.describe('as Gia, an undelegated member', () => {
     expect(tx.call.functionName).toBe('delegate')
     expect(tx.call.args).toEqual([ben])
 
-    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to 0x3C…93BC.')
-    await expect(page.getByTestId('my-delegate')).toHaveText('0x3C…93BC')
+    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to ben.eth.')
+    await expect(page.getByTestId('delegate-status').getByRole('link', { name: 'ben.eth' })).toHaveAttribute(
+      'href',
+      `/members/${ben}`,
+    )
+    await expect(page.getByTestId('my-delegate')).toHaveText('ben.eth')
     const modal = await openAccountModal(page)
-    await expectRecentTransaction(modal, 'Delegate to 0x3C…93BC', 'Confirmed')
+    await expectRecentTransaction(modal, 'Delegate to ben.eth', 'Confirmed')
     await closeModal(page)
     await expect(avatarSpinner(page)).toHaveCount(0)
   })
@@ -227,7 +231,7 @@ test.describe('as Hugo, an undelegated member', () => {
 test.describe('as Cleo, who votes with her own tokens', () => {
   test.use({ walletOptions: { accounts: [member(3)] } })
 
-  test('an invalid address in the form shows the validation message and sends nothing to the wallet', async ({
+  test('an invalid address, or nothing, in the form shows the validation message and sends nothing to the wallet', async ({
     page,
     app,
     wallet,
@@ -236,15 +240,45 @@ test.describe('as Cleo, who votes with her own tokens', () => {
     await expect(page.getByTestId('delegate-status')).toHaveText('You vote with your own tokens.')
     const input = delegationPanel(page).getByLabel('Delegate to another address')
     const submit = delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true })
-    for (const value of ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293B', 'ben.eth', '']) {
-      await input.fill(value)
-      await submit.click()
-      await expect(delegationPanel(page).getByRole('alert')).toHaveText(
+    for (const [value, message] of [
+      [
+        '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293B',
         'Enter an address: 0x followed by 40 hexadecimal characters.',
-      )
+      ],
+      ['0xben.eth', 'Enter an address: 0x followed by 40 hexadecimal characters.'],
+      ['', 'Enter an address (0x…) or a name, such as ben.eth.'],
+    ]) {
+      await input.fill(value as string)
+      await submit.click()
+      await expect(delegationPanel(page).getByRole('alert')).toHaveText(message as string)
     }
     expect(await wallet.requests('eth_sendTransaction')).toEqual([])
     await expect(progress(page)).toHaveText('')
+    expect(await storedTransactions(page, member(3))).toEqual([])
+  })
+  test('a name nobody registered, or one ENS does not accept, shows the server’s sentence under the field and sends nothing', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    await connect(page, app)
+    await expect(page.getByTestId('delegate-status')).toHaveText('You vote with your own tokens.')
+    const input = delegationPanel(page).getByLabel('Delegate to another address or name')
+    const submit = delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true })
+    for (const [value, message] of [
+      ['nobody.eth', 'No address is set for nobody.eth.'],
+      ['ben..eth', '“ben..eth” is not a name ENS accepts. Check the spelling, or enter the address (0x…).'],
+    ]) {
+      await input.fill(value as string)
+      await expect(delegationPanel(page).getByRole('alert')).toHaveText(message as string)
+      await submit.click()
+      await expect(delegationPanel(page).getByRole('alert')).toHaveText(message as string)
+    }
+    expect(await wallet.requests('eth_sendTransaction')).toEqual([])
+    await expect(progress(page)).toHaveText('')
+    await expect(delegationPanel(page).getByTestId('resolved-name')).toHaveText(
+      '“ben..eth” is not a name ENS accepts. Check the spelling, or enter the address (0x…).',
+    )
     expect(await storedTransactions(page, member(3))).toEqual([])
   })
 })
@@ -258,23 +292,25 @@ test.describe('as Eve, who delegates to Ben', () => {
     wallet,
   }) => {
     await connect(page, app)
-    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to 0x3C…93BC.')
+    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to ben.eth.')
     await wallet.rejectNext('eth_sendTransaction')
     await delegationPanel(page).getByLabel('Delegate to another address').fill(member(5))
-    await delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true }).click()
+    await delegationPanel(page).getByRole('button', { name: 'Delegate to myself', exact: true }).click()
 
     await expect(delegationPanel(page).getByRole('alert')).toHaveText(
       'You cancelled the delegation in your wallet.',
     )
     expect(await wallet.requests('eth_sendTransaction')).toHaveLength(1)
     await expect(progress(page)).toHaveText('')
-    await expect(delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true })).toBeEnabled()
+    await expect(
+      delegationPanel(page).getByRole('button', { name: 'Delegate to myself', exact: true }),
+    ).toBeEnabled()
     expect(await storedTransactions(page, member(5))).toEqual([])
     const modal = await openAccountModal(page)
     await expect(modal.getByText('Guildhall Test DAO transactions will appear here...')).toBeVisible()
     await expect(modal.getByText('Recent Transactions')).toHaveCount(0)
     await closeModal(page)
-    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to 0x3C…93BC.')
+    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to ben.eth.')
   })
 })
 
@@ -303,7 +339,7 @@ test.describe('as Dev, with the wallet on another network', () => {
     expect(switched.params).toEqual([{ chainId: `0x${LOCAL_CHAIN_ID.toString(16)}` }])
     await expect(panel.getByLabel('Delegate to another address')).toBeVisible()
     await expect(panel.getByRole('button', { name: 'Switch to Local chain' })).toHaveCount(0)
-    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to 0x70…79C8.')
+    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to ada.eth.')
     expect((await wallet.state()).chainId).toBe(LOCAL_CHAIN_ID)
   })
 })
@@ -332,15 +368,20 @@ test.describe('as Iris, a new member without tokens', () => {
   test('the account modal shows only the 3 most recent finished transactions', async ({ page, app }) => {
     await connect(page, app)
     const input = delegationPanel(page).getByLabel('Delegate to another address')
-    const submit = delegationPanel(page).getByRole('button', { name: 'Delegate', exact: true })
+    const submit = (name: string) => delegationPanel(page).getByRole('button', { name, exact: true })
     const status = page.getByTestId('delegate-status')
-    for (const delegatee of [member(1), member(2), member(3)]) {
+    for (const [delegatee, name] of [
+      [member(1), 'ada.eth'],
+      [member(2), 'ben.eth'],
+      [member(3), 'cleo.eth'],
+    ] as const) {
       await input.fill(delegatee)
-      await submit.click()
-      await expect(status).toHaveText(`You delegate your votes to ${shortenAddress(delegatee)}.`)
+      // The button names the delegate once the server does; the entry is then named the same.
+      await submit(`Delegate to ${name}`).click()
+      await expect(status).toHaveText(`You delegate your votes to ${name}.`)
     }
     await input.fill(member(9))
-    await submit.click()
+    await submit('Delegate to myself').click()
     await expect(status).toHaveText('You vote with your own tokens.')
 
     // All four are stored, and all four are finished.
@@ -350,16 +391,38 @@ test.describe('as Iris, a new member without tokens', () => {
       )
       .toEqual([
         'Delegate to myself: confirmed',
-        'Delegate to 0x90…b906: confirmed',
-        'Delegate to 0x3C…93BC: confirmed',
-        'Delegate to 0x70…79C8: confirmed',
+        'Delegate to cleo.eth: confirmed',
+        'Delegate to ben.eth: confirmed',
+        'Delegate to ada.eth: confirmed',
       ])
     const modal = await openAccountModal(page)
     await expectRecentTransaction(modal, 'Delegate to myself', 'Confirmed')
-    await expectRecentTransaction(modal, 'Delegate to 0x90…b906', 'Confirmed')
-    await expectRecentTransaction(modal, 'Delegate to 0x3C…93BC', 'Confirmed')
+    await expectRecentTransaction(modal, 'Delegate to cleo.eth', 'Confirmed')
+    await expectRecentTransaction(modal, 'Delegate to ben.eth', 'Confirmed')
     await expect(modal.getByText('Confirmed', { exact: true })).toHaveCount(3)
-    await expect(modal.getByText('Delegate to 0x70…79C8', { exact: true })).toHaveCount(0)
+    await expect(modal.getByText('Delegate to ada.eth', { exact: true })).toHaveCount(0)
+  })
+
+  test('from the directory: Finn’s row opens his page, "Delegate to finn.eth" sends delegate(Finn) and shows in recent transactions', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    const finn = member(6)
+    await connect(page, app, '/members')
+    await page.getByTestId('member-row').filter({ hasText: 'finn.eth' }).click()
+    await expect(page).toHaveURL(`${app.url}/members/${finn}`)
+    await expect(page.getByRole('heading', { level: 1, name: 'finn.eth' })).toBeVisible()
+
+    await page.getByRole('button', { name: 'Delegate to finn.eth', exact: true }).click()
+    await expect(page.getByTestId('delegate-to-progress')).toHaveText('Delegation confirmed.')
+    const tx = await sentDelegation(wallet)
+    expect(isAddressEqual(tx.from, member(9))).toBe(true)
+    expect(tx.call.functionName).toBe('delegate')
+    expect(tx.call.args).toEqual([finn])
+    await expect(page.getByTestId('delegate-to-status')).toHaveText('You delegate your votes to finn.eth.')
+    const modal = await openAccountModal(page)
+    await expectRecentTransaction(modal, 'Delegate to finn.eth', 'Confirmed')
   })
 })
 
@@ -395,5 +458,44 @@ test.describe('as the deployer, with 12 earlier confirmed transactions', () => {
     expect(kept).toHaveLength(11)
     expect(kept[0]?.description).toBe('Delegate to myself')
     expect(kept.slice(1)).toEqual(earlier.slice(0, 10))
+  })
+})
+
+test.describe('as Ada, who votes with her own tokens', () => {
+  test.use({ walletOptions: { accounts: [member(1)] } })
+
+  test('delegating to a name: the panel shows the address ben.eth resolves to before the wallet is asked, sends delegate(Ben), "Delegate to ben.eth" confirms in recent transactions, and the panel names Ben after a reload', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    const ben = member(2)
+    await connect(page, app)
+    await expect(page.getByTestId('delegate-status')).toHaveText('You vote with your own tokens.')
+    await delegationPanel(page).getByLabel('Delegate to another address or name').fill('Ben.eth')
+
+    await expect(delegationPanel(page).getByTestId('resolved-name')).toHaveText(`ben.eth → ${ben}`)
+    const button = delegationPanel(page).getByRole('button', { name: 'Delegate to ben.eth', exact: true })
+    await expect(button).toBeEnabled()
+    expect(await wallet.requests('eth_sendTransaction')).toEqual([])
+    await button.click()
+
+    await expect(progress(page)).toHaveText('Delegation confirmed.')
+    const tx = await sentDelegation(wallet)
+    expect(isAddressEqual(tx.to, tokenAddress(app))).toBe(true)
+    expect(isAddressEqual(tx.from, member(1))).toBe(true)
+    expect(tx.call.functionName).toBe('delegate')
+    expect(tx.call.args).toEqual([ben])
+    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to ben.eth.')
+    const modal = await openAccountModal(page)
+    await expectRecentTransaction(modal, 'Delegate to ben.eth', 'Confirmed')
+    await closeModal(page)
+
+    await page.reload()
+    await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to ben.eth.')
+    await expect(page.getByTestId('delegate-status').getByRole('link', { name: 'ben.eth' })).toHaveAttribute(
+      'href',
+      `/members/${ben}`,
+    )
   })
 })

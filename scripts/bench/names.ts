@@ -61,7 +61,7 @@ export async function runNamesBench({ log }: { log: (message: string) => void })
       gateways,
       now,
     })
-    // Only members' names are looked up (ADR 031): the addresses are holders, as the directory lists them.
+    // Only members' names are looked up (ADR 033): the addresses are holders, as the directory lists them.
     await database.db.insert(memberStats).values(addresses.map((address) => ({ address })))
     for (let i = 0; i < addresses.length; i += NAMES_PER_REQUEST_MAX) {
       await profiles.lookup(addresses.slice(i, i + NAMES_PER_REQUEST_MAX))

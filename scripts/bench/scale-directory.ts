@@ -1,7 +1,10 @@
 // The scale bench's members directory: GET /api/members against the running server with the scale chain's
 // holders indexed (100,000 by default): the first page and a page deep in the list in each order, and a
-// search by the start of an address, one reader at a time, each answer checked against the core schema.
+// search by the start of an address and of a name, one reader at a time, each answer checked against the
+// core schema.
 import { MEMBER_SORTS, type MemberSort, memberListSchema } from '@guildhall/core'
+import { sql } from 'drizzle-orm'
+import type { Database } from '../../apps/api/src/db/client.ts'
 import type { DirectoryLatency } from './schema.ts'
 import { latency } from './sign-in.ts'
 
@@ -39,6 +42,22 @@ async function deepCursor(origin: string, sort: MemberSort, pages: number): Prom
   return cursor
 }
 
+/** One holder in this many gets a name: `member<n>.eth`, n counting the named from 1 in address order. */
+const NAMED_EVERY = 10
+
+/**
+ * Names for the directory's search, as the name refresher stores them (resolved, forward-checked, not
+ * expiring during the run): one holder in ten, so the name table holds 10,000 names at 100,000 holders.
+ */
+export async function seedNames(database: Database) {
+  await database.db.execute(sql`
+    insert into name_profiles (address, name, resolved_at, expires_at)
+    select address, 'member' || (n / ${NAMED_EVERY}) || '.eth', now(), now() + interval '1 day'
+    from (select address, row_number() over (order by address) as n from member_stats) as holders
+    where n % ${NAMED_EVERY} = 0
+    on conflict (address) do nothing`)
+}
+
 /** Directory answer latencies at the server's `origin`. */
 export async function directoryLatency(
   origin: string,
@@ -63,12 +82,14 @@ export async function directoryLatency(
     sorted,
     searched: latency(await samples(origin, () => `q=${prefix()}`)),
     searchedSorted: latency(await samples(origin, () => `q=${prefix()}&sort=participation`)),
+    // member<n>.eth with n starting 10..99 (and so 100..999, 1000..9999, …): about 1 in 90 named members.
+    searchedByName: latency(await samples(origin, () => `q=member${10 + ((n++ * 37) % 90)}`)),
   }
   const figure = (l: { p50: number; p99: number }) => `p50 ${l.p50} ms, p99 ${l.p99} ms`
   for (const run of sorted)
     log(`scale: directory by ${run.sort}: first page ${figure(run.firstPage)}; deep ${figure(run.deepPage)}`)
   log(
-    `scale: directory searched: ${figure(result.searched)}; by participation ${figure(result.searchedSorted)}`,
+    `scale: directory searched: ${figure(result.searched)}; by participation ${figure(result.searchedSorted)}; by name ${figure(result.searchedByName)}`,
   )
   return result
 }

@@ -29,7 +29,7 @@ import type { BenchContext, SectionResult } from '../bench.ts'
 import { ensureHaproxy } from '../system-deps.ts'
 import { table } from './report.ts'
 import { prepareScaleChain, type ScaleChain } from './scale-chain.ts'
-import { directoryLatency } from './scale-directory.ts'
+import { directoryLatency, seedNames } from './scale-directory.ts'
 import { type BrowserRecount, browserRecount, type PageLoad, resultsLoads } from './scale-page.ts'
 import { seedProposalVotes } from './scale-seed.ts'
 import { scaleProposalMessage, scaleVoterKey, signScaleProposal, signScaleVotes } from './scale-votes.ts'
@@ -240,6 +240,7 @@ async function prepareDatabase(
     log(
       `scale: the members directory counted the proposals' eligible members in ${round1((performance.now() - countStarted) / 1000)} s`,
     )
+    await seedNames(database)
     const seedSeconds = (performance.now() - seedStarted) / 1000
     // The 50,000th ballot by power: the deep page's cursor, as the list writes it.
     const [deep] = await database.db
@@ -1020,6 +1021,9 @@ function formatScaleReport(r: ScaleBenchResult): string {
             ]),
             [`${run.database}: searched by the start of an address`, ...ms(run.directory.searched)],
             [`${run.database}: searched, by participation`, ...ms(run.directory.searchedSorted)],
+            ...(run.directory.searchedByName
+              ? [[`${run.database}: searched by the start of a name`, ...ms(run.directory.searchedByName)]]
+              : []),
           ]
         : [],
     ),

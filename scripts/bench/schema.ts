@@ -120,6 +120,8 @@ const directoryLatency = z.object({
   /** By the start of an address (0x and two hex digits), sorted by power, and by participation. */
   searched: latency,
   searchedSorted: latency,
+  /** By the start of a name (about 1 in 100 named members matches), sorted by power; absent in older runs. */
+  searchedByName: latency.optional(),
 })
 export type DirectoryLatency = z.infer<typeof directoryLatency>
 

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Database } from './db/client.ts'
-import { leaderJobs, nameDeps, signInDeps, tokenDeps } from './deps.ts'
+import { leaderJobs, nameDeps, nameResolutionClient, signInDeps, tokenDeps } from './deps.ts'
 import type { Settings } from './env.ts'
 import { errorsPlugin } from './plugins/errors.ts'
 import { healthRoutes } from './plugins/health.ts'
@@ -62,12 +62,19 @@ export async function buildApp({
       powerRateLimitPerMinute: settings.powerRateLimitPerMinute,
     })
     await app.register(eventRoutes, { deps: token.governance })
-    await app.register(memberRoutes, { db: token.governance.database.db, tokenIndex: token.tokenIndex })
+    await app.register(memberRoutes, {
+      deps: token.governance,
+      tokenIndex: token.tokenIndex,
+      profiles: names?.profiles,
+      namesOn: settings.nameService !== null,
+    })
   }
   await app.register(tokenRoutes, { tokenIndex: token?.tokenIndex })
   await app.register(nameRoutes, {
     profiles: names?.profiles,
     rateLimitPerMinute: settings.namesRateLimitPerMinute,
+    ensClient: nameResolutionClient(settings),
+    resolveRateLimitPerMinute: settings.nameResolveRateLimitPerMinute,
   })
 
   // Local development chains are served from the app's own origin so the browser needs one URL.

@@ -110,6 +110,11 @@ export function nameDeps(
   return { profiles, refresher: refresher ?? undefined }
 }
 
+/** The ENS client that resolves names to addresses on any instance, at a reader's request; none when names are off. */
+export function nameResolutionClient(settings: Settings): PublicClient | undefined {
+  return settings.nameService ? nameLookupClient(settings.nameService.rpcUrl) : undefined
+}
+
 /** What only the leader runs: started when this instance leads, stopped when it no longer does. */
 type LeaderJob = { start(): void; stop(): Promise<void> }
 

@@ -109,6 +109,8 @@ const envSchema = z.object({
   POWER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   /** Name look-ups (GET /api/names, up to 100 addresses) one client (IP) may make per minute. */
   NAMES_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /** Names one client (IP) may resolve to addresses per minute (GET /api/names/resolve): each is an ENS RPC call. */
+  NAME_RESOLVE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /**
    * Behind a load balancer: the proxies whose X-Forwarded-For names the client (rate limits, logs), as IP
    * addresses and CIDR ranges; `off`: the peer is the client.
@@ -162,6 +164,8 @@ export interface Settings {
   powerRateLimitPerMinute: number
   /** Name look-ups (GET /api/names) each client may make per minute: each may queue lookups on the ENS RPC. */
   namesRateLimitPerMinute: number
+  /** Names each client may resolve per minute (GET /api/names/resolve): each is a call on the ENS RPC. */
+  nameResolveRateLimitPerMinute: number
   /** Fastify's trustProxy: false, or the proxies' addresses and ranges. */
   trustProxy: false | string[]
   snapshotMaxAgeBlocks: number
@@ -345,6 +349,7 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     exportRateLimitPerMinute: e.EXPORT_RATE_LIMIT_PER_MINUTE,
     powerRateLimitPerMinute: e.POWER_RATE_LIMIT_PER_MINUTE,
     namesRateLimitPerMinute: e.NAMES_RATE_LIMIT_PER_MINUTE,
+    nameResolveRateLimitPerMinute: e.NAME_RESOLVE_RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
     snapshotMaxAgeBlocks: e.SNAPSHOT_MAX_AGE_BLOCKS,
     nameService: e.ENS_RPC_URL

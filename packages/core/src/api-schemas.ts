@@ -65,6 +65,28 @@ export type NameAnswer = z.infer<typeof nameAnswerSchema>
 export const nameListSchema = z.strictObject({ names: z.array(nameAnswerSchema) })
 export type NameList = z.infer<typeof nameListSchema>
 
+/** The longest name GET /api/names/resolve takes: DNS's limit, which ENS names meet in practice. */
+export const ENS_NAME_MAX_LENGTH = 255
+
+/** GET /api/names/resolve?name=ben.eth : one name, as typed (the server normalises it). */
+export const nameResolveQuerySchema = z.strictObject({
+  name: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter a name, such as ben.eth'),
+      z.maxLength(ENS_NAME_MAX_LENGTH, `A name is at most ${ENS_NAME_MAX_LENGTH} characters`),
+    ),
+})
+export type NameResolveQuery = z.infer<typeof nameResolveQuerySchema>
+
+/** GET /api/names/resolve: the name as ENS normalises it and the address its record names. */
+export const resolvedNameSchema = z.strictObject({
+  name: z.string(),
+  address: checksummedAddressSchema,
+})
+export type ResolvedName = z.infer<typeof resolvedNameSchema>
+
 export const proposalSummarySchema = z.strictObject({
   id: bytes32Schema,
   author: checksummedAddressSchema,
@@ -109,6 +131,11 @@ export const proposalListSchema = z.strictObject({
 
 /** The start of an address, as the votes list's and the directory's searches take it. */
 export const ADDRESS_START_PATTERN = /^0x[0-9a-fA-F]{0,40}$/
+/**
+ * The start of a name, as the directory's search takes it: what an ENS name is made of (letters, marks and
+ * digits of any script, emoji, `.`, `-`, `_`, `$`), never spaces, quotes or the search's own wildcards.
+ */
+export const NAME_START_PATTERN = /^[\p{L}\p{M}\p{N}\p{Extended_Pictographic}\p{Emoji_Component}$._-]+$/u
 
 export const VOTE_LIST_ORDERS = ['power', 'time'] as const
 
@@ -149,15 +176,17 @@ export type MemberSort = (typeof MEMBER_SORTS)[number]
 /** GET /api/members?sort=&q=&cursor=&limit= : the members directory, a page at a time. */
 export const memberListQuerySchema = z.strictObject({
   sort: z._default(z.enum(MEMBER_SORTS), 'power'),
-  /** The start of an address (0x…, any case; ADDRESS_START_PATTERN), or a name. */
+  /** The start of an address (0x…, ADDRESS_START_PATTERN) or of a name (NAME_START_PATTERN), any case. */
   q: z.optional(
-    z
-      .string()
-      .check(
-        z.trim(),
-        z.minLength(1, 'The search is empty'),
-        z.maxLength(64, 'The search is at most 64 characters'),
+    z.string().check(
+      z.trim(),
+      z.minLength(1, 'The search is empty'),
+      z.maxLength(64, 'The search is at most 64 characters'),
+      z.refine(
+        (q) => ADDRESS_START_PATTERN.test(q) || NAME_START_PATTERN.test(q),
+        'The search is the start of an address (0x…) or of a name, without spaces',
       ),
+    ),
   ),
   cursor: z.optional(cursorSchema),
   limit: pageLimit(25, 100),
@@ -295,3 +324,88 @@ export const delegateStatementSchema = z.strictObject({
   seq: z.int(),
 })
 export type DelegateStatement = z.infer<typeof delegateStatementSchema>
+
+/** GET /api/members/:address/votes, /proposals and /delegators: a page of a member's list. */
+export const memberPageQuerySchema = z.strictObject({
+  cursor: z.optional(cursorSchema),
+  limit: pageLimit(25, 100),
+})
+export type MemberPageQuery = z.infer<typeof memberPageQuerySchema>
+
+/** GET /api/members/:address: a member's figures (zeros for an address the directory does not list). */
+export const memberProfileSchema = z.extend(memberListItemSchema, {
+  /** Whether the directory lists the member (a holder, delegate, voter or signed-in member). */
+  listed: z.boolean(),
+  /** Every delegate's votes added up at the indexed block. */
+  totalVotes: decimalStringSchema,
+  /** The block the figures stand at; null before the token index's first range. */
+  blockNumber: z.nullable(z.int()),
+  /** Name and avatar, as GET /api/names answers them. */
+  profile: nameAnswerSchema,
+  /** The member's latest delegate statement; null: none. */
+  statement: z.nullable(delegateStatementSchema),
+})
+export type MemberProfile = z.infer<typeof memberProfileSchema>
+
+export const memberVoteSchema = z.strictObject({
+  /** The counting vote's id. */
+  id: bytes32Schema,
+  proposalId: bytes32Schema,
+  proposalTitle: z.string(),
+  /** The picked choices, 1-based, and their labels on the proposal. */
+  choices: z.array(z.int()),
+  choiceLabels: z.array(z.string()),
+  power: decimalStringSchema,
+  reason: z.string(),
+  timestamp: z.int(),
+})
+export type MemberVote = z.infer<typeof memberVoteSchema>
+
+/** GET /api/members/:address/votes: the member's counting votes, newest first. */
+export const memberVoteListSchema = z.strictObject({
+  votes: z.array(memberVoteSchema),
+  next: z.nullable(cursorSchema),
+})
+export type MemberVoteList = z.infer<typeof memberVoteListSchema>
+
+/** GET /api/members/:address/proposals: the proposals the member wrote, latest start first. */
+export const memberProposalListSchema = z.strictObject({
+  proposals: z.array(proposalSummarySchema),
+  next: z.nullable(cursorSchema),
+  /** The server's clock (unix seconds). */
+  now: z.int(),
+})
+export type MemberProposalList = z.infer<typeof memberProposalListSchema>
+
+/** GET /api/members/:address/delegators: accounts holding tokens that delegate to the member, most tokens first. */
+export const memberDelegatorListSchema = z.strictObject({
+  delegators: z.array(z.strictObject({ address: checksummedAddressSchema, balance: decimalStringSchema })),
+  next: z.nullable(cursorSchema),
+})
+export type MemberDelegatorList = z.infer<typeof memberDelegatorListSchema>
+
+/** The most points GET /api/members/:address/power answers. */
+export const POWER_HISTORY_POINTS_MAX = 200
+
+/** GET /api/members/:address/power?points= */
+export const powerHistoryQuerySchema = z.strictObject({
+  points: z._default(
+    z.coerce.number().check(z.int(), z.gte(2), z.lte(POWER_HISTORY_POINTS_MAX)),
+    POWER_HISTORY_POINTS_MAX,
+  ),
+})
+export type PowerHistoryQuery = z.infer<typeof powerHistoryQuerySchema>
+
+/**
+ * GET /api/members/:address/power: the member's voting power after each block it changed in, oldest first;
+ * with more changes than `points`, the last of each of `points` equal spans of blocks. Blocks, not times:
+ * the index keeps no block timestamps.
+ */
+export const powerHistorySchema = z.strictObject({
+  points: z.array(z.strictObject({ block: z.int(), votes: decimalStringSchema })),
+  /** Every change the index holds, before sampling. */
+  changes: z.int().check(z.gte(0)),
+  /** The block the index stands at (the series holds until it); null before its first range. */
+  blockNumber: z.nullable(z.int()),
+})
+export type PowerHistory = z.infer<typeof powerHistorySchema>

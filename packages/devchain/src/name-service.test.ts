@@ -3,11 +3,16 @@ import {
   type Abi,
   type Address,
   createPublicClient,
+  createWalletClient,
+  type Hex,
   http,
   isAddressEqual,
+  namehash,
   type PublicClient,
   toFunctionSelector,
 } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { waitForTransactionReceipt } from 'viem/actions'
 import { mainnet } from 'viem/chains'
 import {
   getEnsAddress,
@@ -147,6 +152,38 @@ describe('avatars', () => {
     await expect(
       parseAvatarRecord(client, { record: record as string, gatewayUrls: assetGatewayUrls() }),
     ).rejects.toThrow(`Unable to resolve ENS avatar URI "${record}"`)
+  })
+  test('error: an NFT avatar record without a token id gives viem’s “ENS NFT avatar URI is invalid”', async () => {
+    // Finn, who owns finn.eth, sets the record for this test and clears it after.
+    const finn = anvilAccounts.find((a) => a.address === addressOf('Finn'))
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(finn?.privateKey as Hex),
+      chain: mainnet,
+      transport: http(nameService.rpcUrl),
+    })
+    const record = 'eip155:1/erc721:0xb47e3cd837dDF8e4c57F05d70Ab865de6e193BBB'
+    const setAvatar = async (value: string) => {
+      const hash = await wallet.writeContract({
+        address: nameService.deployment.publicResolver,
+        abi: publicResolverAbi,
+        functionName: 'setText',
+        args: [namehash('finn.eth'), 'avatar', value],
+      })
+      expect((await waitForTransactionReceipt(client, { hash })).status).toBe('success')
+    }
+    await setAvatar(record)
+    try {
+      expect(await getEnsText(client, { name: 'finn.eth', key: 'avatar' })).toBe(record)
+      // getEnsAvatar swallows the error into null; parsing the record shows it.
+      expect(
+        await getEnsAvatar(client, { name: 'finn.eth', assetGatewayUrls: assetGatewayUrls() }),
+      ).toBeNull()
+      await expect(parseAvatarRecord(client, { record, gatewayUrls: assetGatewayUrls() })).rejects.toThrow(
+        'ENS NFT avatar URI is invalid. Token ID not found',
+      )
+    } finally {
+      await setAvatar('')
+    }
   })
 })
 

@@ -134,6 +134,8 @@ export const proposals = pgTable(
     index('proposals_end_idx').on(table.end),
     // The proposal list's order, latest start first (services/proposal-list.ts).
     index('proposals_by_start_idx').on(table.start.desc(), table.id.desc()),
+    // A member's proposals in the same order (services/member-page.ts).
+    index('proposals_by_author_idx').on(table.author, table.start.desc(), table.id.desc()),
   ],
 )
 
@@ -177,6 +179,8 @@ export const ballots = pgTable(
     // The votes list's two orders, newest or heaviest first, the voter breaking ties (services/vote-list.ts).
     index('ballots_by_power_idx').on(table.proposalId, table.power.desc(), table.voter.desc()),
     index('ballots_by_time_idx').on(table.proposalId, table.timestamp.desc(), table.voter.desc()),
+    // A member's votes across proposals, newest first (services/member-page.ts).
+    index('ballots_by_voter_idx').on(table.voter, table.timestamp.desc(), table.proposalId.desc()),
   ],
 )
 
@@ -277,6 +281,11 @@ export const nameProfiles = pgTable(
     index('name_profiles_requested_at_idx')
       .on(table.requestedAt)
       .where(sql`${table.requestedAt} is not null`),
+    // The members directory's search by the start of a name, in any case (services/member-list.ts), and a
+    // member page opened by name (services/member-page.ts, an equality on the same expression). Not
+    // partial: the planner estimates a prefix's matches only from a whole index's statistics, and picks the
+    // order's index for a prefix most names share, this one for a rare prefix.
+    index('name_profiles_name_prefix_idx').using('btree', sql`lower(${table.name}) text_pattern_ops`),
   ],
 )
 
@@ -328,14 +337,14 @@ export const memberStats = pgTable(
     ),
     // Search by the start of an address, in any case.
     index('member_stats_address_prefix_idx').using('btree', sql`lower(${table.address}) text_pattern_ops`),
-    // Counting a delegate's delegators.
-    index('member_stats_delegate_idx').on(table.delegate),
+    // A delegate's delegators: counted by the index, listed most tokens first on the member page.
+    index('member_stats_by_delegate_idx').on(table.delegate, table.balance.desc(), table.address.desc()),
   ],
 )
 
 /**
  * Proposals whose eligible members the token index counts into `member_stats.eligible_proposals` (once the
- * index passed their snapshot), a chunk of members by address at a time (ADR 031); a rewind below a
+ * index passed their snapshot), a chunk of members by address at a time (ADR 033); a rewind below a
  * snapshot removes the row and recounts.
  */
 export const memberEligibilityCounted = pgTable('member_eligibility_counted', {

@@ -41,7 +41,7 @@ function chainEnv(rpcUrl: string, deployment?: DemoDeployment): Env {
 }
 
 /** Where the server looks names up and finds avatars: the local name service, never offered to wallets (ADR 026). */
-function nameServiceEnv(nameService: NameService): Env {
+export function nameServiceEnv(nameService: NameService): Env {
   return { ENS_RPC_URL: nameService.rpcUrl, IPFS_GATEWAYS: nameService.ipfsGatewayUrl }
 }
 

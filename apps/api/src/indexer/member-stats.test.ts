@@ -1,4 +1,4 @@
-// Counting eligible members in chunks (ADR 031) on a made-up index, PGlite or PostgreSQL (under
+// Counting eligible members in chunks (ADR 033) on a made-up index, PGlite or PostgreSQL (under
 // scripts/with-postgres.sh): the result equals what the vote checkpoints say and the recount, however the
 // count is cut into chunks, stopped, resumed or rewound under, and other writes go between its chunks.
 import type { ProposalMessage } from '@guildhall/core'

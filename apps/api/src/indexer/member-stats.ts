@@ -1,7 +1,7 @@
 // The members directory's figures from the token index (ADR 030): each applied range moves the rows of the
 // accounts it touched (votes, balance, delegate, and the delegators of their old and new delegates), in
 // the range's own transaction; once the index has passed a proposal's snapshot, the members with voting
-// power there count it as a proposal they could vote on, a chunk of members at a time (ADR 031). A rewind
+// power there count it as a proposal they could vote on, a chunk of members at a time (ADR 033). A rewind
 // rebuilds every row from the index.
 import { asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import { type Address, zeroAddress } from 'viem'
@@ -108,7 +108,7 @@ async function uncountedSnapshots(db: Db | Tx, block: number) {
 
 /**
  * Members counted per transaction. One statement over every member took 8 to 13 s at 100,000 holders and
- * held each vote that touched one of their rows (ADR 031); a chunk takes a fraction of a second.
+ * held each vote that touched one of their rows (ADR 033); a chunk takes a fraction of a second.
  */
 export const ELIGIBILITY_CHUNK = 2_000
 

@@ -412,7 +412,7 @@ export class TokenIndex {
 
   /**
    * Counts the proposals whose snapshot the index has now reached into the members directory (ADR 030,
-   * 031), a chunk of members per transaction, each under the cursor's lock so a rewind cannot interleave;
+   * 033), a chunk of members per transaction, each under the cursor's lock so a rewind cannot interleave;
    * a read only, when there are none. A stop ends it between chunks; the next sync goes on from there.
    */
   async #countEligibleMembers(cursor: Cursor): Promise<void> {

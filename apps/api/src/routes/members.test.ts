@@ -32,7 +32,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { memberEligibilityCounted, memberStats, tokenIndexCursor } from '../db/schema.ts'
+import { memberEligibilityCounted, memberStats, nameProfiles, tokenIndexCursor } from '../db/schema.ts'
 import type { TestDatabase } from '../db/test-database.ts'
 import { delegate, demoAccount, transfer } from '../indexer/test-support.ts'
 import { TokenIndex } from '../indexer/token-index.ts'
@@ -105,7 +105,7 @@ beforeAll(async () => {
     token: deployment.token,
     fromBlock: deployment.deployBlock,
     confirmations: 0,
-    // Participation counted a few members per transaction: several chunks per proposal (ADR 031).
+    // Participation counted a few members per transaction: several chunks per proposal (ADR 033).
     eligibilityChunk: 2,
   })
   await sync()
@@ -225,7 +225,7 @@ describe('orders, search and pages', () => {
     expect(byDelegators.members.map((row) => row.address)).toEqual([ada.address, ben.address])
   })
 
-  test('behavior: search by the start of an address in any case; "0x" is everyone; a name matches nobody until names are stored', async () => {
+  test('behavior: search by the start of an address in any case; "0x" is everyone', async () => {
     const prefix = ben.address.slice(0, 7).toUpperCase().replace('0X', '0x')
     const found = await page(`?q=${prefix}`)
     expect(found.members.map((row) => row.address)).toContain(ben.address)
@@ -236,7 +236,61 @@ describe('orders, search and pages', () => {
       ben.address,
     ])
     expect((await allPages('?q=0x&limit=100')).length).toBe((await allPages('?limit=100')).length)
-    expect((await page('?q=ada.eth')).members).toEqual([])
+  })
+
+  test('behavior: search by the start of a name in any case or by the full name; a reverse record whose forward check failed, a name of no member and an unnamed member are not found; pages under a name search keep their order', async () => {
+    const resolvedAt = new Date()
+    const profile = (
+      address: Address,
+      name: string | null,
+      expiresAt = new Date(Date.now() + 3_600_000),
+    ) => ({
+      address,
+      name,
+      avatarRecord: null,
+      avatarUrl: null,
+      resolvedAt,
+      expiresAt,
+      requestedAt: null,
+    })
+    const [dev, eve, finn, gia] = [member(4), member(5), member(6), member(7)]
+    const stranger = privateKeyToAccount(generatePrivateKey())
+    // As the name refresher stores them: Eve's reverse record claims ada.eth, which resolves to Ada, so
+    // Eve has no name; Gia's name expired and waits for its refresh, still answered meanwhile.
+    await database.db
+      .insert(nameProfiles)
+      .values([
+        profile(ada.address, 'ada.eth'),
+        profile(ben.address, 'ben.eth'),
+        profile(cleo.address, 'adalbert.eth'),
+        profile(dev.address, 'ada-lovelace.eth'),
+        profile(eve.address, null),
+        profile(finn.address, 'finn.eth'),
+        profile(gia.address, 'adam.eth', new Date(Date.now() - 60_000)),
+        profile(stranger.address, 'adaline.eth'),
+      ])
+    try {
+      const found = async (q: string) =>
+        (await allPages(`?q=${encodeURIComponent(q)}&limit=100`)).map((row) => row.address).sort()
+      expect(await found('ada.eth')).toEqual([ada.address])
+      expect(await found('  ADA.eth ')).toEqual([ada.address])
+      expect(await found('ada')).toEqual([ada.address, cleo.address, dev.address, gia.address].sort())
+      expect(await found('ada-')).toEqual([dev.address])
+      expect(await found('finn.eth')).toEqual([finn.address])
+      // A LIKE wildcard in the search matches only itself.
+      expect(await found('ada_')).toEqual([])
+      expect(await found('eve')).toEqual([])
+      expect(await found('hugo')).toEqual([])
+
+      for (const sort of ['power', 'delegators', 'participation']) {
+        const whole = (await page(`?q=ada&sort=${sort}&limit=100`)).members.map((row) => row.address)
+        expect(whole, sort).toHaveLength(4)
+        const paged = (await allPages(`?q=ada&sort=${sort}&limit=1`)).map((row) => row.address)
+        expect(paged, sort).toEqual(whole)
+      }
+    } finally {
+      await database.db.delete(nameProfiles)
+    }
   })
 
   test('behavior: pages stay whole while the directory changes: every member whose figures stay is seen once; one seen before their power fell shows again with the new figures; a newcomer above the cursor is not inserted', async () => {
@@ -263,7 +317,7 @@ describe('orders, search and pages', () => {
     expect((await page('?limit=1')).members[0]?.address).toBe(newcomer.address)
   })
 
-  test('behavior: a bad sort, a forged cursor, a cursor of another order, a page over 100 or an overlong search → 400 with a sentence, never a 500', async () => {
+  test('behavior: a bad sort, a forged cursor, a cursor of another order, a page over 100, an overlong search or one with characters no address or name has → 400 with a sentence, never a 500', async () => {
     const first = await page('?sort=power&limit=1')
     for (const query of [
       '?sort=name',
@@ -275,6 +329,10 @@ describe('orders, search and pages', () => {
       '?limit=0',
       `?q=${'a'.repeat(65)}`,
       '?q=',
+      '?q=ada%25',
+      '?q=ada%20eth',
+      `?q=${encodeURIComponent("ada' or 1=1")}`,
+      '?q=0x12%5C',
       '?page=2',
     ]) {
       const response = await get(query)

@@ -1,15 +1,71 @@
-// HTTP for the members directory: validate strictly, call the service, map its answer.
-import { memberListQuerySchema } from '@guildhall/core'
+// HTTP for the members directory and a member's page: validate strictly, call the service, map its answer.
+import { memberListQuerySchema, memberPageQuerySchema, powerHistoryQuerySchema } from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
-import type { Db } from '../db/client.ts'
+import type { Address } from 'viem'
+import { normalize } from 'viem/ens'
+import { z } from 'zod'
+import { ApiError } from '../errors.ts'
 import type { TokenIndex } from '../indexer/token-index.ts'
+import { type GovernanceDeps, seconds } from '../services/governance-deps.ts'
 import { listMembers } from '../services/member-list.ts'
-import { parse } from './params.ts'
+import {
+  addressNamed,
+  memberDelegators,
+  memberProfile,
+  memberProposals,
+  memberVotes,
+  noName,
+  powerHistory,
+} from '../services/member-page.ts'
+import type { NameProfiles } from '../services/names.ts'
+import { latestStatement } from '../services/statements.ts'
+import { addressParam, parse } from './params.ts'
+
+type MemberParams = { Params: { address: string } }
+/** The member's own answer takes no parameters. */
+const noQuery = z.strictObject({})
 
 export async function memberRoutes(
   app: FastifyInstance,
-  { db, tokenIndex }: { db: Db; tokenIndex: TokenIndex },
+  {
+    deps,
+    tokenIndex,
+    profiles,
+    namesOn,
+  }: {
+    deps: GovernanceDeps
+    tokenIndex: TokenIndex
+    /** The name table's answers; undefined without a database. */
+    profiles: NameProfiles | undefined
+    /** Whether this server looks names up (ENS_RPC_URL): without, a name opens no page. */
+    namesOn: boolean
+  },
 ) {
+  const { db } = deps.database
+
+  /** The member a path names: an address (any case), or a forward-checked primary name such as ada.eth. */
+  async function member(param: string): Promise<Address> {
+    if (/^0x/i.test(param)) return addressParam(param)
+    let name: string
+    try {
+      // Fastify has already refused a parameter over 100 characters (414).
+      name = normalize(param)
+      if (name === '') throw new Error('no name')
+    } catch {
+      throw ApiError.badRequest(
+        'A member is named by their address (0x + 40 hex digits) or their name (such as ada.eth).',
+      )
+    }
+    if (!namesOn) {
+      throw new ApiError(
+        404,
+        'unknown_member',
+        `No member is named ${name}: this server does not look names up. Use the address.`,
+      )
+    }
+    return addressNamed(db, name)
+  }
+
   app.get('/api/members', async (request) => {
     const query = parse(memberListQuerySchema, request.query, 'members query')
     const page = await listMembers(db, tokenIndex, query)
@@ -22,6 +78,57 @@ export async function memberRoutes(
       totalVotes: String(page.totalVotes),
       blockNumber: page.blockNumber,
       next: page.next,
+    }
+  })
+
+  app.get<MemberParams>('/api/members/:address', async (request) => {
+    parse(noQuery, request.query, 'member query')
+    const address = await member(request.params.address)
+    const [figures, [profile], statement] = await Promise.all([
+      memberProfile(db, tokenIndex, address),
+      profiles ? profiles.lookup([address]) : [noName(address)],
+      latestStatement(deps, address).catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === 'no_statement') return null
+        throw error
+      }),
+    ])
+    return {
+      ...figures,
+      votes: String(figures.votes),
+      balance: String(figures.balance),
+      totalVotes: String(figures.totalVotes),
+      profile: profile ?? noName(address),
+      statement,
+    }
+  })
+
+  app.get<MemberParams>('/api/members/:address/votes', async (request) => {
+    const query = parse(memberPageQuerySchema, request.query, 'votes query')
+    const page = await memberVotes(db, await member(request.params.address), query)
+    return { ...page, votes: page.votes.map((vote) => ({ ...vote, power: String(vote.power) })) }
+  })
+
+  app.get<MemberParams>('/api/members/:address/proposals', async (request) => {
+    const query = parse(memberPageQuerySchema, request.query, 'proposals query')
+    const now = seconds(deps.now())
+    return { ...(await memberProposals(db, await member(request.params.address), now, query)), now }
+  })
+
+  app.get<MemberParams>('/api/members/:address/delegators', async (request) => {
+    const query = parse(memberPageQuerySchema, request.query, 'delegators query')
+    const page = await memberDelegators(db, await member(request.params.address), query)
+    return {
+      ...page,
+      delegators: page.delegators.map((row) => ({ address: row.address, balance: String(row.balance) })),
+    }
+  })
+
+  app.get<MemberParams>('/api/members/:address/power', async (request) => {
+    const query = parse(powerHistoryQuerySchema, request.query, 'power query')
+    const history = await powerHistory(db, tokenIndex, await member(request.params.address), query)
+    return {
+      ...history,
+      points: history.points.map((point) => ({ block: point.block, votes: String(point.votes) })),
     }
   })
 }

@@ -1,7 +1,9 @@
-// HTTP for names and avatars: GET /api/names?addresses=0x…,0x… answers from the table of resolved profiles.
-import { nameListQuerySchema } from '@guildhall/core'
+// HTTP for names and avatars: GET /api/names?addresses=0x…,0x… answers from the table of resolved profiles;
+// GET /api/names/resolve?name=ben.eth resolves one name to its address on the ENS RPC.
+import { nameListQuerySchema, nameResolveQuerySchema } from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
-import { type Address, getAddress } from 'viem'
+import { type Address, getAddress, type PublicClient } from 'viem'
+import { resolveName } from '../services/name-resolution.ts'
 import type { NameProfiles } from '../services/names.ts'
 import { parse } from './params.ts'
 
@@ -10,7 +12,18 @@ const NAMES_MAX_AGE_S = 60
 
 export async function nameRoutes(
   app: FastifyInstance,
-  { profiles, rateLimitPerMinute }: { profiles?: NameProfiles; rateLimitPerMinute: number },
+  {
+    profiles,
+    rateLimitPerMinute,
+    ensClient,
+    resolveRateLimitPerMinute,
+  }: {
+    profiles?: NameProfiles
+    rateLimitPerMinute: number
+    /** The ENS client; undefined when names are off (no ENS_RPC_URL). */
+    ensClient?: PublicClient
+    resolveRateLimitPerMinute: number
+  },
 ) {
   // Each request may queue up to 100 lookups on the operator's RPC: counted per client.
   const limit = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } }
@@ -25,5 +38,16 @@ export async function nameRoutes(
     const pending = names.some((answer) => answer.pending)
     reply.header('cache-control', pending ? 'no-store' : `public, max-age=${NAMES_MAX_AGE_S}`)
     return { names }
+  })
+
+  // Each request is an eth_call on the operator's RPC: counted per client, apart from the lists above.
+  const resolveLimit = { rateLimit: { max: resolveRateLimitPerMinute, timeWindow: '1 minute' } }
+
+  app.get('/api/names/resolve', { config: resolveLimit }, async (request, reply) => {
+    const { name } = parse(nameResolveQuerySchema, request.query, 'name query')
+    const resolved = await resolveName(ensClient, name)
+    // A transaction is sent to the answer: never one from a cache.
+    reply.header('cache-control', 'no-store')
+    return resolved
   })
 }

@@ -5,11 +5,12 @@
 import { ADDRESS_START_PATTERN, type MemberListQuery, type MemberSort } from '@guildhall/core'
 import { and, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { memberStats } from '../db/schema.ts'
+import { memberStats, nameProfiles } from '../db/schema.ts'
 import type { TokenIndex } from '../indexer/token-index.ts'
 import { decodeCursor, encodeCursor } from './cursor.ts'
 
 const t = memberStats
+const n = nameProfiles
 const address = '(0x[0-9a-fA-F]{40})'
 const amount = '(\\d{1,78})'
 /** A cursor is only good for the order that wrote it. */
@@ -44,28 +45,22 @@ function after(sort: MemberSort, text: string): SQL {
   return sql`(${sql.join(sortKeys(sort), sql`, `)}) < (${sql.join(values, sql`, `)})`
 }
 
+/** `text` (any case) as the start of a LIKE pattern: a `%`, `_` or `\` in it matches only itself. */
+const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+
 /**
- * Members whose address starts with `q` (any case). Names are searched here too once resolved names are
- * stored: a join on them, ORed with the address condition; until then a name matches nobody.
+ * Members whose address starts with `q` when it is the start of an address, else whose name does (any
+ * case). A name as the name refresher stored it: forward-checked (a reverse record claiming a name the
+ * member does not own leaves `name` null), and still searched once expired, as GET /api/names still answers
+ * it. The names are found on their own index (lower(name) text_pattern_ops), then their members by key.
  */
 function matching(q: string): SQL {
-  if (ADDRESS_START_PATTERN.test(q)) return sql`lower(${t.address}) like ${`${q.toLowerCase()}%`}`
-  return sql`false`
+  if (ADDRESS_START_PATTERN.test(q)) return sql`lower(${t.address}) like ${likePrefix(q)}`
+  return sql`${t.address} in (select ${n.address} from ${n} where ${n.name} is not null and lower(${n.name}) like ${likePrefix(q)})`
 }
 
 export type MemberListPage = {
-  members: {
-    address: string
-    votes: bigint
-    share: number
-    balance: bigint
-    delegate: string | null
-    delegators: number
-    votesCast: number
-    eligibleProposals: number
-    participation: number | null
-    lastVoteAt: number | null
-  }[]
+  members: MemberFigures[]
   totalVotes: bigint
   blockNumber: number | null
   next: string | null
@@ -74,6 +69,23 @@ export type MemberListPage = {
 /** `part / whole` rounded down to millionths. */
 const fraction = (part: bigint, whole: bigint) =>
   whole === 0n ? 0 : Number((part * 1_000_000n) / whole) / 1e6
+
+/** A member's row as the directory and the member page answer it, `share` of `totalVotes`. */
+export function memberFigures(row: typeof t.$inferSelect, totalVotes: bigint) {
+  return {
+    address: row.address,
+    votes: row.votes,
+    share: fraction(row.votes, totalVotes),
+    balance: row.balance,
+    delegate: row.delegate,
+    delegators: row.delegators,
+    votesCast: row.votesCast,
+    eligibleProposals: row.eligibleProposals,
+    participation: row.eligibleProposals === 0 ? null : row.participation / 1e6,
+    lastVoteAt: row.lastVoteAt,
+  }
+}
+export type MemberFigures = ReturnType<typeof memberFigures>
 
 export async function listMembers(
   db: Db,
@@ -103,18 +115,7 @@ export async function listMembers(
       ? [row.votes, row.address]
       : [query.sort === 'delegators' ? row.delegators : row.participation, row.votes, row.address]
   return {
-    members: page.map((row) => ({
-      address: row.address,
-      votes: row.votes,
-      share: fraction(row.votes, totalVotes),
-      balance: row.balance,
-      delegate: row.delegate,
-      delegators: row.delegators,
-      votesCast: row.votesCast,
-      eligibleProposals: row.eligibleProposals,
-      participation: row.eligibleProposals === 0 ? null : row.participation / 1e6,
-      lastVoteAt: row.lastVoteAt,
-    })),
+    members: page.map((row) => memberFigures(row, totalVotes)),
     totalVotes,
     blockNumber: totals?.blockNumber ?? null,
     next: rows.length > query.limit && last ? encodeCursor([query.sort, ...keys(last)]) : null,

@@ -4,7 +4,7 @@
 // itself (`requested_at`); the leader's refresher (indexer/name-refresher.ts) resolves the queue in
 // batches. An expired answer is still given meanwhile: a name changes rarely, and a stale one for a minute
 // beats none. Any other address is answered without a name and queues nothing, so readers cannot grow the
-// table or the leader's RPC work beyond the DAO's members (ADR 031).
+// table or the leader's RPC work beyond the DAO's members (ADR 033).
 import type { NameAnswer } from '@guildhall/core'
 import { and, inArray, isNull, lte } from 'drizzle-orm'
 import type { Address } from 'viem'

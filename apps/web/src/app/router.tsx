@@ -25,8 +25,8 @@ const members = preloadable(
   (m) => m.MembersPage,
 )
 const member = preloadable(
-  () => import('../features/members/member-page.tsx'),
-  (m) => m.MemberPage,
+  () => import('./routes/member-page.tsx'),
+  (m) => m.MemberRoutePage,
 )
 const sessions = preloadable(
   () => import('../features/auth/sessions-page.tsx'),

@@ -2,6 +2,7 @@
 // demand by ConnectSlot (ADR 008), so the page and its content never wait for it.
 import '@rainbow-me/rainbowkit/styles.css'
 import {
+  type AvatarComponent,
   ConnectButton,
   type DisclaimerComponent,
   RainbowKitAuthenticationProvider,
@@ -9,8 +10,14 @@ import {
   useAddRecentTransaction,
   useConnectModal,
 } from '@rainbow-me/rainbowkit'
+import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useMemo } from 'react'
+import { normalize } from 'viem/ens'
+import { useAccount, useConfig } from 'wagmi'
+import { mainnet } from 'wagmi/chains'
+import { getEnsAvatarQueryKey, getEnsNameQueryKey } from 'wagmi/query'
 import { useSignIn } from '../features/auth/auth-provider.tsx'
+import { AvatarImage, useName } from '../lib/names.tsx'
 import { usePublicConfig } from '../lib/public-config-context.tsx'
 import { registerKitFunctions } from './kit-bridge.ts'
 import { walletKitTheme } from './theme.ts'
@@ -37,6 +44,7 @@ export function WalletKit({ onShown }: WalletKitProps) {
       showRecentTransactions
       locale="en-US"
       theme={theme}
+      avatar={KitAvatar}
     >
       <ConnectButton
         accountStatus={{ smallScreen: 'avatar', largeScreen: 'full' }}
@@ -44,6 +52,7 @@ export function WalletKit({ onShown }: WalletKitProps) {
         chainStatus={{ smallScreen: 'icon', largeScreen: 'full' }}
       />
       <KitBridge onShown={onShown} />
+      <AccountNameBridge />
     </RainbowKitProvider>
   )
   if (!signIn) return kit
@@ -76,5 +85,34 @@ function KitBridge({ onShown }: WalletKitProps): ReactNode {
     })
     return () => cancelAnimationFrame(frame)
   }, [onShown])
+  return null
+}
+
+/** RainbowKit's avatars are the app's: the member's image, else the one generated from the address. */
+const KitAvatar: AvatarComponent = ({ address, ensImage, size }) => (
+  <AvatarImage address={address} url={ensImage} size={size} />
+)
+
+/**
+ * RainbowKit looks names up on mainnet only when mainnet is one of wagmi's chains, and a DAO on another chain
+ * must not offer mainnet in the chain selector (ADR 031). So, off mainnet, the connected account's name and
+ * avatar come from the server's table (`useName`) and are put where RainbowKit's own lookups keep theirs:
+ * wagmi's `ensName` and `ensAvatar` queries for chain 1, which RainbowKit holds disabled and reads from the
+ * cache. Button and account modal then show them as they would on mainnet.
+ */
+function AccountNameBridge(): ReactNode {
+  const { address } = useAccount()
+  const mainnetConfigured = useConfig().chains.some((chain) => chain.id === mainnet.id)
+  const answer = useName(mainnetConfigured ? undefined : address)
+  const queryClient = useQueryClient()
+  useEffect(() => {
+    if (!address || !answer || answer.pending) return
+    queryClient.setQueryData(getEnsNameQueryKey({ address, chainId: mainnet.id }), answer.name)
+    if (answer.name)
+      queryClient.setQueryData(
+        getEnsAvatarQueryKey({ name: normalize(answer.name), chainId: mainnet.id }),
+        answer.avatarUrl,
+      )
+  }, [address, answer, queryClient])
   return null
 }

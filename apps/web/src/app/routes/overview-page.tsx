@@ -1,5 +1,4 @@
 import { DelegationPanel } from '../../features/delegation/delegation-panel.tsx'
-import { DelegateStatementEditor } from '../../features/members/delegate-statement.tsx'
 import { AddTokenButton } from '../../features/overview/add-token-button.tsx'
 import { DaoSummary } from '../../features/overview/dao-summary.tsx'
 import { MyAccount } from '../../features/overview/my-account.tsx'
@@ -11,7 +10,6 @@ export function OverviewPage() {
       <div className="grid">
         <MyAccount />
         <DelegationPanel />
-        <DelegateStatementEditor />
       </div>
       <AddTokenButton />
     </article>

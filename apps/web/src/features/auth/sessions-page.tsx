@@ -1,8 +1,9 @@
-import { type SessionListItem, shortenAddress } from '@guildhall/core'
+import type { SessionListItem } from '@guildhall/core'
 import { useState } from 'react'
 import { useAccount } from 'wagmi'
 import { describeRequestError } from '../../lib/api.ts'
 import { chainName } from '../../lib/chains.ts'
+import { MemberName } from '../../lib/names.tsx'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import './auth.css'
 import { useSignIn } from './auth-provider.tsx'
@@ -59,8 +60,8 @@ function SessionList({ address }: { address: string }) {
   return (
     <>
       <p className="lead">
-        Signed in as <span title={address}>{shortenAddress(address)}</span>. Ending a session signs that
-        browser out; your wallet stays connected.
+        Signed in as <MemberName address={address} />. Ending a session signs that browser out; your wallet
+        stays connected.
       </p>
       {sessions.isPending ? (
         <p className="muted" role="status">

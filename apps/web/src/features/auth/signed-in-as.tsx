@@ -1,13 +1,14 @@
-import { shortenAddress } from '@guildhall/core'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { useAccount } from 'wagmi'
+import { MemberName } from '../../lib/names.tsx'
 import './auth.css'
 import { useSignIn } from './auth-provider.tsx'
 import { SignInButton } from './session-gate.tsx'
 
 /**
- * The header's session line: "Signed in as 0x12…abcd · Sign out · Your sessions" while signed in, and
+ * The header's session line: "Signed in as ada.eth · Sign out · Your sessions" (the member's name, else
+ * their shortened address, as anywhere in the app) while signed in, and
  * "Not signed in · Sign in" while a wallet is connected without a session (after an account switch or a
  * sign-out, RainbowKit's button reads "Connect Wallet" again though the wallet is connected). Nothing
  * without sign-in, or without a wallet.
@@ -34,7 +35,8 @@ export function SignedInAs() {
   return (
     <div className="signed-in" data-testid="signed-in-as">
       <span>
-        Signed in as <span title={address}>{shortenAddress(address)}</span>
+        {/* Not a link: the header's links are its actions, each a 36 px target. */}
+        Signed in as <MemberName address={address} link={false} avatarSize={16} />
       </span>
       <span aria-hidden="true" className="signed-in-sep">
         ·

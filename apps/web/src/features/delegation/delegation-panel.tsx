@@ -1,145 +1,94 @@
-import {
-  DEFAULT_CONFIRMATIONS,
-  shortenAddress,
-  WALLET_ERROR_MESSAGES,
-  walletErrorMessage,
-} from '@guildhall/core'
-import { useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useRef, useState } from 'react'
-import { type Address, getAddress, type Hash, isAddress, zeroAddress } from 'viem'
-import { useAccount, useClient, useConfig } from 'wagmi'
+import { type FormEvent, useEffect, useState } from 'react'
+import { type Address, getAddress, isAddress, zeroAddress } from 'viem'
 import { Card } from '../../components/card.tsx'
-import { chainName } from '../../lib/chains.ts'
-import { usePublicConfig } from '../../lib/public-config-context.tsx'
-import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
-import { useTokenAccount, useTokenContract } from '../../lib/token.ts'
-import { walletFailure } from '../../lib/wallet-errors.ts'
-import { queueRecentTransaction } from '../../wallet-kit/kit-bridge.ts'
+import './delegation.css'
+import { describeRequestError } from '../../lib/api.ts'
+import { MemberName, useDisplayName } from '../../lib/names.tsx'
+import { DelegationGateNotice } from './delegation-gate.tsx'
+import { useResolvedName } from './queries/resolve-name.ts'
+import { onDelegationIntent, useDelegation } from './use-delegation.ts'
 
-const loadTransaction = () => import('./delegation-transaction.ts')
+/** A pause in typing this long asks the server for the name typed so far. */
+const NAME_LOOKUP_DEBOUNCE_MS = 400
+
+/** What the delegate field holds: nothing, an address, something meant as one that is not, or a name. */
+type Target =
+  | { kind: 'empty' }
+  | { kind: 'address'; address: Address }
+  | { kind: 'bad-address' }
+  | { kind: 'name'; name: string }
+
+function readTarget(text: string): Target {
+  const value = text.trim()
+  if (value === '') return { kind: 'empty' }
+  if (isAddress(value, { strict: false })) return { kind: 'address', address: getAddress(value) }
+  if (/^0x/i.test(value)) return { kind: 'bad-address' }
+  return { kind: 'name', name: value }
+}
 
 /**
- * Fetches the transaction code on the first sign that a delegation is coming (pointer over, focus, touch
- * on the panel's controls), so a press does not wait for it and a member who only reads the Overview
- * never loads it (ADR 014). A failed fetch is retried by the press itself.
+ * Current delegate, "Delegate to myself" when undelegated, and delegation to any address or name: a name is
+ * resolved by the server as it is typed, and its address shown before the wallet is asked.
  */
-const prefetchTransaction = () => void loadTransaction().catch(() => {})
-const onIntent = {
-  onPointerEnter: prefetchTransaction,
-  onFocus: prefetchTransaction,
-  onTouchStart: prefetchTransaction,
-}
-
-/** Where the latest delegation stands. */
-type Progress =
-  | { step: 'idle' }
-  | { step: 'wallet' }
-  | { step: 'pending'; hash: Hash }
-  | { step: 'confirmed'; hash: Hash }
-  | { step: 'reverted'; hash: Hash }
-
-const PROGRESS_TEXT: Record<Progress['step'], string | null> = {
-  idle: null,
-  wallet: 'Confirm the delegation in your wallet…',
-  pending: 'Delegation sent; waiting for it to be confirmed…',
-  confirmed: 'Delegation confirmed.',
-  reverted: 'The delegation failed: the transaction was reverted.',
-}
-
-/** Current delegate, "Delegate to myself" when undelegated, and delegation to any address. */
 export function DelegationPanel() {
-  const config = usePublicConfig()
-  const token = useTokenContract()
-  const { address, chainId, isConnected } = useAccount()
-  const { account, queryKey } = useTokenAccount(address)
-  const queryClient = useQueryClient()
-  // The bare client with viem's tree-shakable actions: usePublicClient's would bring every public action
-  // (≈ 37 KiB gzip, ENS and signature checks included) into the first page's JavaScript.
-  const client = useClient({ chainId: token?.chainId })
-  const wagmiConfig = useConfig()
-  const [progress, setProgress] = useState<Progress>({ step: 'idle' })
-  const [error, setError] = useState<string>()
-  const [target, setTarget] = useState('')
-  // Only the latest delegation may update the panel (an older wait can settle after a newer one started).
-  const attempt = useRef(0)
+  const { gate, address, currentDelegate, progressText, busy, error, setError, delegate } = useDelegation()
+  const [text, setText] = useState('')
+  const target = readTarget(text)
+  const typedName = target.kind === 'name' ? target.name : undefined
+  // The name to resolve: the typed one once typing pauses, or at once on submit.
+  const [lookup, setLookup] = useState<string>()
+  useEffect(() => {
+    if (typedName === undefined) return
+    const timer = setTimeout(() => setLookup(typedName), NAME_LOOKUP_DEBOUNCE_MS)
+    return () => clearTimeout(timer)
+  }, [typedName])
+  const resolution = useResolvedName(lookup)
+  const resolving = typedName !== undefined && lookup === typedName
+  const resolved = resolving ? resolution.data : undefined
+  const addressName = useDisplayName(target.kind === 'address' ? target.address : '')
 
-  if (!token) return null
-  if (!isConnected || !address) {
+  if (gate === 'none') return null
+  if (gate !== 'ready' || !address) {
     return (
       <Card title="Delegation" testId="delegation">
-        <p className="muted">Connect a wallet to delegate your voting power.</p>
+        <DelegationGateNotice
+          gate={gate === 'ready' ? 'connect' : gate}
+          action="delegate your voting power"
+        />
       </Card>
     )
-  }
-
-  if (chainId !== token.chainId) {
-    return (
-      <Card title="Delegation" testId="delegation">
-        <p>
-          The governance token lives on {chainName(config.chains, token.chainId)}. Switch networks to
-          delegate.
-        </p>
-        <SwitchChainButton />
-      </Card>
-    )
-  }
-
-  const delegate = async (delegatee: Address, description: string) => {
-    if (!client) {
-      setError(WALLET_ERROR_MESSAGES.chainNotConfigured)
-      return
-    }
-    const self = ++attempt.current
-    const update = (next: Progress) => {
-      if (attempt.current === self) setProgress(next)
-    }
-    setError(undefined)
-    update({ step: 'wallet' })
-    let hash: Hash
-    let transaction: Awaited<ReturnType<typeof loadTransaction>>
-    try {
-      transaction = await loadTransaction()
-      hash = await transaction.sendDelegation(wagmiConfig, client, token, address, delegatee)
-    } catch (e) {
-      if (attempt.current !== self) return
-      setProgress({ step: 'idle' })
-      setError(walletFailure(e, 'the delegation'))
-      return
-    }
-    queueRecentTransaction({ hash, description, confirmations: DEFAULT_CONFIRMATIONS })
-    update({ step: 'pending', hash })
-    try {
-      const confirmed = await transaction.delegationConfirmed(client, hash)
-      update({ step: confirmed ? 'confirmed' : 'reverted', hash })
-      if (confirmed) await queryClient.invalidateQueries({ queryKey })
-    } catch (e) {
-      if (attempt.current !== self) return
-      setProgress({ step: 'idle' })
-      setError(walletErrorMessage(e))
-    }
   }
 
   function onSubmit(event: FormEvent) {
     event.preventDefault()
-    const value = target.trim()
-    if (!isAddress(value, { strict: false })) {
+    if (target.kind === 'empty') {
+      setError('Enter an address (0x…) or a name, such as ben.eth.')
+    } else if (target.kind === 'bad-address') {
       setError('Enter an address: 0x followed by 40 hexadecimal characters.')
-      return
+    } else if (target.kind === 'address') {
+      void delegate(target.address)
+    } else if (resolved) {
+      void delegate(resolved.address, resolved.name)
+    } else {
+      // Not looked up yet: look it up now; the member confirms the address shown before the wallet asks.
+      setLookup(target.name)
     }
-    const delegatee = getAddress(value)
-    void delegate(
-      delegatee,
-      delegatee === address ? 'Delegate to myself' : `Delegate to ${shortenAddress(delegatee)}`,
-    )
   }
 
-  const busy = progress.step === 'wallet' || progress.step === 'pending'
-  const current = account?.delegate
+  const submitLabel =
+    target.kind === 'address'
+      ? target.address === address
+        ? 'Delegate to myself'
+        : `Delegate to ${addressName}`
+      : resolved
+        ? `Delegate to ${resolved.name}`
+        : 'Delegate'
+
   return (
     <Card title="Delegation" testId="delegation">
-      {current === undefined ? (
+      {currentDelegate === undefined ? (
         <p className="muted">Reading your delegate…</p>
-      ) : current === zeroAddress ? (
+      ) : currentDelegate === zeroAddress ? (
         <>
           <p data-testid="delegate-status">
             You have not delegated. Your tokens do not count as votes until you delegate them, to yourself or
@@ -149,43 +98,61 @@ export function DelegationPanel() {
             type="button"
             className="button primary"
             disabled={busy}
-            {...onIntent}
-            onClick={() => delegate(address, 'Delegate to myself')}
+            {...onDelegationIntent}
+            onClick={() => delegate(address)}
           >
             Delegate to myself
           </button>
         </>
       ) : (
         <p data-testid="delegate-status">
-          {current === address ? (
+          {currentDelegate === address ? (
             'You vote with your own tokens.'
           ) : (
             <>
-              You delegate your votes to <code title={current}>{shortenAddress(current)}</code>.
+              You delegate your votes to <MemberName address={currentDelegate} />.
             </>
           )}
         </p>
       )}
       <form className="inline-form" onSubmit={onSubmit} noValidate>
-        <label htmlFor="delegatee">Delegate to another address</label>
+        <label htmlFor="delegatee">Delegate to another address or name</label>
         <div className="row">
           <input
             id="delegatee"
             name="delegatee"
-            placeholder="0x…"
+            placeholder="0x… or ben.eth"
             autoComplete="off"
             spellCheck={false}
-            value={target}
-            {...onIntent}
-            onChange={(event) => setTarget(event.target.value)}
+            value={text}
+            {...onDelegationIntent}
+            onChange={(event) => {
+              setText(event.target.value)
+              setError(undefined)
+            }}
           />
-          <button type="submit" className="button" disabled={busy} {...onIntent}>
-            Delegate
+          <button type="submit" className="button" disabled={busy} {...onDelegationIntent}>
+            {submitLabel}
           </button>
         </div>
+        {resolving ? (
+          resolved ? (
+            <p className="resolved-name" data-testid="resolved-name">
+              {resolved.name} → <code>{resolved.address}</code>
+            </p>
+          ) : resolution.isError ? (
+            <p role="alert" className="error" data-testid="resolved-name">
+              {describeRequestError(resolution.error)}
+            </p>
+          ) : (
+            <p className="muted" data-testid="resolved-name">
+              Looking up {typedName}…
+            </p>
+          )
+        ) : null}
       </form>
       <p className="status" role="status" data-testid="delegation-progress">
-        {PROGRESS_TEXT[progress.step]}
+        {progressText}
       </p>
       {error ? (
         <p role="alert" className="error">

@@ -32,7 +32,10 @@ function publishFailure(error: unknown): string {
   }
 }
 
-/** "Your delegate statement": the connected member writes, previews, signs and publishes theirs. */
+/**
+ * "Your delegate statement", on the connected member's own member page: they write, preview, sign and publish
+ * theirs.
+ */
 export function DelegateStatementEditor() {
   const { address, isConnected } = useAccount()
   const gate = useSessionGate()
@@ -40,6 +43,7 @@ export function DelegateStatementEditor() {
   if (gate !== 'open') {
     return (
       <Card title="Your delegate statement" testId="statement-editor">
+        <DelegateStatementView delegate={address} />
         <SessionGateNotice gate={gate} purpose="publish your delegate statement" />
       </Card>
     )

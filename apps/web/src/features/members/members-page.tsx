@@ -1,5 +1,4 @@
 import {
-  ADDRESS_START_PATTERN,
   MEMBER_SORTS,
   type MemberListItem,
   type MemberSort,
@@ -8,9 +7,10 @@ import {
 } from '@guildhall/core'
 import { useEffect, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
-import { Avatar } from '../../components/avatar.tsx'
 import { describeRequestError } from '../../lib/api.ts'
+import { MemberAvatar, useName } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
+import { percent } from './format.ts'
 import { useMembers } from './queries/members-list.ts'
 import './members.css'
 
@@ -22,12 +22,10 @@ const SORT_LABELS: Record<MemberSort, string> = {
 /** How long the search waits after the last keystroke before asking. */
 const SEARCH_DEBOUNCE_MS = 300
 
-const percent = (fraction: number) =>
-  `${(fraction * 100).toLocaleString('en-US', { maximumFractionDigits: fraction < 0.01 ? 2 : 1 })} %`
-
 /**
  * Every holder, delegate, voter and signed-in member, a page at a time, by voting power, delegators or
- * participation, searched by the start of an address. Order, search and page size live in the page's URL.
+ * participation, searched by the start of an address or of a name. Order, search and page size live in the
+ * page's URL.
  */
 export function MembersPage() {
   const [params, setParams] = useSearchParams()
@@ -59,7 +57,6 @@ export function MembersPage() {
       (members.data?.pages ?? []).flatMap((page) => page.members).map((m) => [m.address, m]),
     ).values(),
   ]
-  const namesHint = q !== '' && !ADDRESS_START_PATTERN.test(q)
   return (
     <article className="page members-page">
       <header className="page-header">
@@ -90,7 +87,7 @@ export function MembersPage() {
           <input
             type="search"
             value={typed}
-            placeholder="0x…"
+            placeholder="0x… or name"
             spellCheck={false}
             autoComplete="off"
             onChange={(e) => setTyped(e.target.value)}
@@ -102,13 +99,7 @@ export function MembersPage() {
       ) : members.isPending ? (
         <p className="muted">Loading members…</p>
       ) : rows.length === 0 ? (
-        <p className="muted">
-          {q === ''
-            ? 'No members yet.'
-            : namesHint
-              ? 'No members match. Search by the start of an address: 0x followed by hex digits.'
-              : 'No members match.'}
-        </p>
+        <p className="muted">{q === '' ? 'No members yet.' : 'No members match.'}</p>
       ) : (
         <MemberRows rows={rows} stale={members.isPlaceholderData} />
       )}
@@ -147,10 +138,7 @@ function MemberRows({ rows, stale }: { rows: MemberListItem[]; stale: boolean })
       {rows.map((member) => (
         <li key={member.address}>
           <Link to={`/members/${member.address}`} className="member-row" data-testid="member-row">
-            <span className="member-who" title={member.address}>
-              <Avatar address={member.address} />
-              <span className="member-address">{shortenAddress(member.address)}</span>
-            </span>
+            <MemberWho address={member.address} />
             <span className="member-figure">
               <span className="member-label">Voting power</span>
               <span data-testid="member-power">
@@ -181,5 +169,19 @@ function MemberRows({ rows, stale }: { rows: MemberListItem[]; stale: boolean })
         </li>
       ))}
     </ol>
+  )
+}
+
+/** Avatar and name, and under a name the shortened address; the full address on hover. */
+function MemberWho({ address }: { address: string }) {
+  const name = useName(address)?.name
+  return (
+    <span className="member-who" title={address} data-testid="member-who">
+      <MemberAvatar address={address} />
+      <span className="member-who-text">
+        <span className="member-who-name">{name ?? shortenAddress(address)}</span>
+        {name ? <span className="member-who-address muted">{shortenAddress(address)}</span> : null}
+      </span>
+    </span>
   )
 }

@@ -1,10 +1,20 @@
-import { formatTokenAmount, shortenAddress } from '@guildhall/core'
-import { zeroAddress } from 'viem'
+import { formatTokenAmount } from '@guildhall/core'
+import type { ReactNode } from 'react'
+import { Link } from 'react-router'
+import { type Address, zeroAddress } from 'viem'
 import { useAccount } from 'wagmi'
 import { Card, Stat } from '../../components/card.tsx'
+import { MemberName } from '../../lib/names.tsx'
 import { useTokenAccount, useTokenMetadata } from '../../lib/token.ts'
 
-/** The connected member's balance, voting power and delegate. */
+/** Whom the member delegates to, as the overview says it. */
+function delegateOf(delegate: Address, self: Address): ReactNode {
+  if (delegate === zeroAddress) return 'Not delegated'
+  if (delegate === self) return 'Yourself'
+  return <MemberName address={delegate} />
+}
+
+/** The connected member's balance, voting power and delegate, and the way to their member page. */
 export function MyAccount() {
   const { address, isConnected } = useAccount()
   const { metadata } = useTokenMetadata()
@@ -20,13 +30,7 @@ export function MyAccount() {
     value === undefined || !metadata
       ? undefined
       : `${formatTokenAmount(value, metadata.decimals)} ${metadata.symbol}`
-  const delegate = !account
-    ? undefined
-    : account.delegate === zeroAddress
-      ? 'Not delegated'
-      : account.delegate === address
-        ? 'Yourself'
-        : shortenAddress(account.delegate)
+  const delegate = account ? delegateOf(account.delegate, address) : undefined
   return (
     <Card title="Your account" testId="my-account">
       {error ? (
@@ -40,6 +44,10 @@ export function MyAccount() {
           <Stat label="Delegate" value={delegate} testId="my-delegate" />
         </dl>
       )}
+      <p>
+        <Link to={`/members/${address}`}>Your member page</Link>: your votes, your delegators and your
+        delegate statement.
+      </p>
     </Card>
   )
 }

@@ -1,9 +1,10 @@
-import { STATE_LABELS, shortenAddress, timeLine } from '@guildhall/core'
+import { STATE_LABELS, timeLine } from '@guildhall/core'
 import type { QueryClient } from '@tanstack/react-query'
 import { useDeferredValue } from 'react'
 import { Link, useParams } from 'react-router'
 import { Card } from '../../components/card.tsx'
 import { describeRequestError } from '../../lib/api.ts'
+import { MemberName } from '../../lib/names.tsx'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { exactTime } from './format.ts'
 import { useLiveProposal } from './queries/live.ts'
@@ -54,7 +55,7 @@ export function ProposalPage() {
         <span className={`state state-${proposal.state}`}>{STATE_LABELS[proposal.state]}</span>
         <h1>{proposal.message.title}</h1>
         <p className="muted">
-          By {shortenAddress(proposal.author)} ·{' '}
+          By <MemberName address={proposal.author} /> ·{' '}
           <span title={exactTime(proposal.state === 'pending' ? proposal.start : proposal.end)}>
             {timeLine(proposal, proposal.now)}
           </span>{' '}

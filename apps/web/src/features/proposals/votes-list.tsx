@@ -1,13 +1,8 @@
-import {
-  ADDRESS_START_PATTERN,
-  type ProposalDetail,
-  relativeTime,
-  shortenAddress,
-  VOTE_LIST_ORDERS,
-} from '@guildhall/core'
+import { ADDRESS_START_PATTERN, type ProposalDetail, relativeTime, VOTE_LIST_ORDERS } from '@guildhall/core'
 import { useDeferredValue, useState } from 'react'
 import { Card } from '../../components/card.tsx'
 import { describeRequestError } from '../../lib/api.ts'
+import { MemberName } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
 import { exactTime } from './format.ts'
 import { useVotes } from './queries/votes.ts'
@@ -86,8 +81,8 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
         <ol className="votes">
           {shown.map((vote) => (
             <li key={vote.voter} className="vote-row">
-              <span className="vote-voter" title={vote.voter}>
-                {shortenAddress(vote.voter)}
+              <span className="vote-voter">
+                <MemberName address={vote.voter} />
               </span>
               <span className="vote-choices">
                 {vote.choices.map((picked) => choices[picked - 1]).join(', ')}

@@ -1,9 +1,10 @@
 import {
+  type DelegateStatement,
   delegateStatementSchema,
   publishStatementResponseSchema,
   type SignedDelegateStatement,
 } from '@guildhall/core'
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Address } from 'viem'
 import { ApiRequestError, apiGet, apiSend } from '../../../lib/api.ts'
 
@@ -32,6 +33,15 @@ const statementQueryOptions = (delegate: Address | undefined) =>
 
 export function useDelegateStatement(delegate: Address | undefined) {
   return useQuery(statementQueryOptions(delegate))
+}
+
+/** Stores a statement read with something else (the member's answer), so it is not asked for again. */
+export function primeStatement(
+  queryClient: QueryClient,
+  delegate: Address,
+  statement: DelegateStatement | null,
+) {
+  queryClient.setQueryData(statementKeys.of(delegate), statement)
 }
 
 /** POST /api/delegates/:address/statement: a signed statement (a later one replaces it). */

@@ -12,7 +12,7 @@ function pattern(address: string) {
   return { cells, hue: Math.round(hue) }
 }
 
-export function Avatar({ address, size = 32 }: { address: string; size?: number }) {
+export function GeneratedAvatar({ address, size = 32 }: { address: string; size?: number }) {
   const { cells, hue } = pattern(address)
   return (
     <svg

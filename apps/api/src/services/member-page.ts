@@ -1,0 +1,213 @@
+// A member's page (ADR 032): their directory row, name and statement, and four lists, each read on an index
+// in its own order so a member with thousands of votes costs a page like a member with one: their ballots
+// (ballots_by_voter_idx), the proposals they wrote (proposals_by_author_idx), their delegators
+// (member_stats_by_delegate_idx) and their voting power over time, sampled in SQL to a bounded series.
+import type { MemberPageQuery, NameAnswer, PowerHistoryQuery } from '@guildhall/core'
+import { and, eq, gt, ne, sql } from 'drizzle-orm'
+import type { Address } from 'viem'
+import type { Db } from '../db/client.ts'
+import { ballots, memberStats, nameProfiles, proposals, votes } from '../db/schema.ts'
+import { ApiError } from '../errors.ts'
+import type { TokenIndex } from '../indexer/token-index.ts'
+import { decodeCursor, encodeCursor } from './cursor.ts'
+import { type MemberFigures, memberFigures } from './member-list.ts'
+import { proposalSummary } from './proposals.ts'
+
+/**
+ * The address whose forward-checked primary name is `name` (normalized), or a 404. Should two rows still
+ * carry it (the name moved and the old row has not expired yet), the latest lookup wins.
+ */
+export async function addressNamed(db: Db, name: string): Promise<Address> {
+  const [row] = await db
+    .select({ address: nameProfiles.address })
+    .from(nameProfiles)
+    // lower(): the directory's name index (normalized names are lower case already).
+    .where(sql`lower(${nameProfiles.name}) = ${name}`)
+    .orderBy(sql`${nameProfiles.resolvedAt} desc nulls last`)
+    .limit(1)
+  if (!row) throw new ApiError(404, 'unknown_member', `No member is named ${name}.`)
+  return row.address as Address
+}
+
+export type MemberProfileAnswer = MemberFigures & {
+  listed: boolean
+  totalVotes: bigint
+  blockNumber: number | null
+}
+
+/**
+ * The member's figures at the indexed block. An address the directory does not list (no tokens, votes,
+ * delegators or sign-in yet) answers zeros with `listed: false`, not a 404: any address may become a member,
+ * be delegated to or publish a statement, and its page says so.
+ */
+export async function memberProfile(
+  db: Db,
+  tokenIndex: TokenIndex,
+  address: Address,
+): Promise<MemberProfileAnswer> {
+  const [[row], totals] = await Promise.all([
+    db.select().from(memberStats).where(eq(memberStats.address, address)),
+    tokenIndex.totalVotes(),
+  ])
+  const totalVotes = totals?.totalVotes ?? 0n
+  const figures = memberFigures(
+    row ?? {
+      address,
+      votes: 0n,
+      balance: 0n,
+      delegate: null,
+      delegators: 0,
+      votesCast: 0,
+      eligibleProposals: 0,
+      participation: 0,
+      lastVoteAt: null,
+    },
+    totalVotes,
+  )
+  return { ...figures, listed: row !== undefined, totalVotes, blockNumber: totals?.blockNumber ?? null }
+}
+
+/** A name answer for an address when the server keeps no names. */
+export const noName = (address: Address): NameAnswer => ({
+  address,
+  name: null,
+  avatarUrl: null,
+  pending: false,
+})
+
+const voteCursorShape = /^(\d{1,15}):(0x[0-9a-f]{64})$/
+
+/** The member's counting votes, newest first (the proposal breaking ties), with each proposal's title and choices. */
+export async function memberVotes(db: Db, voter: Address, query: MemberPageQuery) {
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, voteCursorShape)
+  const rows = await db
+    .select({
+      id: ballots.voteId,
+      proposalId: ballots.proposalId,
+      timestamp: ballots.timestamp,
+      power: ballots.power,
+      choices: sql<number[]>`${votes.message}->'choices'`,
+      reason: sql<string>`${votes.message}->>'reason'`,
+      title: sql<string>`${proposals.message}->>'title'`,
+      proposalChoices: sql<string[]>`${proposals.message}->'choices'`,
+    })
+    .from(ballots)
+    .innerJoin(votes, eq(votes.id, ballots.voteId))
+    .innerJoin(proposals, eq(proposals.id, ballots.proposalId))
+    .where(
+      and(
+        eq(ballots.voter, voter),
+        cursor === undefined
+          ? undefined
+          : sql`(${ballots.timestamp}, ${ballots.proposalId}) < (${Number(cursor[0])}::bigint, ${cursor[1]})`,
+      ),
+    )
+    // As the index is built (nulls last), so the page is read from it in order, not sorted.
+    .orderBy(sql`${ballots.timestamp} desc nulls last`, sql`${ballots.proposalId} desc nulls last`)
+    .limit(query.limit + 1)
+  const page = rows.slice(0, query.limit)
+  const last = page.at(-1)
+  return {
+    votes: page.map((row) => ({
+      id: row.id,
+      proposalId: row.proposalId,
+      proposalTitle: row.title,
+      choices: row.choices,
+      choiceLabels: row.choices.map((choice) => row.proposalChoices[choice - 1] ?? `Choice ${choice}`),
+      power: row.power,
+      reason: row.reason,
+      timestamp: row.timestamp,
+    })),
+    next: rows.length > query.limit && last ? encodeCursor([last.timestamp, last.proposalId]) : null,
+  }
+}
+
+/** The proposals the member wrote, latest start first, as the proposal list summarises them. */
+export async function memberProposals(db: Db, author: Address, now: number, query: MemberPageQuery) {
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, voteCursorShape)
+  const rows = await db
+    .select()
+    .from(proposals)
+    .where(
+      and(
+        eq(proposals.author, author),
+        cursor === undefined
+          ? undefined
+          : sql`(${proposals.start}, ${proposals.id}) < (${Number(cursor[0])}::bigint, ${cursor[1]})`,
+      ),
+    )
+    .orderBy(sql`${proposals.start} desc nulls last`, sql`${proposals.id} desc nulls last`)
+    .limit(query.limit + 1)
+  const page = rows.slice(0, query.limit)
+  const last = page.at(-1)
+  return {
+    proposals: page.map((row) => proposalSummary(row, now)),
+    next: rows.length > query.limit && last ? encodeCursor([last.start, last.id]) : null,
+  }
+}
+
+const delegatorCursorShape = /^(\d{1,78}):(0x[0-9a-fA-F]{40})$/
+
+/**
+ * Accounts holding tokens that delegate to the member, most tokens first (the address breaking ties): the
+ * accounts `delegators` counts.
+ */
+export async function memberDelegators(db: Db, delegate: Address, query: MemberPageQuery) {
+  const t = memberStats
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, delegatorCursorShape)
+  const rows = await db
+    .select({ address: t.address, balance: t.balance })
+    .from(t)
+    .where(
+      and(
+        eq(t.delegate, delegate),
+        ne(t.address, delegate),
+        gt(t.balance, 0n),
+        cursor === undefined
+          ? undefined
+          : sql`(${t.balance}, ${t.address}) < (${cursor[0]}::numeric, ${cursor[1]})`,
+      ),
+    )
+    .orderBy(sql`${t.balance} desc nulls last`, sql`${t.address} desc nulls last`)
+    .limit(query.limit + 1)
+  const page = rows.slice(0, query.limit)
+  const last = page.at(-1)
+  return {
+    delegators: page,
+    next: rows.length > query.limit && last ? encodeCursor([last.balance, last.address]) : null,
+  }
+}
+
+/**
+ * The member's voting power after each block it changed in, oldest first, from the token index's vote
+ * checkpoints. With more changes than `points`, the blocks from the first change to the last are cut into
+ * `points` equal spans and each span keeps its last change, so the answer is bounded and ends at the
+ * member's current votes; reading it walks the member's checkpoints on their primary key.
+ */
+export async function powerHistory(
+  db: Db,
+  tokenIndex: TokenIndex,
+  delegate: Address,
+  { points }: PowerHistoryQuery,
+) {
+  const [sampled, totals] = await Promise.all([
+    db.execute<{ block: string | number; votes: string; changes: string | number }>(sql`
+      with span as (
+        select min(block) as first, count(*) as changes,
+          case when count(*) <= ${points} then 1
+            else ceil((max(block) - min(block) + 1)::numeric / ${points})::bigint end as width
+        from token_vote_checkpoints where delegate = ${delegate})
+      select block, votes::text as votes, changes from (
+        select distinct on ((c.block - span.first) / span.width) c.block, c.votes, span.changes
+        from token_vote_checkpoints c, span
+        where c.delegate = ${delegate}
+        order by (c.block - span.first) / span.width, c.block desc) sampled
+      order by block`),
+    tokenIndex.totalVotes(),
+  ])
+  return {
+    points: sampled.rows.map((row) => ({ block: Number(row.block), votes: BigInt(row.votes) })),
+    changes: Number(sampled.rows[0]?.changes ?? 0),
+    blockNumber: totals?.blockNumber ?? null,
+  }
+}
