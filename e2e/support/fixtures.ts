@@ -79,32 +79,32 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   appEnv: [{}, { scope: 'worker', option: true }],
   app: [
     async ({ chains, appEnv }, use) => {
-      const port = await getFreePort()
-      const settings = parseEnv({
-        PORT: String(port),
-        PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-        LOG_LEVEL: 'silent',
-        DAO_NAME: 'Guildhall Test DAO',
-        DAO_DESCRIPTION: 'The DAO the end-to-end tests run against.',
-        CHAIN_IDS: `${LOCAL_CHAIN_ID},${SECOND_CHAIN_ID}`,
-        [`RPC_URL_${LOCAL_CHAIN_ID}`]: chains.dao.url,
-        [`RPC_URL_${SECOND_CHAIN_ID}`]: chains.second.url,
-        [`CHAIN_NAME_${SECOND_CHAIN_ID}`]: SECOND_CHAIN_NAME,
-        [`MULTICALL3_ADDRESS_${LOCAL_CHAIN_ID}`]: MULTICALL3_ADDRESS,
-        TOKEN_ADDRESS: chains.deployment.token,
-        TOKEN_DEPLOY_BLOCK: String(chains.deployment.deployBlock),
-        WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
-        DISCLAIMER: 'By connecting you agree to the test terms.',
-        LEARN_MORE_URL: 'https://example.org/learn-about-wallets',
-        // The app runs on the local chain 31337, so the "Development" wallet group is offered.
-        DEV_WALLET_ACCOUNTS: anvilAccounts.map((a) => a.address).join(','),
-        WEB_DIST,
-        // The wallet-connection specs run connect-only (sign-in is optional); sign-in specs turn it on.
-        SIGN_IN: 'off',
-        ...nameServiceEnv(chains.names),
-        ...appEnv,
-      })
-      const server = await startServer(settings)
+      const { settings, server } = await startOnFreePort((port) =>
+        parseEnv({
+          PORT: String(port),
+          PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+          LOG_LEVEL: 'silent',
+          DAO_NAME: 'Guildhall Test DAO',
+          DAO_DESCRIPTION: 'The DAO the end-to-end tests run against.',
+          CHAIN_IDS: `${LOCAL_CHAIN_ID},${SECOND_CHAIN_ID}`,
+          [`RPC_URL_${LOCAL_CHAIN_ID}`]: chains.dao.url,
+          [`RPC_URL_${SECOND_CHAIN_ID}`]: chains.second.url,
+          [`CHAIN_NAME_${SECOND_CHAIN_ID}`]: SECOND_CHAIN_NAME,
+          [`MULTICALL3_ADDRESS_${LOCAL_CHAIN_ID}`]: MULTICALL3_ADDRESS,
+          TOKEN_ADDRESS: chains.deployment.token,
+          TOKEN_DEPLOY_BLOCK: String(chains.deployment.deployBlock),
+          WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
+          DISCLAIMER: 'By connecting you agree to the test terms.',
+          LEARN_MORE_URL: 'https://example.org/learn-about-wallets',
+          // The app runs on the local chain 31337, so the "Development" wallet group is offered.
+          DEV_WALLET_ACCOUNTS: anvilAccounts.map((a) => a.address).join(','),
+          WEB_DIST,
+          // The wallet-connection specs run connect-only (sign-in is optional); sign-in specs turn it on.
+          SIGN_IN: 'off',
+          ...nameServiceEnv(chains.names),
+          ...appEnv,
+        }),
+      )
       await use({ url: settings.publicConfig.appUrl, settings, database: server.database })
       await server.close()
     },
@@ -160,6 +160,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 })
 
 export { expect }
+
+/**
+ * The app server on a port free when chosen. Another worker may take that port before the server listens
+ * (migrations and the app's start take seconds): the server is then started again on another port.
+ */
+async function startOnFreePort(settingsFor: (port: number) => Settings) {
+  for (let attempt = 1; ; attempt++) {
+    const settings = settingsFor(await getFreePort())
+    try {
+      return { settings, server: await startServer(settings) }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error
+    }
+  }
+}
 
 interface CspViolation {
   url: string

@@ -11,10 +11,11 @@ export async function startServer(
     databaseUrl: settings.database.url,
     dataDir: settings.database.dataDir,
   })
+  let app: FastifyInstance | undefined
   try {
     await database.migrate()
     const logger = settings.logLevel === 'silent' ? false : { level: settings.logLevel }
-    const app = await buildApp({ settings, database, logger })
+    app = await buildApp({ settings, database, logger })
     await app.listen({ port: settings.port, host: settings.host })
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : settings.port
@@ -24,11 +25,13 @@ export async function startServer(
       database,
       // In-flight requests finish before the database closes.
       close: async () => {
-        await app.close()
+        await app?.close()
         await database.close()
       },
     }
   } catch (error) {
+    // A port already taken fails after the app is ready: its background jobs stop before the database closes.
+    await app?.close()
     await database.close()
     throw error
   }
