@@ -294,6 +294,13 @@ describe('the lists', () => {
       const blocks = sampled.points.map((point) => point.block)
       expect(blocks).toEqual([...blocks].sort((a, b) => a - b))
       for (const point of sampled.points) expect(whole.points).toContainEqual(point)
+      // Exactly the last change of each of `points` equal spans of blocks from the first change to the last.
+      const first = whole.points[0]?.block ?? 0
+      const width = Math.ceil(((whole.points.at(-1)?.block ?? 0) - first + 1) / points)
+      const lastOfSpan = new Map(
+        whole.points.map((point) => [Math.floor((point.block - first) / width), point]),
+      )
+      expect(sampled.points).toEqual([...lastOfSpan.values()])
     }
     const token = { address: deployment.token, abi: governanceTokenAbi } as const
     for (const point of whole.points) {

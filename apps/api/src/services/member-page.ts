@@ -182,7 +182,9 @@ export async function memberDelegators(db: Db, delegate: Address, query: MemberP
  * The member's voting power after each block it changed in, oldest first, from the token index's vote
  * checkpoints. With more changes than `points`, the blocks from the first change to the last are cut into
  * `points` equal spans and each span keeps its last change, so the answer is bounded and ends at the
- * member's current votes; reading it walks the member's checkpoints on their primary key.
+ * member's current votes. Reading it costs a page, not the member's history: the first `points + 1`
+ * checkpoints, or one index seek per span on the primary key (delegate, block); only the count of changes
+ * walks the member's keys (an index-only count).
  */
 export async function powerHistory(
   db: Db,
@@ -190,24 +192,37 @@ export async function powerHistory(
   delegate: Address,
   { points }: PowerHistoryQuery,
 ) {
-  const [sampled, totals] = await Promise.all([
-    db.execute<{ block: string | number; votes: string; changes: string | number }>(sql`
-      with span as (
-        select min(block) as first, count(*) as changes,
-          case when count(*) <= ${points} then 1
-            else ceil((max(block) - min(block) + 1)::numeric / ${points})::bigint end as width
-        from token_vote_checkpoints where delegate = ${delegate})
-      select block, votes::text as votes, changes from (
-        select distinct on ((c.block - span.first) / span.width) c.block, c.votes, span.changes
-        from token_vote_checkpoints c, span
-        where c.delegate = ${delegate}
-        order by (c.block - span.first) / span.width, c.block desc) sampled
-      order by block`),
+  type Row = { block: string | number; votes: string }
+  const toPoints = (rows: Row[]) =>
+    rows.map((row) => ({ block: Number(row.block), votes: BigInt(row.votes) }))
+  const [head, totals] = await Promise.all([
+    db.execute<Row>(sql`
+      select block, votes::text as votes from token_vote_checkpoints
+      where delegate = ${delegate} order by block limit ${points + 1}`),
     tokenIndex.totalVotes(),
   ])
-  return {
-    points: sampled.rows.map((row) => ({ block: Number(row.block), votes: BigInt(row.votes) })),
-    changes: Number(sampled.rows[0]?.changes ?? 0),
-    blockNumber: totals?.blockNumber ?? null,
+  const blockNumber = totals?.blockNumber ?? null
+  if (head.rows.length <= points) {
+    return { points: toPoints(head.rows), changes: head.rows.length, blockNumber }
   }
+  const [sampled, counted] = await Promise.all([
+    db.execute<Row>(sql`
+      with bounds as (
+        select
+          (select block from token_vote_checkpoints where delegate = ${delegate} order by block limit 1) as first,
+          (select block from token_vote_checkpoints where delegate = ${delegate} order by block desc limit 1) as last),
+      spans as (
+        select first, ceil((last - first + 1)::numeric / ${points})::bigint as width from bounds)
+      select c.block, c.votes::text as votes
+      from spans cross join generate_series(0, ${points - 1}) as span(i)
+      cross join lateral (
+        select block, votes from token_vote_checkpoints
+        where delegate = ${delegate}
+          and block >= spans.first + span.i * spans.width and block < spans.first + (span.i + 1) * spans.width
+        order by block desc limit 1) c
+      order by c.block`),
+    db.execute<{ changes: string | number }>(sql`
+      select count(*) as changes from token_vote_checkpoints where delegate = ${delegate}`),
+  ])
+  return { points: toPoints(sampled.rows), changes: Number(counted.rows[0]?.changes ?? 0), blockNumber }
 }
