@@ -3,7 +3,7 @@
 // Resolver: a reverse record naming a name whose address is someone else's gives no name) and that name's
 // `avatar` text record. Lookups go through Multicall3, many to one eth_call. Nothing a record names is
 // ever fetched (avatar-url.ts); CCIP-Read is off for the same reason (ADR 029).
-import { HTTP_TIMEOUT_MS, rpcTransport } from '@guildhall/core'
+import { ENS_NAME_MAX_LENGTH, HTTP_TIMEOUT_MS, rpcTransport } from '@guildhall/core'
 import { and, asc, isNotNull, lte, not, sql } from 'drizzle-orm'
 import {
   type Address,
@@ -54,8 +54,6 @@ const DEFAULT_POLL_MS = 1_000
 const MAX_BACKOFF_MS = 60_000
 /** Gateway checks (HEAD) in flight at once. */
 const GATEWAY_CHECKS_AT_ONCE = 16
-/** Longer names are refused: ENS allows them, no member page should show one. */
-const NAME_MAX_LENGTH = 255
 
 /** The ENS client: viem's mainnet contracts (Universal Resolver, Multicall3), batched, no CCIP-Read. */
 export function nameLookupClient(rpcUrl: string): PublicClient {
@@ -280,7 +278,8 @@ async function answered<T>(lookup: Promise<T | null>): Promise<T | null> {
 
 /** A name as ENS normalizes it (ENSIP-15) and of a sensible length; anything else is shown as no name. */
 function acceptableName(name: string): boolean {
-  if (name.length > NAME_MAX_LENGTH) return false
+  // Longer names are refused: ENS allows them, no member page should show one.
+  if (name.length > ENS_NAME_MAX_LENGTH) return false
   try {
     return normalize(name) === name
   } catch {

@@ -11,7 +11,7 @@ import { ApiError } from '../errors.ts'
 import type { TokenIndex } from '../indexer/token-index.ts'
 import { decodeCursor, encodeCursor } from './cursor.ts'
 import { type MemberFigures, memberFigures } from './member-list.ts'
-import { proposalSummary } from './proposals.ts'
+import { proposalPage } from './proposal-list.ts'
 
 /**
  * The address whose forward-checked primary name is `name` (normalized), or a 404. Should two rows still
@@ -122,28 +122,9 @@ export async function memberVotes(db: Db, voter: Address, query: MemberPageQuery
   }
 }
 
-/** The proposals the member wrote, latest start first, as the proposal list summarises them. */
-export async function memberProposals(db: Db, author: Address, now: number, query: MemberPageQuery) {
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, voteCursorShape)
-  const rows = await db
-    .select()
-    .from(proposals)
-    .where(
-      and(
-        eq(proposals.author, author),
-        cursor === undefined
-          ? undefined
-          : sql`(${proposals.start}, ${proposals.id}) < (${Number(cursor[0])}::bigint, ${cursor[1]})`,
-      ),
-    )
-    .orderBy(sql`${proposals.start} desc nulls last`, sql`${proposals.id} desc nulls last`)
-    .limit(query.limit + 1)
-  const page = rows.slice(0, query.limit)
-  const last = page.at(-1)
-  return {
-    proposals: page.map((row) => proposalSummary(row, now)),
-    next: rows.length > query.limit && last ? encodeCursor([last.start, last.id]) : null,
-  }
+/** The proposals the member wrote, latest start first, as the proposal list pages them. */
+export function memberProposals(db: Db, author: Address, now: number, query: MemberPageQuery) {
+  return proposalPage(db, now, eq(proposals.author, author), query)
 }
 
 const delegatorCursorShape = /^(\d{1,78}):(0x[0-9a-fA-F]{40})$/

@@ -37,26 +37,25 @@ export class NameProfiles {
     const { gateways, db } = this.#options
     if (gateways === null) return distinct.map((address) => empty(address, false))
     const now = this.#options.now()
-    const rows = await db
-      .select({
-        address: nameProfiles.address,
-        name: nameProfiles.name,
-        avatarRecord: nameProfiles.avatarRecord,
-        avatarUrl: nameProfiles.avatarUrl,
-        resolvedAt: nameProfiles.resolvedAt,
-        expiresAt: nameProfiles.expiresAt,
-        requestedAt: nameProfiles.requestedAt,
-      })
-      .from(nameProfiles)
-      .where(inArray(nameProfiles.address, distinct))
-    const members = new Set(
-      (
-        await db
-          .select({ address: memberStats.address })
-          .from(memberStats)
-          .where(inArray(memberStats.address, distinct))
-      ).map((row) => row.address),
-    )
+    const [rows, memberRows] = await Promise.all([
+      db
+        .select({
+          address: nameProfiles.address,
+          name: nameProfiles.name,
+          avatarRecord: nameProfiles.avatarRecord,
+          avatarUrl: nameProfiles.avatarUrl,
+          resolvedAt: nameProfiles.resolvedAt,
+          expiresAt: nameProfiles.expiresAt,
+          requestedAt: nameProfiles.requestedAt,
+        })
+        .from(nameProfiles)
+        .where(inArray(nameProfiles.address, distinct)),
+      db
+        .select({ address: memberStats.address })
+        .from(memberStats)
+        .where(inArray(memberStats.address, distinct)),
+    ])
+    const members = new Set(memberRows.map((row) => row.address))
     const found = new Map(rows.map((row) => [row.address, row]))
     const missing = distinct.filter((address) => !found.has(address) && members.has(address))
     const expired = rows.filter(

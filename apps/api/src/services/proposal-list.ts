@@ -23,14 +23,29 @@ function inState(state: ProposalState, now: number): SQL | undefined {
 
 const cursorShape = /^(\d{1,15}):(0x[0-9a-f]{64})$/
 
-export async function listProposals(db: Db, now: number, query: ProposalListQuery) {
+export function listProposals(db: Db, now: number, query: ProposalListQuery) {
+  const filter =
+    query.state === undefined ? undefined : or(...query.state.map((state) => inState(state, now)))
+  return proposalPage(db, now, filter, query)
+}
+
+/**
+ * A page of the proposals `filter` keeps, latest start first (the id breaking ties), after `cursor`: the
+ * proposal list's order, which the member page's "proposals written" shares on its own index.
+ */
+export async function proposalPage(
+  db: Db,
+  now: number,
+  filter: SQL | undefined,
+  query: { cursor?: string | undefined; limit: number },
+) {
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, cursorShape)
   const rows = await db
     .select()
     .from(proposals)
     .where(
       and(
-        query.state === undefined ? undefined : or(...query.state.map((state) => inState(state, now))),
+        filter,
         cursor === undefined
           ? undefined
           : sql`(${proposals.start}, ${proposals.id}) < (${Number(cursor[0])}::bigint, ${cursor[1]})`,

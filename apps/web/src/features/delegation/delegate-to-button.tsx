@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import { useDisplayName } from '../../lib/names.tsx'
 import './delegation.css'
-import { DelegationGateNotice } from './delegation-gate.tsx'
+import { DelegationGateNotice, DelegationOutcome } from './delegation-gate.tsx'
 import { onDelegationIntent, useDelegation } from './use-delegation.ts'
 
 /**
@@ -44,14 +44,7 @@ export function DelegateToButton({
           {self ? 'Delegate to myself' : `Delegate to ${shown}`}
         </button>
       )}
-      <p className="status" role="status" data-testid="delegate-to-progress">
-        {progressText}
-      </p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <DelegationOutcome progressText={progressText} error={error} testId="delegate-to-progress" />
     </div>
   )
 }

@@ -41,3 +41,27 @@ export function DelegationGateNotice({
     </>
   )
 }
+
+/** Where a delegation stands (announced as it changes) and, when it failed, why. */
+export function DelegationOutcome({
+  progressText,
+  error,
+  testId,
+}: {
+  progressText: string | null
+  error: string | null | undefined
+  testId: string
+}) {
+  return (
+    <>
+      <p className="status" role="status" data-testid={testId}>
+        {progressText}
+      </p>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </>
+  )
+}

@@ -4,7 +4,7 @@ import { Card } from '../../components/card.tsx'
 import './delegation.css'
 import { describeRequestError } from '../../lib/api.ts'
 import { MemberName, useDisplayName } from '../../lib/names.tsx'
-import { DelegationGateNotice } from './delegation-gate.tsx'
+import { DelegationGateNotice, DelegationOutcome } from './delegation-gate.tsx'
 import { useResolvedName } from './queries/resolve-name.ts'
 import { onDelegationIntent, useDelegation } from './use-delegation.ts'
 
@@ -151,14 +151,7 @@ export function DelegationPanel() {
           )
         ) : null}
       </form>
-      <p className="status" role="status" data-testid="delegation-progress">
-        {progressText}
-      </p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <DelegationOutcome progressText={progressText} error={error} testId="delegation-progress" />
     </Card>
   )
 }
