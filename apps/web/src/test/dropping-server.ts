@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http'
 import { vi } from 'vitest'
 
-export type Received = { method: string; path: string; body: string }
+type Received = { method: string; path: string; body: string }
 type Answer = { status: number; body?: unknown }
 
 export type DroppingServer = {
