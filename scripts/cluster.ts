@@ -53,7 +53,7 @@ async function superviseInstance(name: string, env: Env): Promise<Instance> {
     failures = ranMs < STEADY_MS ? failures + 1 : 1
     const delay = RESTART_DELAYS_MS[failures - 1]
     if (delay === undefined) {
-      print(`${how}; not restarted after ${RESTART_DELAYS_MS.length} tries in a row (its log is above)`)
+      print(`${how}; left down: ${RESTART_DELAYS_MS.length} restarts in a row failed (its log is above)`)
       return
     }
     print(`${how}; restarting in ${delay / 1_000} s`)
@@ -88,7 +88,7 @@ async function superviseInstance(name: string, env: Env): Promise<Instance> {
     origin,
     pid: () => api.child.pid,
     stop() {
-      // Set at once, before any await: Ctrl-C also reaches the instances, whose exits are then expected.
+      // Set at once, before any await: exits from now on (Ctrl-C reaches the instances too) are no failures.
       stopping = true
       clearTimeout(pause)
       return (async () => {
