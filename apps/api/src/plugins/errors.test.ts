@@ -10,6 +10,7 @@ import Fastify from 'fastify'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { isDatabaseUnavailable, statementRetryIsSafe, transactionRetryIsSafe } from '../db/client.ts'
+import { chainRead } from '../services/governance-deps.ts'
 import { errorsPlugin } from './errors.ts'
 
 /** An error as node-postgres reports the server's ErrorResponse with this SQLSTATE. */
@@ -172,6 +173,42 @@ describe('the error handler', () => {
       })
     }
   })
+})
+
+test('behavior: a database failure inside a chain read (voting power from the token index) → 503 database_unavailable; the node failing → 503 chain_unavailable', async () => {
+  const app = Fastify()
+  await app.register(errorsPlugin)
+  const failures: Record<string, Error> = {
+    database: failedQuery(
+      'select …',
+      serverError('57P01', 'terminating connection due to administrator command'),
+    ),
+    node: new Error('HTTP request failed. URL: http://127.0.0.1:8545'),
+  }
+  app.get<{ Params: { failing: string } }>('/power/:failing', async (request) =>
+    chainRead(() => Promise.reject(failures[request.params.failing])),
+  )
+  try {
+    for (const [failing, code] of [
+      ['database', 'database_unavailable'],
+      ['node', 'chain_unavailable'],
+    ]) {
+      const response = await app.inject({ method: 'GET', url: `/power/${failing}` })
+      expect({
+        failing,
+        status: response.statusCode,
+        retryAfter: response.headers['retry-after'],
+        error: response.json().error,
+      }).toEqual({
+        failing,
+        status: 503,
+        retryAfter: '5',
+        error: code,
+      })
+    }
+  } finally {
+    await app.close()
+  }
 })
 
 describe('when a failed statement or transaction is sent again', () => {
