@@ -329,16 +329,6 @@ async function listenPostgres(
   }
 }
 
-const errorCode = (error: unknown): string | undefined => {
-  // drizzle wraps driver errors (DrizzleQueryError) with the driver's error as `cause`.
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code === 'string') return code
-    e = (e as { cause?: unknown }).cause
-  }
-  return undefined
-}
-
 /** The error and its causes (drizzle's DrizzleQueryError wraps the driver's error as `cause`), outermost first. */
 const errorChain = (error: unknown): { code?: unknown; message?: unknown }[] => {
   const chain = []
@@ -347,6 +337,12 @@ const errorChain = (error: unknown): { code?: unknown; message?: unknown }[] => 
     e = (e as { cause?: unknown }).cause
   }
   return chain
+}
+
+/** The first code of the error or its causes: a SQLSTATE from either backend, or a socket error's. */
+const errorCode = (error: unknown): string | undefined => {
+  const code = errorChain(error).find((e) => typeof e.code === 'string')?.code
+  return code as string | undefined
 }
 
 /**
