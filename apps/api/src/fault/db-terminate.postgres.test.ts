@@ -7,7 +7,7 @@
 // every sign-in all or nothing; the server still runs, leads its token index again, and its live results
 // hear votes again. PostgreSQL only (vitest.config.ts runs *.postgres.test.ts when TEST_DATABASE_URL is set).
 import { type ProposalMessage, proposalId } from '@guildhall/core'
-import { eq, inArray } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import pg from 'pg'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -37,6 +37,7 @@ import {
 import { authNonces, governanceLog, sessions } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { type DemoChain, testEnv } from '../demo/local-chain.ts'
+import { TOKEN_INDEX_LEADER_LOCK_KEY } from '../indexer/leader.ts'
 
 const DAO_NAME = 'Guildhall Terminate DAO'
 /** Proposals voted on by Ada, Ben and Cleo each, plus re-votes on the first RE_VOTED of them. */
@@ -297,10 +298,19 @@ test(`behavior: PostgreSQL ends the app's connections ${TERMINATIONS} times duri
   )
   expect(consumed).toBe(SIGN_INS)
 
-  // Leadership of the token index taken again (bounded wait), and live results hear votes again: the held
-  // back vote, cast now, reaches the stream opened before the storm.
+  // Leadership of the token index taken again (bounded wait): the instance says it leads, and a live
+  // session holds the lock again (the one it held before was ended). Live results hear votes again: the
+  // held back vote, cast now, reaches the stream opened before the storm.
+  const lockHolders = async () => {
+    const { rows } = await postgres.db.execute<{ holders: number }>(
+      sql`select count(*)::int as holders from pg_locks
+          where locktype = 'advisory' and granted and classid = 0 and objid = ${TOKEN_INDEX_LEADER_LOCK_KEY}
+            and database = (select oid from pg_database where datname = current_database())`,
+    )
+    return rows[0]?.holders
+  }
   const deadline = Date.now() + LEAD_AGAIN_MS
-  while ((await role(api)) !== 'leader') {
+  while ((await role(api)) !== 'leader' || (await lockHolders()) !== 1) {
     if (Date.now() > deadline)
       throw new Error(`the token index has no leader ${LEAD_AGAIN_MS} ms after the storm`)
     await new Promise((resolve) => setTimeout(resolve, 100))
