@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { PublicConfig } from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
+import { startNameService } from '@guildhall/devchain/name-service'
 import { type Browser, chromium } from 'playwright-core'
 import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
 import { demoEnv, startDemoChain } from '../apps/api/src/demo/local-chain.ts'
@@ -38,7 +39,10 @@ export type BenchContext = {
   cleanups: Array<() => Promise<unknown>>
   /** The production build of apps/web, in bench-results/web-dist (built once per run). */
   webDist: () => Promise<string>
-  /** anvil with the demo DAO and the app server configured like scripts/start.ts, on free ports. */
+  /**
+   * anvil with the demo DAO, the local name service and the app server configured like scripts/start.ts
+   * (`npm start`), on free ports.
+   */
   startStack: (
     webDist: string,
     env?: Record<string, string>,
@@ -113,12 +117,15 @@ function buildWeb(noBuild: boolean): () => Promise<string> {
 }
 
 async function startStack(webDist: string, env: Record<string, string> = {}) {
-  step('starting anvil, deploying the demo DAO, starting the app server')
+  step('starting anvil, deploying the demo DAO and the local name service, starting the app server')
   const { anvil, deployment } = await startDemoChain()
   cleanups.push(() => anvil.stop())
+  // As `npm start` has it: the server's name lookups answer with the demo members' names and avatars.
+  const nameService = await startNameService()
+  cleanups.push(() => nameService.stop())
   const port = await getFreePort()
   const settings = parseEnv({
-    ...demoEnv({ anvilUrl: anvil.url, deployment, webDist }),
+    ...demoEnv({ anvilUrl: anvil.url, deployment, nameService, webDist }),
     PORT: String(port),
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'silent',

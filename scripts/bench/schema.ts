@@ -12,6 +12,7 @@ const spread = z.object({
 const jsSize = z.object({ files: z.number().int(), raw: z.number(), gzip: z.number() })
 const pageTimings = z.object({
   fcp: spread,
+  connectVisible: spread,
   connectReady: spread,
   modalOpen: spread,
   walletList: spread,

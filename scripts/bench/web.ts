@@ -29,6 +29,7 @@ const COLD_LOADS = 5
 const IDLE_MS = 20_000
 
 const FLOOR_SELECTORS: Selectors = {
+  connectButton: '[data-testid="floor-connect-button"]',
   accountButton: '[data-testid="floor-account-button"]',
   walletOption: '[data-testid^="floor-wallet-option-"]',
 }
@@ -88,9 +89,9 @@ export async function webSection(ctx: BenchContext): Promise<SectionResult> {
       }
     })(),
   ])
-  // The same wallet list as the bare RainbowKit page: without the demo's development wallet, which the
-  // app offers only against the local chain (never to a real network's users).
-  const { anvil, appUrl, publicConfig } = await ctx.startStack(guildhallDist, { DEV_WALLET_ACCOUNTS: '' })
+  // The Overview as `npm start` serves it, the demo's development wallet included: its wallet list is the
+  // bare RainbowKit page's 7 wallets and that one.
+  const { anvil, appUrl, publicConfig } = await ctx.startStack(guildhallDist)
   const target = (name: PageName, url: string, selectors: Selectors, dist: string) => ({
     name,
     url,
