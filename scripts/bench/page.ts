@@ -80,7 +80,7 @@ type MarkName = Exclude<keyof Marks, 'longTasks'>
 // option in it has a box and its icons have loaded (RainbowKit loads each icon as its own chunk).
 // Conditions are checked on every DOM mutation, image load and end of transition/animation, and on every
 // frame between the click and the wallet list.
-const probe = (selectors: Selectors) => `(() => {
+export const probe = (selectors: Selectors) => `(() => {
   const selectors = ${JSON.stringify(selectors)};
   const marks = (window.__bench = { fcp: null, connectVisible: null, connectReady: null, accountReady: null, clickAt: null, modalOpen: null, walletList: null, longTasks: [] });
   new PerformanceObserver((list) => {
