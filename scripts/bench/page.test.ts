@@ -36,5 +36,11 @@ test('"Connect Wallet" is visible when a person can see it and ready when the re
   expect(connectVisible).toBeGreaterThanOrEqual(300)
   expect(connectVisible).toBeLessThan(600)
   expect(connectReady).toBeGreaterThanOrEqual(900)
+  // A tap at first sight aims at the button shown: the real one now, the stand-in being aria-hidden.
+  const box = await tab.getByTestId('rk-connect-button').boundingBox()
+  expect(await tab.evaluate('window.__benchConnectAt()')).toEqual({
+    x: (box?.x ?? 0) + (box?.width ?? 0) / 2,
+    y: (box?.y ?? 0) + (box?.height ?? 0) / 2,
+  })
   await tab.close()
 })

@@ -97,9 +97,14 @@ export const probe = (selectors: Selectors) => `(() => {
     return true;
   };
   const shown = (selector) => shownElement(document.querySelector(selector));
-  const connectShown = () => [...document.querySelectorAll('button')].some(
+  const connectShown = () => [...document.querySelectorAll('button')].find(
     (button) => button.textContent.trim() === ${JSON.stringify(CONNECT_LABEL)} && shownElement(button),
   );
+  // Where a finger would land on the first "Connect Wallet" shown, if any (for a tap at first sight).
+  window.__benchConnectAt = () => {
+    const box = connectShown()?.getBoundingClientRect();
+    return box ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null;
+  };
   const connectDialog = () => [...document.querySelectorAll('[role="dialog"], dialog[open]')].find(
     (dialog) => dialog.textContent.includes('Connect a Wallet') && dialog.getBoundingClientRect().width > 0,
   );
@@ -347,6 +352,36 @@ export async function coldLoad(browser: Browser, profile: Profile, target: Targe
       externalAtLoad,
       externalAfterClick: traffic.external.length - externalAtLoad,
     }
+  } finally {
+    await context.close()
+  }
+}
+
+/**
+ * One cold load without a wallet in which "Connect Wallet" is tapped (clicked on a desktop) the moment one
+ * is shown, where it is shown: ms from navigation start until the connect dialog opens. What a member who
+ * taps at once waits for; on Guildhall the first button shown is the stand-in, whose press waits for the
+ * wallet kit.
+ */
+export async function tapAtFirstSight(browser: Browser, profile: Profile, target: Target): Promise<number> {
+  const { context, page } = await openPage(browser, profile, target)
+  try {
+    await page.goto(target.url, { waitUntil: 'commit' })
+    const deadline = Date.now() + 60_000
+    // Short evaluations, as in waitForMark; each waits for the page's main thread, as a tap would.
+    const connectAt = () =>
+      page.evaluate('window.__benchConnectAt?.() ?? null') as Promise<{ x: number; y: number } | null>
+    let at = await connectAt()
+    while (!at) {
+      if (Date.now() > deadline) throw new Error(`${target.name}: no "Connect Wallet" shown within 60 s`)
+      await new Promise((done) => setTimeout(done, 20))
+      at = await connectAt()
+    }
+    await (profile.context.hasTouch ? page.touchscreen.tap(at.x, at.y) : page.mouse.click(at.x, at.y))
+    await waitForMark(page, target, 'modalOpen')
+    const { modalOpen } = await marks(page)
+    if (modalOpen === null) throw new Error(`${target.name}: modalOpen still null`)
+    return modalOpen
   } finally {
     await context.close()
   }

@@ -14,6 +14,8 @@ const pageTimings = z.object({
   fcp: spread,
   connectVisible: spread,
   connectReady: spread,
+  /** ms since navigation start until the connect dialog opens, "Connect Wallet" tapped the moment it shows. */
+  modalAtFirstSight: spread,
   modalOpen: spread,
   walletList: spread,
   heapBytes: spread,

@@ -20,6 +20,7 @@ import {
   RAINBOWKIT_SELECTORS,
   type Selectors,
   type Target,
+  tapAtFirstSight,
 } from './page.ts'
 import { buildReference, REFERENCES, type ReferenceName, serveReference } from './reference.ts'
 import { checkBudget, formatWebReport, type PageFigures, spread, type WebResult } from './report.ts'
@@ -150,12 +151,19 @@ export async function webSection(ctx: BenchContext): Promise<SectionResult> {
   const coldLoads = Object.fromEntries(
     names.map((name) => [name, { desktop: [], phone: [] } as Record<ProfileName, ColdLoad[]>]),
   ) as Record<PageName, Record<ProfileName, ColdLoad[]>>
+  const firstTaps = Object.fromEntries(
+    names.map((name) => [name, { desktop: [], phone: [] } as Record<ProfileName, number[]>]),
+  ) as Record<PageName, Record<ProfileName, number[]>>
   for (const profile of PROFILES) {
     for (let i = 1; i <= COLD_LOADS; i++) {
       // Interleaved, so that a burst of load from elsewhere on the machine hits all three pages alike.
-      ctx.step(`${profile.name} cold loads ${i}/${COLD_LOADS} (${names.join(', ')})`)
-      for (const name of names)
+      ctx.step(
+        `${profile.name} cold loads ${i}/${COLD_LOADS} (${names.join(', ')}; settled, then tapped at first sight)`,
+      )
+      for (const name of names) {
         coldLoads[name][profile.name].push(await coldLoad(browser, profile, targets[name]))
+        firstTaps[name][profile.name].push(await tapAtFirstSight(browser, profile, targets[name]))
+      }
     }
   }
 
@@ -168,9 +176,10 @@ export async function webSection(ctx: BenchContext): Promise<SectionResult> {
     for (const profile of PROFILES) {
       const runs = coldLoads[name][profile.name]
       const keys = Object.keys(runs[0] as ColdLoad) as Array<keyof ColdLoad>
-      pages[profile.name] = Object.fromEntries(
-        keys.map((key) => [key, spread(runs.map((run) => run[key]))]),
-      ) as PageFigures['pages'][ProfileName]
+      pages[profile.name] = {
+        ...Object.fromEntries(keys.map((key) => [key, spread(runs.map((run) => run[key]))])),
+        modalAtFirstSight: spread(firstTaps[name][profile.name]),
+      } as PageFigures['pages'][ProfileName]
     }
     figures[name] = {
       bundle: bundleFigures(targets[name].dist, disconnected, connected),
