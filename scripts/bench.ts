@@ -1,7 +1,8 @@
 // `npm run bench [-- <section>…] [--no-build] [--check]`: measures Guildhall's production build in
 // headless Chromium, section by section, prints a report and writes bench-results/bench.json.
-//   web         Guildhall's Overview beside a bare RainbowKit page (same wallet list) and a plain-wagmi floor
-//               page: bundle, load timings, connect modal, heap, long tasks, network; the first-page budget (ADR 014).
+//   web         Guildhall's Overview as `npm start` serves it beside a bare RainbowKit page (the same wallets
+//               but the development wallet) and a plain-wagmi floor page: bundle, load timings, connect
+//               modal, heap, long tasks, network; the first-page budget (ADRs 014, 039).
 //   lighthouse  Lighthouse on the Overview and a proposal page, desktop and mobile presets.
 //   sign-in     verify latency, throughput and CPU per verification, PGlite and PostgreSQL.
 //   governance  vote ingest (PGlite, PostgreSQL), tally time, token index speed, voting-power lookups.

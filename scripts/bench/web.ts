@@ -1,5 +1,6 @@
-// The `web` section of `npm run bench`: Guildhall's Overview beside a bare RainbowKit page with the same
-// wallet list and a plain-wagmi floor page, measured by the same code (scripts/bench/page.ts).
+// The `web` section of `npm run bench`: Guildhall's Overview as `npm start` serves it beside a bare RainbowKit
+// page with its wallet list (less the development wallet) and a plain-wagmi floor page, measured by the same
+// code (scripts/bench/page.ts).
 import { join } from 'node:path'
 import { LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
