@@ -1,6 +1,6 @@
-// `npm test`: every check, in order, stopping at the first failure: lint, types, unit and integration
-// tests (the API's once more against PostgreSQL, with the cluster tests behind HAProxy), the production
-// build, then the end-to-end suite in Chromium.
+// `npm test`: every check, in order, stopping at the first failure: lint, types, Chromium (found or
+// installed), unit and integration tests (the API's once more against PostgreSQL, with the cluster tests
+// behind HAProxy), the production build, then the end-to-end suite in Chromium.
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { ensureChromium, ensureHaproxy, ensurePostgres } from './system-deps.ts'
@@ -18,6 +18,21 @@ let chromium = ''
 const steps: Step[] = [
   command('lint and format (Biome), dead code and dependencies (knip)', 'npm', ['run', '--silent', 'lint']),
   command('types (tsc)', 'npm', ['run', '--silent', 'typecheck']),
+  // Before the unit tests: the bench's page probe is tested in Chromium too (scripts/bench/page.test.ts).
+  {
+    name: 'Chromium',
+    run: () => {
+      try {
+        chromium = ensureChromium()
+        process.env.CHROMIUM_PATH = chromium
+        console.log(`Using ${chromium}`)
+        return true
+      } catch (error) {
+        console.error((error as Error).message)
+        return false
+      }
+    },
+  },
   {
     name: 'unit and integration tests (Vitest)',
     run: () => {
@@ -53,19 +68,6 @@ const steps: Step[] = [
     },
   },
   command('production build', 'npm', ['run', '--silent', 'build']),
-  {
-    name: 'Chromium',
-    run: () => {
-      try {
-        chromium = ensureChromium()
-        console.log(`Using ${chromium}`)
-        return true
-      } catch (error) {
-        console.error((error as Error).message)
-        return false
-      }
-    },
-  },
   {
     name: 'end-to-end tests (Playwright, Chromium)',
     run: () => command('', 'npx', ['playwright', 'test', '-c', 'e2e'], { CHROMIUM_PATH: chromium }).run(),
