@@ -158,6 +158,19 @@ for (const width of [390, 1280]) {
         first.getByTestId('member-power').boundingBox(),
       ])
       expect(Math.abs((who?.y ?? 0) - (power?.y ?? 100))).toBeLessThanOrEqual(4)
+      // A term at the line's end: its explanation, shown on focus, moves left to stay on the screen.
+      const term = page.getByRole('link', { name: 'participation', exact: true })
+      await term.focus()
+      const tip = page.getByRole('tooltip').filter({ visible: true })
+      await expect(tip).toHaveCount(1)
+      const [termBox, tipBox] = await Promise.all([term.boundingBox(), tip.boundingBox()])
+      expect(termBox?.x ?? 0, 'the term starts past the middle of the line').toBeGreaterThan(width / 2)
+      expect(tipBox?.x ?? -1).toBeGreaterThanOrEqual(0)
+      expect(
+        (tipBox?.x ?? 0) + (tipBox?.width ?? width),
+        'the explanation ends on the screen',
+      ).toBeLessThanOrEqual(width)
+      await term.blur()
     } else {
       await expect(page.locator('.member-head')).toBeVisible()
       // One line per member at desktop width, each figure in its header's column.
