@@ -1,14 +1,20 @@
 import { expect, test } from 'vitest'
-import { stepPath } from './power-chart.tsx'
+import { chartDate, stepPath } from './power-chart.tsx'
 
-test('behavior: the step line holds each value until the next change and the last until the end block, scaled to the highest', () => {
+test('behavior: the step line holds each value until the next change and the last until the end, over time, scaled to the highest from a zero baseline', () => {
   const points = [
-    { block: 100, votes: '50' },
-    { block: 150, votes: '100' },
-    { block: 180, votes: '0' },
+    { at: 1_000, votes: '50' },
+    { at: 1_500, votes: '100' },
+    { at: 1_800, votes: '0' },
   ]
-  // x: blocks 100 → 200 over 600 units; y: 0 → 100 votes over 160 units, upwards.
-  expect(stepPath(points, 200)).toBe('M0.0,80.0 H300.0 V0.0 H480.0 V160.0 H600.0')
-  expect(stepPath([{ block: 7, votes: '5' }], 7)).toBe('M0.0,0.0 H0.0')
+  // x: seconds 1,000 → 2,000 over 600 units; y: 0 → 100 votes over 160 units, upwards from the bottom (0).
+  expect(stepPath(points, 2_000)).toBe('M0.0,80.0 H300.0 V0.0 H480.0 V160.0 H600.0')
+  expect(stepPath([{ at: 7, votes: '5' }], 7)).toBe('M0.0,0.0 H0.0')
   expect(stepPath([], 7)).toBe('')
+})
+
+test('behavior: a point is dated by its block’s time; with the time of day when the series spans less than a day', () => {
+  const noon = Date.UTC(2026, 10, 27, 12, 5) / 1000
+  expect(chartDate(noon, 90 * 86_400, 'UTC')).toBe('Nov 27, 2026')
+  expect(chartDate(noon, 3_600, 'UTC')).toBe('Nov 27, 2026, 12:05 PM')
 })
