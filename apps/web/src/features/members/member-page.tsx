@@ -145,9 +145,9 @@ function ZeroPowerReason({ member, own, name }: { member: MemberProfile; own: bo
     <p className="notice notice-info" data-testid="member-zero-power">
       {member.delegate === null ? (
         own ? (
-          `You hold ${tokens} but have not delegated them, so they count as no one's votes. Tokens vote once delegated: delegate to yourself to vote with them on proposals created after that.`
+          `You hold ${tokens} but have not delegated them, so they are nobody's votes: tokens become votes only when delegated. Delegate to yourself to vote with them on proposals created after that.`
         ) : (
-          `${name} holds ${tokens} but has not delegated them, so they count as no one's votes. Tokens vote once delegated, to their holder or to another member.`
+          `${name} holds ${tokens} but has not delegated them, so they are nobody's votes: tokens become votes only when delegated, to their holder or to another member.`
         )
       ) : (
         <>
@@ -177,6 +177,7 @@ function Figures({ member, own }: { member: MemberProfile; own: boolean }) {
       <Stat label="Tokens" value={amount(member.balance)} testId="member-balance" />
       <Stat
         label="Delegates to"
+        testId="member-delegate"
         value={
           member.delegate === null ? (
             'Nobody'

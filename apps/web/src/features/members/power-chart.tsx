@@ -4,8 +4,10 @@ import { useId } from 'react'
 // Drawing units of the chart's viewBox; the SVG stretches to its box's width.
 const WIDTH = 600
 const HEIGHT = 160
-/** Below this span the dates carry their time of day too (a young DAO's history fits in a day). */
+/** Below this span the dates carry their time of day too (a young DAO's history fits in a day)… */
 const DAY_SECONDS = 86_400
+/** …and below this one, the seconds. */
+const HOUR_SECONDS = 3_600
 
 /** `part / whole` of `size`, for amounts too large for a number. */
 const scaled = (part: bigint, whole: bigint, size: number) =>
@@ -33,17 +35,35 @@ export function stepPath(points: StepPoint[], end: number): string {
 }
 
 /**
- * A point in time as the chart says it: the date, with the time of day when the whole series spans less
- * than a day (otherwise every label would read the same). `timeZone` for tests; the reader's by default.
+ * A point in time as the chart says it: the date and, when the whole series spans less than a day, the time
+ * of day (with seconds under an hour), so that its labels differ. `timeZone` for tests; the reader's by
+ * default.
  */
-export function chartDate(seconds: number, spanSeconds: number, timeZone?: string): string {
-  return new Intl.DateTimeFormat('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    ...(spanSeconds < DAY_SECONDS ? { hour: 'numeric', minute: '2-digit' } : {}),
+export function chartDate(
+  seconds: number,
+  spanSeconds: number,
+  timeZone?: string,
+): { date: string; time: string | null } {
+  const at = new Date(seconds * 1000)
+  const date = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone })
+  const time = new Intl.DateTimeFormat('en-US', {
+    hour: 'numeric',
+    minute: '2-digit',
+    ...(spanSeconds < HOUR_SECONDS ? { second: '2-digit' } : {}),
     timeZone,
-  }).format(new Date(seconds * 1000))
+  })
+  return { date: date.format(at), time: spanSeconds < DAY_SECONDS ? time.format(at) : null }
+}
+
+/** A date of the chart, its time of day (if any) on a line of its own beside the plot. */
+function ChartDate({ seconds, span }: { seconds: number; span: number }) {
+  const { date, time } = chartDate(seconds, span)
+  return (
+    <time dateTime={new Date(seconds * 1000).toISOString()}>
+      <span>{date}</span>
+      {time ? <span>{time}</span> : null}
+    </time>
+  )
 }
 
 /**
@@ -69,7 +89,10 @@ export function PowerChart({
   const endBlock = Math.max(history.blockNumber ?? last.block, last.block)
   const end = Math.max(history.blockTime ?? last.time, last.time)
   const span = end - first.time
-  const when = (seconds: number) => chartDate(seconds, span)
+  const when = (seconds: number) => {
+    const { date, time } = chartDate(seconds, span)
+    return time ? `${date}, ${time}` : date
+  }
   const highest = points.reduce((top, point) => (BigInt(point.votes) > BigInt(top.votes) ? point : top))
   const sampled = history.changes > points.length
   return (
@@ -112,8 +135,8 @@ export function PowerChart({
           />
         </svg>
         <span className="power-chart-x muted" aria-hidden="true" data-testid="power-chart-dates">
-          <time dateTime={new Date(first.time * 1000).toISOString()}>{when(first.time)}</time>
-          <time dateTime={new Date(end * 1000).toISOString()}>{when(end)}</time>
+          <ChartDate seconds={first.time} span={span} />
+          <ChartDate seconds={end} span={span} />
         </span>
       </div>
       <figcaption id={summaryId} data-testid="power-chart-summary">
