@@ -9,7 +9,17 @@ test('behavior: the step line holds each value until the next change and the las
   ]
   // x: seconds 1,000 → 2,000 over 600 units; y: 0 → 100 votes over 160 units, upwards from the bottom (0).
   expect(stepPath(points, 2_000)).toBe('M0.0,80.0 H300.0 V0.0 H480.0 V160.0 H600.0')
-  expect(stepPath([{ at: 7, votes: '5' }], 7)).toBe('M0.0,0.0 H0.0')
+  // A history within one second still holds its value across the plot.
+  expect(stepPath([{ at: 7, votes: '5' }], 7)).toBe('M0.0,0.0 H600.0')
+  expect(
+    stepPath(
+      [
+        { at: 7, votes: '5' },
+        { at: 7, votes: '10' },
+      ],
+      7,
+    ),
+  ).toBe('M0.0,80.0 H0.0 V0.0 H600.0')
   expect(stepPath([], 7)).toBe('')
 })
 

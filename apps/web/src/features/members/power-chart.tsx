@@ -18,8 +18,9 @@ type StepPoint = { at: number; votes: string }
 
 /**
  * The step line of the series, over time from the first change to `end`: each value holds until the next
- * change, the last until `end` (the time of the block the index stands at). Upwards from a zero baseline at
- * the bottom, scaled to the highest value.
+ * change, the last until `end` (the time of the block the index stands at), the plot's right edge even when
+ * the whole history fits in one second. Upwards from a zero baseline at the bottom, scaled to the highest
+ * value.
  */
 export function stepPath(points: StepPoint[], end: number): string {
   const first = points[0]
@@ -31,7 +32,7 @@ export function stepPath(points: StepPoint[], end: number): string {
   const y = (votes: string) => (HEIGHT - scaled(BigInt(votes), max, HEIGHT)).toFixed(1)
   let path = `M${x(first.at)},${y(first.votes)}`
   for (const point of points.slice(1)) path += ` H${x(point.at)} V${y(point.votes)}`
-  return `${path} H${x(end)}`
+  return `${path} H${WIDTH.toFixed(1)}`
 }
 
 /**
