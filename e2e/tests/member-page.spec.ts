@@ -136,16 +136,37 @@ test('Finn holds tokens but delegates to nobody: his page says why he has no vot
   await expect(page.getByTestId('member-zero-power')).toHaveCount(0)
 })
 
-for (const width of [390, 1280]) {
-  test(`a member page reads at ${width} px: no sideways scrolling`, async ({ page, app }) => {
-    await page.setViewportSize({ width, height: 844 })
-    await page.goto(`${app.url}/members/${ADA}`)
-    await expect(page.getByTestId('power-chart')).toBeVisible()
-    await expect(page.getByTestId('member-delegator').first()).toBeVisible()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
-  })
-}
+test.describe('Ben, on Ada’s page', () => {
+  test.use({ walletOptions: { accounts: [member(2)] } })
+
+  for (const width of [390, 1280]) {
+    test(`a member page reads at ${width} px: no sideways scrolling, the figures not flush on what is above or below them`, async ({
+      page,
+      app,
+    }) => {
+      await page.setViewportSize({ width, height: 844 })
+      await connect(page, app, `/members/${ADA}`)
+      await expect(page.getByRole('button', { name: 'Delegate to ada.eth', exact: true })).toBeVisible()
+      await expect(page.getByTestId('power-chart')).toBeVisible()
+      await expect(page.getByTestId('member-delegator').first()).toBeVisible()
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+      expect(overflow).toBeLessThanOrEqual(0)
+      // The figures keep their distance from the header's actions above and the cards below: nothing flush.
+      const box = async (selector: string) => {
+        const found = await page.locator(selector).first().boundingBox()
+        if (!found) throw new Error(`${selector} is not shown`)
+        return found
+      }
+      const [actions, figures, cards] = await Promise.all([
+        box('.member-page-actions'),
+        box('[data-testid="member-figures"]'),
+        box('.member-page-grid'),
+      ])
+      expect(figures.y - (actions.y + actions.height)).toBeGreaterThanOrEqual(12)
+      expect(cards.y - (figures.y + figures.height)).toBeGreaterThanOrEqual(12)
+    })
+  }
+})
 
 test.describe('Cleo', () => {
   test.use({ walletOptions: { accounts: [CLEO] } })
