@@ -201,6 +201,24 @@ describe('walletErrorMessage', () => {
     )
   })
 
+  test('a Safe that cannot be read gives "Could not load Safe information": wagmi\'s own error for an empty answer, and any failure of a Safe\'s connect (a time-out when nothing answers), then what to do', () => {
+    expect(SPEC_LIBRARY_MESSAGES.safeInfoUnavailable).toBe('Could not load Safe information')
+    expect(M.safeInfoUnavailable.startsWith('Could not load Safe information. ')).toBe(true)
+    expect(walletErrorMessage(new Error('Could not load Safe information'))).toBe(M.safeInfoUnavailable)
+    const timedOut = new Error('timed out')
+    expect(walletErrorMessage(timedOut, { action: 'connect', connectorType: 'safe' })).toBe(
+      M.safeInfoUnavailable,
+    )
+    // The same time-out from another wallet, or a rejection in the Safe, is not a Safe that cannot be read.
+    expect(walletErrorMessage(timedOut, { action: 'connect', connectorType: 'injected' })).toBe(M.unknown)
+    expect(
+      walletErrorMessage(new UserRejectedRequestError(new Error('no')), {
+        action: 'connect',
+        connectorType: 'safe',
+      }),
+    ).toBe(M.userRejected)
+  })
+
   test('acting without a connection (ConnectorNotConnectedError, ConnectorAccountNotFoundError) asks to connect', () => {
     expect(walletErrorMessage(new ConnectorNotConnectedError())).toBe(M.notConnected)
     const error = new ConnectorAccountNotFoundError({

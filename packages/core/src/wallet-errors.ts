@@ -9,6 +9,7 @@ export const SPEC_LIBRARY_MESSAGES = {
   connectorNotFound: 'Connector not found',
   providerRequired: 'provider is required.',
   noTransportUrl: 'No URL was provided to the Transport.',
+  safeInfoUnavailable: 'Could not load Safe information',
 } as const
 
 const NO_WALLET_HINT =
@@ -31,6 +32,7 @@ export const WALLET_ERROR_MESSAGES = {
   reverted: 'The transaction was reverted by the contract.',
   network: 'The network did not answer. Check your connection and try again.',
   socketClosed: 'The connection to the network was closed. Try again: the app opens a new one.',
+  safeInfoUnavailable: `${SPEC_LIBRARY_MESSAGES.safeInfoUnavailable}. Open this app from your Safe's Apps in Safe{Wallet}, or choose another wallet.`,
   unknown: 'Oops, something went wrong!',
 } as const
 
@@ -54,6 +56,8 @@ export interface WalletErrorContext {
   action?: 'switchChain' | 'connect'
   chainId?: number
   connector?: string
+  /** The connector's type: a Safe's connect fails only when the Safe cannot be read from its app's frame. */
+  connectorType?: string
 }
 
 type ErrorLike = {
@@ -103,6 +107,13 @@ export function walletErrorMessage(error: unknown, context: WalletErrorContext =
   // wagmi counts a wallet that added the chain but stayed on another as a rejected switch.
   if (messageIncludes(SPEC_LIBRARY_MESSAGES.rejectedAfterAdd)) return WALLET_ERROR_MESSAGES.rejectedAfterAdd
   if (isUserRejection(error)) return WALLET_ERROR_MESSAGES.userRejected
+  // wagmi's Safe connector reads the Safe from Safe{Wallet}, which frames the app: its own "Could not load
+  // Safe information" when the answer is empty, a time-out when nothing answers. Either way, not read.
+  if (
+    messageIncludes(SPEC_LIBRARY_MESSAGES.safeInfoUnavailable) ||
+    (action === 'connect' && context.connectorType === 'safe')
+  )
+    return WALLET_ERROR_MESSAGES.safeInfoUnavailable
   if (named('SwitchChainNotSupportedError')) return WALLET_ERROR_MESSAGES.switchNotSupported
   if (action === 'switchChain' && has((e) => UNSUPPORTED_METHOD_CODES.includes(e.code as number))) {
     return WALLET_ERROR_MESSAGES.switchNotSupported

@@ -5,7 +5,7 @@ import { mainnet } from 'viem/chains'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { createConfig } from 'wagmi'
 import { connect } from 'wagmi/actions'
-import { injected, mock } from 'wagmi/connectors'
+import { injected, mock, safe } from 'wagmi/connectors'
 import { connectMutationOptions, switchChainMutationOptions } from 'wagmi/query'
 import { notify } from './notifications.ts'
 import { createQueryClient, createQueryPersister } from './query-client.ts'
@@ -85,7 +85,9 @@ describe('wallet failures the QueryClient shows (wagmi runs connect and switchCh
   afterEach(() => vi.mocked(notify).mockClear())
 
   /** wagmi's own config, a wallet and its mutation: what RainbowKit runs when the member picks it. */
-  function wagmiConfig(connector: ReturnType<typeof mock> | ReturnType<typeof injected>) {
+  function wagmiConfig(
+    connector: ReturnType<typeof mock> | ReturnType<typeof injected> | ReturnType<typeof safe>,
+  ) {
     return createConfig({
       chains: [mainnet],
       connectors: [connector],
@@ -102,6 +104,15 @@ describe('wallet failures the QueryClient shows (wagmi runs connect and switchCh
     const error = await observer.mutate({ connector }).catch((thrown: unknown) => thrown)
     expect((error as Error).name).toBe('ProviderNotFoundError')
     expect(vi.mocked(notify).mock.calls).toEqual([[WALLET_ERROR_MESSAGES.connectorNotFound]])
+  })
+
+  test('a Safe that cannot be read (wagmi\'s Safe connector, no Safe{Wallet} around the page) is told in the spec\'s words: "Could not load Safe information"', async () => {
+    const config = wagmiConfig(safe())
+    const connector = config.connectors[0]
+    if (!connector) throw new Error('no connector')
+    const observer = new MutationObserver(createQueryClient(), connectMutationOptions(config))
+    await expect(observer.mutate({ connector })).rejects.toThrow()
+    expect(vi.mocked(notify).mock.calls).toEqual([[WALLET_ERROR_MESSAGES.safeInfoUnavailable]])
   })
 
   test("any other failed connect is left to RainbowKit's RETRY: no notice", async () => {

@@ -15,7 +15,7 @@ import { notify } from './notifications.ts'
  * RainbowKit's chain modal closes silently when a switch fails; wagmi runs the switch as a mutation
  * keyed `switchChain`, so the cache sees every failure and the app shows it: a failed switch must never
  * pass unseen. A failed connect (keyed `connect`) shows RainbowKit's RETRY; when the wallet picked is not
- * there at all, the member is also told so, in the spec's words.
+ * there at all, or is a Safe that could not be read, the member is also told so, in the spec's words.
  */
 function onMutationError(
   error: unknown,
@@ -29,8 +29,13 @@ function onMutationError(
     // chain but stayed on the old one, needs telling.
     if (message !== WALLET_ERROR_MESSAGES.userRejected) notify(message)
   } else if (mutationKey?.[0] === 'connect') {
-    const message = walletErrorMessage(error, { action: 'connect' })
-    if (message === WALLET_ERROR_MESSAGES.connectorNotFound) notify(message)
+    const connectorType = (variables as { connector?: { type?: string } } | undefined)?.connector?.type
+    const message = walletErrorMessage(error, { action: 'connect', connectorType })
+    if (
+      message === WALLET_ERROR_MESSAGES.connectorNotFound ||
+      message === WALLET_ERROR_MESSAGES.safeInfoUnavailable
+    )
+      notify(message)
   }
 }
 

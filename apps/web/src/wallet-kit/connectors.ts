@@ -1,5 +1,5 @@
 // RainbowKit's wallet list, added to wagmi when the wallet kit loads (ADR 008).
-import { type PublicConfig, WALLET_GROUP_NAME, type WalletId } from '@guildhall/core'
+import { type PublicConfig, WALLET_GROUP_NAME, type WalletId, walletErrorMessage } from '@guildhall/core'
 import { connectorsForWallets, type Wallet, type WalletList } from '@rainbow-me/rainbowkit'
 import {
   braveWallet,
@@ -13,11 +13,41 @@ import {
 import type { Config, Connector } from 'wagmi'
 import { getAccount, reconnect } from 'wagmi/actions'
 import type { developmentWallet } from '../lib/dev-wallet.ts'
+import { notify } from '../lib/notifications.ts'
 import { sdkOnDemand } from './wallet-sdk-on-demand.ts'
 
-const WALLETS: Record<WalletId, (options: { projectId: string; appName: string }) => Wallet> = {
+type WalletOptions = { projectId: string; appName: string }
+
+/**
+ * Safe, whose connector reads the Safe from Safe{Wallet} framing the app. When it cannot (no answer, or
+ * an empty one), the member who picked it is told in the spec's words, "Could not load Safe information",
+ * beside RainbowKit's RETRY. RainbowKit asks the connector's chain before wagmi's connect runs, so the
+ * failure shows there first, and only on a pick: a reconnect on load asks for the accounts, never this.
+ */
+function safeWalletSaysWhenUnreadable(): Wallet {
+  const wallet = safeWallet()
+  return {
+    ...wallet,
+    createConnector: (details) => (config) => {
+      const connector = wallet.createConnector(details)(config)
+      return {
+        ...connector,
+        async getChainId() {
+          try {
+            return await connector.getChainId()
+          } catch (error) {
+            notify(walletErrorMessage(error, { action: 'connect', connectorType: 'safe' }))
+            throw error
+          }
+        },
+      }
+    },
+  }
+}
+
+const WALLETS: Record<WalletId, (options: WalletOptions) => Wallet> = {
   injected: injectedWallet,
-  safe: safeWallet,
+  safe: safeWalletSaysWhenUnreadable,
   rainbow: rainbowWallet,
   coinbase: coinbaseWallet,
   metaMask: metaMaskWallet,
