@@ -41,7 +41,7 @@ const stopAnnouncing = () => {
   for (const announcer of announcers.splice(0))
     window.removeEventListener('eip6963:requestProvider', announcer)
 }
-/** Announces `wallet` over EIP-6963 (as the injected test wallet does), for the next config to find. */
+/** Announces `wallet` over EIP-6963 (as the injected test wallet does), for the next config to find; one wallet per page. */
 function announce(wallet: AnvilProvider) {
   stopAnnouncing()
   const info = {
@@ -86,8 +86,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 beforeEach(() => localStorage.clear())
 afterEach(() => {
-  for (const announcer of announcers.splice(0))
-    window.removeEventListener('eip6963:requestProvider', announcer)
+  stopAnnouncing()
   delete (window as { ethereum?: unknown }).ethereum
 })
 
