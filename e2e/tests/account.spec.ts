@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test'
 import { createPublicClient, type Hex, http, parseAbi, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
+  type App,
   type Chains,
   connect,
   connectButton,
@@ -14,15 +15,13 @@ import {
   resolvedNames,
   test,
 } from '../support/fixtures.ts'
+import { TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
 
 /** A watch-only account of this run: its ETH balance is ours to set without touching the demo members. */
 const WATCHER = privateKeyToAccount(generatePrivateKey()).address
 const WATCHER_ETH = '1.2345'
 /** RainbowKit shortens balances under 100 to two decimals. */
 const WATCHER_BALANCE = '1.23 ETH'
-const CONNECTOR_ID = 'dev.guildhall.testwallet'
-/** wagmi 2's remembered-connection flag for the test wallet (what wagmi 1 called `injected.shimDisconnect`). */
-const DISCONNECTED_FLAG = `wagmi.${CONNECTOR_ID}.disconnected`
 
 /** First 4 and last 4 characters, as the account button shows an address. */
 const short = (address: string) => `${address.slice(0, 4)}…${address.slice(-4)}`
@@ -164,81 +163,135 @@ test.describe('as a watch-only account with 1.2345 ETH', () => {
   })
 })
 
-test('Disconnect in the account modal disconnects and the next load does not reconnect', async ({
-  page,
-  app,
-}) => {
-  await recordButtons(page)
-  await connect(page, app)
-  await accountButton(page).click()
-  await page.getByTestId('rk-disconnect-button').click()
-  await expect(connectButton(page)).toBeVisible()
-  await expect(accountButton(page)).toHaveCount(0)
-  await expect(accountModal(page)).toHaveCount(0)
-  expect(await storageItem(page, DISCONNECTED_FLAG)).toBe('true')
-
-  await page.reload()
-  await expect(page.getByTestId('token-name')).toHaveText('Guildhall Demo Token')
-  await expect(connectButton(page)).toBeVisible()
-  expect(await seenButtons(page)).toEqual({ connectReady: true, account: false })
+// The remembered connection is the spec's `injected.shimDisconnect` under wagmi's prefix: one key per
+// injected connector, `wagmi.<connector id>.shimDisconnect` (ADR 042). The test wallet is both RainbowKit's
+// "Browser Wallet" (window.ethereum: connector `injected`, the spec's own key) and an EIP-6963 wallet (its
+// rdns). Each is set while connected through it; after any disconnect no key is left.
+const REMEMBERED = {
+  browserWallet: 'wagmi.injected.shimDisconnect',
+  testWallet: `wagmi.${TEST_WALLET_ID}.shimDisconnect`,
+}
+const rememberedKeys = async (page: Page) => ({
+  browserWallet: await storageItem(page, REMEMBERED.browserWallet),
+  testWallet: await storageItem(page, REMEMBERED.testWallet),
 })
+const NOTHING_REMEMBERED = { browserWallet: null, testWallet: null }
 
-test('a reload reconnects without the "Connect Wallet" button ever showing', async ({ page, app }) => {
-  await recordButtons(page)
-  await connect(page, app)
-  await page.reload()
-  await expect(accountButton(page)).toBeVisible()
-  expect(await seenButtons(page)).toEqual({ connectReady: false, account: true })
-})
+for (const { option, label, key } of [
+  { option: TEST_WALLET_ID, label: 'the EIP-6963 test wallet', key: REMEMBERED.testWallet },
+  { option: 'injected', label: '"Browser Wallet"', key: REMEMBERED.browserWallet },
+]) {
+  /** Opens the app and connects through `option` in the connect modal. */
+  async function connectThrough(page: Page, app: App) {
+    await page.goto(app.url)
+    await connectButton(page).click()
+    await walletOption(page, option).click()
+    await expect(accountButton(page)).toBeVisible()
+    expect(await storageItem(page, key)).toBe('true')
+  }
 
-test('a provider disconnect with code 1013 while the wallet keeps its accounts stays connected', async ({
-  page,
-  app,
-  wallet,
-}) => {
-  await recordButtons(page)
-  await connect(page, app)
-  await resetSeenButtons(page)
-  await wallet.clearRequests()
+  test.describe(`connected through ${label} (remembered as ${key})`, () => {
+    test('Disconnect in the account modal disconnects and the next load does not reconnect', async ({
+      page,
+      app,
+    }) => {
+      await recordButtons(page)
+      await connectThrough(page, app)
+      await accountButton(page).click()
+      await page.getByTestId('rk-disconnect-button').click()
+      await expect(connectButton(page)).toBeVisible()
+      await expect(accountButton(page)).toHaveCount(0)
+      await expect(accountModal(page)).toHaveCount(0)
+      expect(await rememberedKeys(page)).toEqual(NOTHING_REMEMBERED)
 
-  await wallet.emitDisconnect(1013)
-  // wagmi asks the wallet for its accounts before deciding; they are still there.
-  await wallet.waitForRequest('eth_accounts')
-  await expect(accountButton(page)).toBeVisible()
-  // Not even for a moment did the header fall back to "Connect Wallet".
-  expect((await seenButtons(page)).connectReady).toBe(false)
-  expect(await storageItem(page, DISCONNECTED_FLAG)).toBeNull()
+      await page.reload()
+      await expect(page.getByTestId('token-name')).toHaveText('Guildhall Demo Token')
+      await expect(connectButton(page)).toBeVisible()
+      expect(await seenButtons(page)).toEqual({ connectReady: true, account: false })
+      expect(await rememberedKeys(page)).toEqual(NOTHING_REMEMBERED)
+    })
 
-  // Still remembered: the next load reconnects.
-  await page.reload()
-  await expect(accountButton(page)).toBeVisible()
-})
+    test('a reload reconnects without the "Connect Wallet" button ever showing', async ({ page, app }) => {
+      await recordButtons(page)
+      await connectThrough(page, app)
+      await page.reload()
+      await expect(accountButton(page)).toBeVisible()
+      expect(await seenButtons(page)).toEqual({ connectReady: false, account: true })
+      expect(await storageItem(page, key)).toBe('true')
+    })
 
-test('a provider disconnect without 1013 disconnects and forgets the connection, even if the wallet still grants it', async ({
-  page,
-  app,
-  wallet,
-}) => {
-  await recordButtons(page)
-  await connect(page, app)
-  expect(await storageItem(page, 'wagmi.recentConnectorId')).toBe(JSON.stringify(CONNECTOR_ID))
+    test('a provider disconnect with code 1013 while the wallet keeps its accounts stays connected', async ({
+      page,
+      app,
+      wallet,
+    }) => {
+      await recordButtons(page)
+      await connectThrough(page, app)
+      await resetSeenButtons(page)
+      await wallet.clearRequests()
 
-  await wallet.emitDisconnect()
-  await expect(connectButton(page)).toBeVisible()
-  await expect(accountButton(page)).toHaveCount(0)
-  // "Remembered-connection flag cleared" is, in wagmi 2, `<connector id>.disconnected` set.
-  await expect.poll(() => storageItem(page, DISCONNECTED_FLAG)).toBe('true')
+      await wallet.emitDisconnect(1013)
+      // wagmi asks the wallet for its accounts before deciding; they are still there.
+      await wallet.waitForRequest('eth_accounts')
+      await expect(accountButton(page)).toBeVisible()
+      // Not even for a moment did the header fall back to "Connect Wallet".
+      expect((await seenButtons(page)).connectReady).toBe(false)
+      expect(await storageItem(page, key)).toBe('true')
 
-  // Like MetaMask after its `disconnect` event, the wallet still grants this site on the next load.
-  await page.evaluate((key) => {
-    const saved = JSON.parse(localStorage.getItem(key) ?? '{}')
-    localStorage.setItem(key, JSON.stringify({ ...saved, connected: true }))
-  }, TEST_WALLET_STORAGE_KEY)
-  await page.reload()
-  // Reconnecting needs no network and runs at mount; the token figures need a round trip to the chain.
-  await expect(page.getByTestId('token-name')).toHaveText('Guildhall Demo Token')
-  await expect(connectButton(page)).toBeVisible()
-  expect(await seenButtons(page)).toEqual({ connectReady: true, account: false })
+      // Still remembered: the next load reconnects.
+      await page.reload()
+      await expect(accountButton(page)).toBeVisible()
+      expect(await storageItem(page, key)).toBe('true')
+    })
+
+    test('a provider disconnect without 1013 disconnects and forgets the connection, even if the wallet still grants it', async ({
+      page,
+      app,
+      wallet,
+    }) => {
+      await recordButtons(page)
+      await connectThrough(page, app)
+      expect(await storageItem(page, 'wagmi.recentConnectorId')).toBe(JSON.stringify(option))
+
+      await wallet.emitDisconnect()
+      await expect(connectButton(page)).toBeVisible()
+      await expect(accountButton(page)).toHaveCount(0)
+      // The remembered-connection flag is cleared.
+      await expect.poll(() => rememberedKeys(page)).toEqual(NOTHING_REMEMBERED)
+
+      // Like MetaMask after its `disconnect` event, the wallet still grants this site on the next load.
+      await page.evaluate((walletKey) => {
+        const saved = JSON.parse(localStorage.getItem(walletKey) ?? '{}')
+        localStorage.setItem(walletKey, JSON.stringify({ ...saved, connected: true }))
+      }, TEST_WALLET_STORAGE_KEY)
+      await page.reload()
+      // Reconnecting needs no network and runs at mount; the token figures need a round trip to the chain.
+      await expect(page.getByTestId('token-name')).toHaveText('Guildhall Demo Token')
+      await expect(connectButton(page)).toBeVisible()
+      expect(await seenButtons(page)).toEqual({ connectReady: true, account: false })
+      expect(await rememberedKeys(page)).toEqual(NOTHING_REMEMBERED)
+    })
+  })
+}
+
+test.describe('a wallet that already grants this site', () => {
+  // As after a visit whose site data was cleared, or a grant made in the wallet itself.
+  test.use({ walletOptions: { connected: true } })
+
+  test('is not connected on load when no connection was remembered here, and nothing is remembered', async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    await recordButtons(page)
+    await page.goto(app.url)
+    await expect(page.getByTestId('token-name')).toHaveText('Guildhall Demo Token')
+    await expect(connectButton(page)).toBeVisible()
+    expect(await seenButtons(page)).toEqual({ connectReady: true, account: false })
+    expect(await rememberedKeys(page)).toEqual(NOTHING_REMEMBERED)
+    // The wallet grants the site all along (wagmi 2 on its own storage would have connected it).
+    expect((await wallet.state()).connected).toBe(true)
+  })
 })
 
 test("the wallet's accountsChanged updates the account button and the overview's figures", async ({

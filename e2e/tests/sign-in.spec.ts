@@ -31,8 +31,8 @@ const signedInAs = (page: Page) => page.getByTestId('signed-in-as')
 /** The header's "Not signed in · Sign in", shown while a connected wallet has no session. */
 const headerSignIn = (page: Page) => page.getByRole('banner').getByTestId('header-sign-in')
 const votePanel = (page: Page) => page.getByTestId('vote-panel')
-/** wagmi 2's remembered-connection flag for the test wallet (set on disconnect, read on reconnect). */
-const DISCONNECTED_FLAG = `wagmi.${TEST_WALLET_ID}.disconnected`
+/** The test wallet's remembered connection, the spec's key (ADR 042): set while connected, required to reconnect. */
+const REMEMBERED_KEY = `wagmi.${TEST_WALLET_ID}.shimDisconnect`
 
 /** Connects the test wallet; with sign-in on, the modal moves on to "Verify your account". */
 async function connectToVerify(page: Page, app: App) {
@@ -244,11 +244,14 @@ test('Cancel in "Verify your account" disconnects the wallet, and the next load 
   wallet,
 }) => {
   await connectToVerify(page, app)
+  const remembered = () => page.evaluate((key) => localStorage.getItem(key), REMEMBERED_KEY)
+  // Connected (not signed in): remembered until the cancel disconnects.
+  expect(await remembered()).toBe('true')
   await verifyDialog(page).getByRole('button', { name: 'Cancel' }).click()
   await expect(page.getByRole('dialog')).toHaveCount(0)
   await expect(connectButton(page)).toBeVisible()
   await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
-  expect(await page.evaluate((key) => localStorage.getItem(key), DISCONNECTED_FLAG)).toBe('true')
+  expect(await remembered()).toBeNull()
   expect(await wallet.requests('personal_sign')).toEqual([])
   expect((await serverSession(page)).session).toBeNull()
 

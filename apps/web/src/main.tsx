@@ -6,7 +6,6 @@ import { AppProviders } from './app/providers.tsx'
 import { AppRouter, startPageCode } from './app/router.tsx'
 import { readPublicConfig } from './lib/public-config.ts'
 import { createQueryClient } from './lib/query-client.ts'
-import { forgetConnectionOnProviderDisconnect } from './lib/remembered-connection.ts'
 import { createWagmiConfig } from './lib/wagmi.ts'
 import { rememberedConnectorIds } from './wallet-kit/wallet-sdk-on-demand.ts'
 
@@ -29,7 +28,6 @@ async function start() {
     // Before createConfig: until its persisted state has loaded, wagmi may write its initial state over it.
     const rememberedConnectors = await rememberedConnectorIds(createStorage({ storage: localStorage }))
     const wagmiConfig = createWagmiConfig(config)
-    forgetConnectionOnProviderDisconnect(wagmiConfig)
     await Promise.race([firstPage, new Promise((done) => setTimeout(done, FIRST_PAGE_WAIT_MS))])
     // The server's shell is on screen already (ADR 009), so nothing waits for this render: as a transition,
     // React renders in slices and never holds the main thread long while the page starts (a tap or a key

@@ -33,9 +33,11 @@ function loadWalletKit(
   remembered: ReadonlySet<string>,
 ): Promise<KitModule> {
   kitModule ??= import('./wallet-kit.tsx').then(
-    (module) => {
-      // Connectors first, so the kit's first render already lists every wallet.
-      void module.addWalletConnectors(wagmiConfig, config, remembered)
+    async (module) => {
+      // Connectors first, so the kit's first render already lists every wallet. A remembered connection
+      // the kit restores is waited for, so its first render shows the account, not "Connect Wallet".
+      const adding = module.addWalletConnectors(wagmiConfig, config, remembered)
+      if (remembered.size > 0) await adding
       loadedKit = module.WalletKit
       return module
     },

@@ -97,8 +97,9 @@ const added = new WeakSet<Config>()
 /**
  * Adds RainbowKit's connectors to the running wagmi config, as if they had been given to `createConfig`
  * (listed first; an EIP-6963 wallet they cover is dropped unless it is the connected one), then reconnects
- * a remembered connection that only they can restore. Uses wagmi's `_internal.connectors`, the same store
- * wagmi itself adds EIP-6963 wallets to; wagmi is pinned exactly. Idempotent.
+ * a remembered connection that only they can restore (settled when this resolves, for injected wallets).
+ * Uses wagmi's `_internal.connectors`, the same store wagmi itself adds EIP-6963 wallets to; wagmi is
+ * pinned exactly. Idempotent.
  */
 export async function addWalletConnectors(
   wagmiConfig: Config,
@@ -125,6 +126,9 @@ export async function addWalletConnectors(
   ])
   const toRestore = ours.filter((connector) => remembered.has(connector.id))
   if (toRestore.length > 0 && getAccount(wagmiConfig).status !== 'connected') {
-    await reconnect(wagmiConfig, { connectors: toRestore })
+    const restoring = reconnect(wagmiConfig, { connectors: toRestore })
+    // An injected wallet answers at once, and the kit waits for it (connect-slot.tsx); a wallet behind a
+    // relay (WalletConnect…) may take long, and is restored while the kit is already shown.
+    if (toRestore.every((connector) => connector.type === 'injected')) await restoring
   }
 }

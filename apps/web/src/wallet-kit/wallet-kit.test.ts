@@ -1,11 +1,13 @@
 // The wallet kit's pieces that run outside the browser's wallet flows (ADR 008): what a reload remembers,
 // which connectors may start their SDK, how the kit's connectors join wagmi, and the transaction queue.
 import { publicConfigSchema } from '@guildhall/core'
+import { createAnvilProvider } from '@guildhall/devchain/browser'
 import { connectorsForWallets } from '@rainbow-me/rainbowkit'
 import { injectedWallet, walletConnectWallet } from '@rainbow-me/rainbowkit/wallets'
 import { foundry } from 'viem/chains'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { type Config, type CreateConnectorFn, createConfig, createStorage, http } from 'wagmi'
+import { getAccount } from 'wagmi/actions'
 import { mock } from 'wagmi/connectors'
 import { addWalletConnectors } from './connectors.ts'
 import { queueRecentTransaction, registerKitFunctions, requestConnectModal } from './kit-bridge.ts'
@@ -159,9 +161,28 @@ describe('addWalletConnectors', () => {
       }
     })
     await addWalletConnectors(wagmiConfig, config, new Set(['safe']))
+    // A wallet that is not injected is restored behind the kit: wait for wagmi to give up.
+    await vi.waitFor(() => expect(wagmiConfig.state.status).toBe('disconnected'))
     // Outside a Safe app the Safe connector has no provider: nothing connects, and no other was asked.
     expect(asked).toEqual(['safe'])
-    expect(wagmiConfig.state.status).toBe('disconnected')
+  })
+
+  test('a remembered injected connection ("Browser Wallet") is restored by the time the kit may render', async () => {
+    const wallet = createAnvilProvider({
+      accounts: [ACCOUNT],
+      chains: [{ chainId: foundry.id, rpcUrl: DEAD_RPC, name: 'Local chain' }],
+      connected: true,
+      errorDelayMs: 0,
+    })
+    ;(window as { ethereum?: unknown }).ethereum = wallet
+    try {
+      const wagmiConfig = newWagmiConfig()
+      await addWalletConnectors(wagmiConfig, { ...config, wallets: ['injected'] }, new Set(['injected']))
+      expect(getAccount(wagmiConfig)).toMatchObject({ status: 'connected', address: ACCOUNT })
+      expect(getAccount(wagmiConfig).connector?.id).toBe('injected')
+    } finally {
+      delete (window as { ethereum?: unknown }).ethereum
+    }
   })
 })
 
