@@ -1,9 +1,16 @@
-// WalletConnect's QR view in the connect modal: the QR code's size on each layout. WalletConnect's relay is
-// the outside world: a stand-in accepts the SDK's messages (connect-helpers.ts), so the SDK gets as far as
-// its pairing URI, the QR code.
+// WalletConnect in the connect modal: the QR code's size on each layout, and the requested chains wagmi's
+// WalletConnect connector keeps in storage. WalletConnect's relay and the phone wallet are the outside world:
+// a stand-in relay passes the SDK's messages, and the test approves the session as a wallet would
+// (connect-helpers.ts).
 import type { Locator, Page } from '@playwright/test'
-import { connectButton, expect, test } from '../support/fixtures.ts'
-import { connectDialog, modalLayout, standInRelay, walletOption } from './connect-helpers.ts'
+import { connectButton, expect, member, test } from '../support/fixtures.ts'
+import {
+  connectDialog,
+  disconnectFromAccountModal,
+  modalLayout,
+  standInRelay,
+  walletOption,
+} from './connect-helpers.ts'
 
 // A visitor without a wallet extension, as one who connects with a phone is.
 test.use({ walletOptions: { absent: true } })
@@ -58,7 +65,33 @@ for (const { width, layout, size } of [
         border: '1px',
         code: { width: size - 40, height: size - 40 },
       })
-      expect(relay).toEqual(expect.arrayContaining(['irn_subscribe', 'irn_publish']))
+      expect(relay.methods).toEqual(expect.arrayContaining(['irn_subscribe', 'irn_publish']))
     })
   })
 }
+
+/** wagmi's storage (localStorage, keys prefixed "wagmi.") as the WalletConnect connector wrote it. */
+const REQUESTED_CHAINS_KEY = 'wagmi.walletConnect.requestedChains'
+const requestedChains = (page: Page) =>
+  page.evaluate((key) => {
+    const value = localStorage.getItem(key)
+    return value === null ? null : (JSON.parse(value) as unknown)
+  }, REQUESTED_CHAINS_KEY)
+
+test('the WalletConnect flow keeps the chains it requested under "wagmi.walletConnect.requestedChains": the app\'s chain ids once a wallet approves, none after a disconnect', async ({
+  page,
+  app,
+}) => {
+  const relay = await standInRelay(page)
+  await page.goto(app.url)
+  await showWalletConnectQrCode(page)
+  // Proposed, not yet approved: nothing requested is kept.
+  expect(await requestedChains(page)).toBeNull()
+
+  await relay.approveSession(member(0))
+  await expect(page.getByTestId('rk-account-button')).toContainText('0xf3…2266')
+  expect(await requestedChains(page)).toEqual(app.settings.publicConfig.chains.map((chain) => chain.id))
+
+  await disconnectFromAccountModal(page)
+  expect(await requestedChains(page)).toEqual([])
+})
