@@ -393,7 +393,7 @@ for (const { where, use, flows } of [
         app,
         offOriginRequests,
       }) => {
-        const relay = flow.relay ? await standInRelay(page) : undefined
+        const relay = flow.relay ? (await standInRelay(page)).methods : undefined
         const traffic = recordTraffic(context)
         await page.goto(app.url)
         await connectButton(page).click()

@@ -4,18 +4,22 @@ import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import type { RecordedRequest } from '@guildhall/devchain/wallet/anvil-provider'
 import type { TestWallet } from '@guildhall/devchain/wallet/playwright'
-import type { Locator, Page } from '@playwright/test'
-import { createTestClient, decodeFunctionData, type Hex, http, isAddressEqual, publicActions } from 'viem'
+import { decodeFunctionData, type Hex, isAddressEqual } from 'viem'
+import { connect, connectButton, expect, member, SECOND_CHAIN_ID, test } from '../support/fixtures.ts'
 import {
-  type App,
-  type Chains,
-  connect,
-  connectButton,
-  expect,
-  member,
-  SECOND_CHAIN_ID,
-  test,
-} from '../support/fixtures.ts'
+  anvil,
+  avatarSpinner,
+  closeModal,
+  delegationPanel,
+  expectRecentTransaction,
+  openAccountModal,
+  progress,
+  RK_TRANSACTIONS_KEY,
+  type StoredTransaction,
+  storedTransactions,
+  tokenAddress,
+  withoutAutomine,
+} from './transaction-helpers.ts'
 
 // These tests change delegations on the worker's chain. A worker-scoped option of its own gives this
 // file a worker (and so a chain and app server) of its own: Playwright never runs files with different
@@ -24,72 +28,6 @@ test.use({ appEnv: { DAO_DESCRIPTION: 'The DAO the transaction tests run against
 
 /** Always reverts: PUSH1 0, PUSH1 0, REVERT. */
 const ALWAYS_REVERT_CODE = '0x60006000fd'
-/** RainbowKit's localStorage key for recent transactions: { [account]: { [chainId]: Transaction[] } }. */
-const RK_TRANSACTIONS_KEY = 'rk-transactions'
-
-type StoredTransaction = { hash: Hex; description: string; status: 'pending' | 'confirmed' | 'failed' }
-
-const anvil = (chains: Chains) =>
-  createTestClient({ mode: 'anvil', transport: http(chains.dao.url) }).extend(publicActions)
-
-/** Runs `body` with automine off, so transactions wait in the mempool until `evm_mine`; always restores it. */
-async function withoutAutomine(chains: Chains, body: () => Promise<void>) {
-  const client = anvil(chains)
-  await client.setAutomine(false)
-  try {
-    await body()
-  } finally {
-    await client.setAutomine(true)
-  }
-}
-
-const delegationPanel = (page: Page) => page.getByTestId('delegation')
-const progress = (page: Page) => page.getByTestId('delegation-progress')
-
-/** The pending-transactions spinner RainbowKit draws over the avatar in the account button. */
-const avatarSpinner = (page: Page) =>
-  page.getByTestId('rk-account-button').locator('svg:has(> title:text-is("Loading"))')
-
-async function openAccountModal(page: Page): Promise<Locator> {
-  await page.getByTestId('rk-account-button').click()
-  const modal = page.getByRole('dialog')
-  await expect(modal.getByTestId('rk-disconnect-button')).toBeVisible()
-  return modal
-}
-
-async function closeModal(page: Page) {
-  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
-  await expect(page.getByRole('dialog')).toBeHidden()
-}
-
-/**
- * One row of RainbowKit's recent transactions (TxItem): a status icon (svg titled Loading / Success /
- * Cancel) next to a column holding the description and the status text (Pending / Confirmed / Failed).
- * The description's text node sits in Text > Box > column; the row is the column's parent.
- */
-const recentTransaction = (modal: Locator, description: string) =>
-  modal.getByText(description, { exact: true }).locator('xpath=../../..')
-
-async function expectRecentTransaction(
-  modal: Locator,
-  description: string,
-  status: 'Pending' | 'Confirmed' | 'Failed',
-) {
-  const icon = { Pending: 'Loading', Confirmed: 'Success', Failed: 'Cancel' }[status]
-  const row = recentTransaction(modal, description)
-  await expect(row.getByText(status, { exact: true })).toBeVisible()
-  await expect(row.locator('svg > title')).toHaveText(icon)
-}
-
-async function storedTransactions(page: Page, account: Hex): Promise<StoredTransaction[]> {
-  return page.evaluate(
-    ({ key, account, chainId }) => {
-      const data = JSON.parse(localStorage.getItem(key) ?? '{}')
-      return data[account]?.[chainId] ?? []
-    },
-    { key: RK_TRANSACTIONS_KEY, account, chainId: LOCAL_CHAIN_ID },
-  )
-}
 
 /** The single delegate(address) call the wallet was asked to send: its target and decoded calldata. */
 async function sentDelegation(wallet: TestWallet) {
@@ -97,12 +35,6 @@ async function sentDelegation(wallet: TestWallet) {
   expect(sent).toHaveLength(1)
   const [tx] = (sent[0] as RecordedRequest).params as [{ from: Hex; to: Hex; data: Hex }]
   return { ...tx, call: decodeFunctionData({ abi: governanceTokenAbi, data: tx.data }) }
-}
-
-const tokenAddress = (app: App) => {
-  const token = app.settings.publicConfig.token
-  if (!token) throw new Error('the test app has no token configured')
-  return token.address
 }
 
 test.describe('as Finn, an undelegated member', () => {
@@ -432,38 +364,72 @@ test.describe('as Iris, a new member without tokens', () => {
   })
 })
 
-test.describe('as the deployer, with 12 earlier confirmed transactions', () => {
+test.describe('as the deployer, with 12 earlier confirmed transactions and 2 pending', () => {
   test.use({ walletOptions: { accounts: [member(0)] } })
 
-  test("keeps 11 finished transactions, not the required 10: RainbowKit 2.2.11's off-by-one, accepted (ADR)", async ({
+  test('keeps at most 10 finished transactions, the most recent, and every pending one', async ({
     page,
     app,
+    chains,
   }) => {
     const deployer = member(0)
+    const client = anvil(chains)
     const earlier: StoredTransaction[] = Array.from({ length: 12 }, (_, i) => ({
       hash: `0x${(i + 1).toString(16).padStart(64, '0')}` as Hex,
       description: `Earlier transaction ${i + 1}`,
       status: 'confirmed',
     }))
     await page.goto(app.url)
-    await page.evaluate(
-      ({ key, account, chainId, transactions }) =>
-        localStorage.setItem(key, JSON.stringify({ [account]: { [chainId]: transactions } })),
-      { key: RK_TRANSACTIONS_KEY, account: deployer, chainId: LOCAL_CHAIN_ID, transactions: earlier },
-    )
-    await connect(page, app)
-    expect(await storedTransactions(page, deployer)).toHaveLength(12)
 
-    await delegationPanel(page).getByRole('button', { name: 'Delegate to myself' }).click()
+    await withoutAutomine(chains, async () => {
+      // Two transactions the wallet sent earlier, still in the mempool: pending in the store.
+      const pending: StoredTransaction[] = []
+      for (const n of [1, 2]) {
+        const hash = await client.sendTransaction({ account: deployer, to: deployer, value: 0n, chain: null })
+        pending.unshift({ hash, description: `Pending transaction ${n}`, status: 'pending' })
+      }
+      await page.evaluate(
+        ({ key, account, chainId, transactions }) =>
+          localStorage.setItem(key, JSON.stringify({ [account]: { [chainId]: transactions } })),
+        {
+          key: RK_TRANSACTIONS_KEY,
+          account: deployer,
+          chainId: LOCAL_CHAIN_ID,
+          transactions: [...pending, ...earlier],
+        },
+      )
+      await connect(page, app)
+      expect(await storedTransactions(page, deployer)).toHaveLength(14)
+
+      await delegationPanel(page).getByRole('button', { name: 'Delegate to myself' }).click()
+      await expect(progress(page)).toHaveText('Delegation sent; waiting for it to be confirmed…')
+      // Adding one trims the finished ones to 10; the 3 pending are all kept besides.
+      await expect
+        .poll(async () =>
+          (await storedTransactions(page, deployer)).map((t) => `${t.description}: ${t.status}`),
+        )
+        .toEqual([
+          'Delegate to myself: pending',
+          'Pending transaction 2: pending',
+          'Pending transaction 1: pending',
+          ...earlier.slice(0, 10).map((t) => `${t.description}: confirmed`),
+        ])
+
+      await client.mine({ blocks: 1 })
+    })
+
+    // All three confirmed: 10 finished are kept, the most recent first.
     await expect(page.getByTestId('delegate-status')).toHaveText('You vote with your own tokens.')
-
-    await expect.poll(async () => (await storedTransactions(page, deployer))[0]?.status).toBe('confirmed')
-    const kept = await storedTransactions(page, deployer)
-    // RainbowKit filters with `completedTransactionCount++ <= 10`, which keeps 11 finished transactions.
-    expect(kept.filter((t) => t.status !== 'pending')).toHaveLength(11)
-    expect(kept).toHaveLength(11)
-    expect(kept[0]?.description).toBe('Delegate to myself')
-    expect(kept.slice(1)).toEqual(earlier.slice(0, 10))
+    await expect
+      .poll(async () =>
+        (await storedTransactions(page, deployer)).map((t) => `${t.description}: ${t.status}`),
+      )
+      .toEqual([
+        'Delegate to myself: confirmed',
+        'Pending transaction 2: confirmed',
+        'Pending transaction 1: confirmed',
+        ...earlier.slice(0, 7).map((t) => `${t.description}: confirmed`),
+      ])
   })
 })
 

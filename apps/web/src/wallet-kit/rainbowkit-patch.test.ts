@@ -1,6 +1,7 @@
 // The patched RainbowKit (patches/, ADR 018): the installed copy is the version the patch was made for, and
 // carries every line the patch adds. An upgrade, or an install that skipped the patch, fails here first;
-// the behaviour itself is pinned by connect-modal.spec.ts, connect-mobile.spec.ts and sign-in.spec.ts.
+// the behaviour itself is pinned by connect-modal.spec.ts, connect-mobile.spec.ts, sign-in.spec.ts,
+// transactions.spec.ts and transaction-replacement.spec.ts.
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
@@ -52,7 +53,7 @@ test('the installed RainbowKit carries every line the patch adds, in order', () 
   }
 })
 
-test('what the patch changes: a silent user rejection on connect, one GET-view sentence, named back arrows', () => {
+test('what the patch changes: a silent user rejection on connect, one GET-view sentence, named back arrows, the transaction store', () => {
   const index = readFileSync(join(packageDir, 'dist/index.js'), 'utf8')
   // Connect errors: a rejection goes back to the wallet list; anything else still sets RainbowKit's RETRY.
   expect(index).toMatch(
@@ -60,6 +61,13 @@ test('what the patch changes: a silent user rejection on connect, one GET-view s
   )
   expect(index).not.toContain('get.looking_for.desktop.wide_description')
   expect(index.match(/"aria-label": "Back"/g)).toHaveLength(2)
+  // Recent transactions: at most 10 finished; a replaced transaction ends as what happened to its call.
+  expect(index).toContain('completedTransactionCount++ < MAX_COMPLETED_TRANSACTIONS')
+  expect(index).not.toContain('completedTransactionCount++ <= MAX_COMPLETED_TRANSACTIONS')
+  expect(index).toMatch(/onReplaced: \(replaced\) => \{ replacement = replaced; \}/)
+  expect(index).toContain(
+    '(replacement && !repriced) || status === 0 || status === "reverted" ? "failed" : "confirmed"',
+  )
 })
 
 test('what the patch changes in sign-in: a verification failing unexpectedly reaches RainbowKit\'s "Oops, something went wrong!"', () => {

@@ -10,6 +10,11 @@ export type TestWalletInjectOptions = Omit<AnvilProviderOptions, 'signer'> & {
   rdns?: string
   /** EIP-6963 icon, must be a data: URI (default: a small SVG). */
   icon?: string
+  /**
+   * Further EIP-6963 announcements of the same provider under other names, as if several wallet extensions
+   * were installed: each is its own wallet (connector) in the dapp. Each gets a fresh uuid and the icon.
+   */
+  alsoAnnounceAs?: { name: string; rdns: string }[]
   /** Announce via EIP-6963 only; leave `window.ethereum` unset. */
   announceOnly?: boolean
   /** Inject nothing: the "no wallet installed" case. */
@@ -39,6 +44,7 @@ export function testWalletInitScript(options: TestWalletInjectOptions): string {
     rdns = TEST_WALLET_RDNS,
     icon = TEST_WALLET_ICON,
     announceOnly = false,
+    alsoAnnounceAs = [],
     absent: _absent,
     persist = true,
     flags = [],
@@ -51,7 +57,16 @@ export function testWalletInitScript(options: TestWalletInjectOptions): string {
       ? { persistKey: providerOptions.persistKey ?? TEST_WALLET_STORAGE_KEY }
       : { persistKey: undefined }),
   }
-  const config = { providerConfig, info: { uuid, name, icon, rdns }, announceOnly, flags }
+  const infos = [
+    { uuid, name, icon, rdns },
+    ...alsoAnnounceAs.map((other) => ({
+      uuid: globalThis.crypto.randomUUID(),
+      name: other.name,
+      icon,
+      rdns: other.rdns,
+    })),
+  ]
+  const config = { providerConfig, infos, announceOnly, flags }
 
   // `__name` shims esbuild's keepNames helper, which tsx/vite may have put into the serialised function.
   return `(() => {
@@ -68,8 +83,10 @@ export function testWalletInitScript(options: TestWalletInjectOptions): string {
     window.ethereum = provider;
     window.dispatchEvent(new Event('ethereum#initialized'));
   }
-  const detail = Object.freeze({ info: Object.freeze(config.info), provider });
-  const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+  const details = config.infos.map((info) => Object.freeze({ info: Object.freeze(info), provider }));
+  const announce = () => {
+    for (const detail of details) window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+  };
   window.addEventListener('eip6963:requestProvider', announce);
   announce();
 })();`

@@ -1,6 +1,7 @@
 // @vitest-environment node
 // The receipt wait of a delegation against a real anvil behind a recording proxy: the spec's polling
-// schedule (6 retries, from 200 ms, doubling) observed in the requests the app makes, not only its constants.
+// schedule (6 retries, from 200 ms, doubling) observed in the requests the app makes, not only its constants;
+// and how a delegation the wallet replaced ends (ADR 034).
 import {
   LOCAL_CHAIN_ID,
   POLLING_INTERVAL_MS,
@@ -10,11 +11,21 @@ import {
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
-import { createPublicClient, createWalletClient, type Hex, http, keccak256, type PublicClient } from 'viem'
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  type Hex,
+  http,
+  keccak256,
+  type PublicClient,
+  publicActions,
+  walletActions,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { delegationConfirmed } from './delegation-transaction.ts'
+import { delegationEnd } from './delegation-transaction.ts'
 
 let anvil: AnvilInstance
 let proxy: RecordingProxy
@@ -60,7 +71,7 @@ test('a transaction the node does not know yet is looked up 1 + 6 times, 200 ms 
   }) as PublicClient
   const lookups = () =>
     proxy.calls.filter((call) => call.method === 'eth_getTransactionByHash' && call.params[0] === hash)
-  const confirmed = delegationConfirmed(client, hash)
+  const confirmed = delegationEnd(client, hash)
 
   const attempts = 1 + RECEIPT_RETRY_COUNT
   const delays = Array.from(
@@ -84,6 +95,77 @@ test('a transaction the node does not know yet is looked up 1 + 6 times, 200 ms 
 
   // The app's node now receives it (anvil mines it at once): the next block starts a new lookup.
   await wallet.sendRawTransaction({ serializedTransaction: raw })
-  expect(await confirmed).toBe(true)
+  expect(await confirmed).toBe('confirmed')
   expect(lookups().length).toBeGreaterThan(attempts)
 }, 60_000)
+
+// The wallet sends another transaction with the delegation's nonce and higher fees, as its "speed up" and
+// "cancel" do, once the wait has seen the delegation pending (read it, then scanned a block for a
+// replacement): the wait ends as what happened to the delegation's call.
+for (const { reason, end, replacement } of [
+  {
+    reason: 'repriced (the same call)',
+    end: 'confirmed',
+    replacement: (sent: Sent) => ({ to: sent.to, data: sent.input }),
+  },
+  {
+    reason: 'cancelled (0 to itself)',
+    end: 'cancelled',
+    replacement: (sent: Sent) => ({ to: sent.from, value: 0n }),
+  },
+  {
+    reason: 'replaced (another call)',
+    end: 'replaced',
+    replacement: (sent: Sent) => ({ to: sent.to, value: 1n }),
+  },
+] as const) {
+  test(`a delegation ${reason} in the wallet ends "${end}"`, async () => {
+    const node = createTestClient({ mode: 'anvil', transport: http(anvil.url) })
+      .extend(publicActions)
+      .extend(walletActions)
+    const from = anvilAccounts[3]?.address as Hex
+    const client = createPublicClient({
+      chain: foundry,
+      transport: http(proxy.url),
+      pollingInterval: 100,
+    }) as PublicClient
+    await node.setAutomine(false)
+    try {
+      // Any call stands for delegate(…): the wait knows only the hash.
+      const hash = await node.sendTransaction({
+        account: from,
+        to: anvilAccounts[4]?.address,
+        data: '0x5c19a95c',
+        chain: null,
+      })
+      const ended = delegationEnd(client, hash)
+      await until(() => {
+        const read = proxy.calls.findIndex(
+          (call) => call.method === 'eth_getTransactionByHash' && call.params[0] === hash,
+        )
+        return (
+          read >= 0 &&
+          proxy.calls
+            .slice(read)
+            .some((call) => call.method === 'eth_getBlockByNumber' && call.params[1] === true)
+        )
+      }, 10_000)
+      const sent = await node.getTransaction({ hash })
+      await node.sendTransaction({
+        account: from,
+        chain: null,
+        nonce: sent.nonce,
+        gas: sent.gas,
+        maxFeePerGas: (sent.maxFeePerGas ?? 0n) * 2n,
+        maxPriorityFeePerGas: (sent.maxPriorityFeePerGas ?? 0n) * 2n + 1n,
+        ...replacement({ from: sent.from, to: sent.to as Hex, input: sent.input }),
+      })
+      await node.mine({ blocks: 1 })
+      expect(await ended).toBe(end)
+    } finally {
+      await node.setAutomine(true)
+    }
+  }, 30_000)
+}
+
+type Sent = { from: Hex; to: Hex; input: Hex }

@@ -39,6 +39,8 @@ type Progress =
   | { step: 'pending'; hash: Hash }
   | { step: 'confirmed'; hash: Hash }
   | { step: 'reverted'; hash: Hash }
+  | { step: 'cancelled'; hash: Hash }
+  | { step: 'replaced'; hash: Hash }
 
 const PROGRESS_TEXT: Record<Progress['step'], string | null> = {
   idle: null,
@@ -46,6 +48,8 @@ const PROGRESS_TEXT: Record<Progress['step'], string | null> = {
   pending: 'Delegation sent; waiting for it to be confirmed…',
   confirmed: 'Delegation confirmed.',
   reverted: 'The delegation failed: the transaction was reverted.',
+  cancelled: 'The delegation was cancelled in your wallet.',
+  replaced: 'The delegation was not made: your wallet sent another transaction in its place.',
 }
 
 /**
@@ -111,12 +115,11 @@ export function useDelegation({ onConfirmed }: { onConfirmed?: () => void } = {}
     queueRecentTransaction({ hash, description, confirmations: DEFAULT_CONFIRMATIONS })
     update({ step: 'pending', hash })
     try {
-      const confirmed = await transaction.delegationConfirmed(client, hash)
-      update({ step: confirmed ? 'confirmed' : 'reverted', hash })
-      if (confirmed) {
-        await queryClient.invalidateQueries({ queryKey })
-        onConfirmed?.()
-      }
+      const end = await transaction.delegationEnd(client, hash)
+      update({ step: end, hash })
+      // Whatever was mined in its place may have changed the account too.
+      if (end !== 'reverted') await queryClient.invalidateQueries({ queryKey })
+      if (end === 'confirmed') onConfirmed?.()
     } catch (e) {
       if (attempt.current !== self) return
       setProgress({ step: 'idle' })
