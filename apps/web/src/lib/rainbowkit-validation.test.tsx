@@ -57,7 +57,8 @@ type StoredTransactions = Record<
 const storedTransactions = (): StoredTransactions =>
   JSON.parse(localStorage.getItem('rk-transactions') ?? '{}')
 
-describe('useAddRecentTransaction validation (RainbowKit transaction store)', () => {
+/** The mock wallet connected around the tests of one `describe` (in memory only: `storage: null`). */
+function connectTheMockWalletForTheseTests() {
   beforeAll(async () => {
     const connector = wagmiConfig.connectors[0]
     if (!connector) throw new Error('the mock connector is missing')
@@ -66,6 +67,10 @@ describe('useAddRecentTransaction validation (RainbowKit transaction store)', ()
   afterAll(async () => {
     await disconnect(wagmiConfig)
   })
+}
+
+describe('useAddRecentTransaction validation (RainbowKit transaction store)', () => {
+  connectTheMockWalletForTheseTests()
   beforeEach(() => localStorage.clear())
 
   /** RainbowKit's addRecentTransaction for the connected account (checked: a connection is required). */
@@ -243,14 +248,7 @@ function OpenConnectModal() {
 }
 
 describe('RainbowKit guards the app never trips (a misuse raises an error, not a silent no-op)', () => {
-  beforeAll(async () => {
-    const connector = wagmiConfig.connectors[0]
-    if (!connector) throw new Error('the mock connector is missing')
-    await connect(wagmiConfig, { connector })
-  })
-  afterAll(async () => {
-    await disconnect(wagmiConfig)
-  })
+  connectTheMockWalletForTheseTests()
 
   test('a transaction hook outside RainbowKitProvider throws "Transaction hooks must be used within RainbowKitProvider"', () => {
     expect(() =>
