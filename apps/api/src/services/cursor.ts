@@ -10,8 +10,8 @@ import {
 import { z } from 'zod'
 import { ApiError } from '../errors.ts'
 
-/** One field of a cursor: its text as `encodeCursor` writes it, read back as a value, or undefined. */
-export type CursorField<T> = { read: (text: string) => T | undefined }
+/** One field of a cursor: its text as `cursorCodec` writes it, read back as a value, or undefined. */
+type CursorField<T> = { read: (text: string) => T | undefined }
 
 const schemaField = <T>(schema: z.core.$ZodType<T, string>): CursorField<T> => ({
   read: (text) => {
@@ -36,8 +36,8 @@ const mapped = <T, U>(field: CursorField<T>, map: (value: T) => U): CursorField<
 })
 
 /** The largest value of a PostgreSQL `integer` (int4) and `bigint` (int8). */
-export const INT4_MAX = 2n ** 31n - 1n
-export const INT8_MAX = 2n ** 63n - 1n
+const INT4_MAX = 2n ** 31n - 1n
+const INT8_MAX = 2n ** 63n - 1n
 
 /** What each kind of column holds, as a cursor field (none of the columns the lists sort on is negative). */
 export const cursorField = {
