@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 
 // `*.postgres.test.ts` need a PostgreSQL server (several API processes on one database): they run in the
 // PostgreSQL pass of `npm test`, where scripts/with-postgres.sh sets TEST_DATABASE_URL.
-const postgresOnly = process.env.TEST_DATABASE_URL ? [] : ['apps/api/src/**/*.postgres.test.ts']
+const postgresOnly = process.env.TEST_DATABASE_URL ? [] : ['**/*.postgres.test.ts']
 
 // One project per environment; the web app (jsdom/browser) adds its own entry here.
 export default defineConfig({

@@ -1,7 +1,8 @@
 // `npm run bench [-- <section>…] [--no-build] [--check]`: measures Guildhall's production build in
 // headless Chromium, section by section, prints a report and writes bench-results/bench.json.
-//   web         Guildhall's Overview beside a bare RainbowKit page (same wallet list) and a plain-wagmi floor
-//               page: bundle, load timings, connect modal, heap, long tasks, network; the first-page budget (ADR 014).
+//   web         Guildhall's Overview as `npm start` serves it beside a bare RainbowKit page (the same wallets
+//               but the development wallet) and a plain-wagmi floor page: bundle, load timings, connect
+//               modal, heap, long tasks, network; the first-page budget (ADRs 014, 039).
 //   lighthouse  Lighthouse on the Overview and a proposal page, desktop and mobile presets.
 //   sign-in     verify latency, throughput and CPU per verification, PGlite and PostgreSQL.
 //   governance  vote ingest (PGlite, PostgreSQL), tally time, token index speed, voting-power lookups.
@@ -15,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { PublicConfig } from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
+import { startNameService } from '@guildhall/devchain/name-service'
 import { type Browser, chromium } from 'playwright-core'
 import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
 import { demoEnv, startDemoChain } from '../apps/api/src/demo/local-chain.ts'
@@ -38,7 +40,10 @@ export type BenchContext = {
   cleanups: Array<() => Promise<unknown>>
   /** The production build of apps/web, in bench-results/web-dist (built once per run). */
   webDist: () => Promise<string>
-  /** anvil with the demo DAO and the app server configured like scripts/start.ts, on free ports. */
+  /**
+   * anvil with the demo DAO, the local name service and the app server configured like scripts/start.ts
+   * (`npm start`), on free ports.
+   */
   startStack: (
     webDist: string,
     env?: Record<string, string>,
@@ -113,12 +118,15 @@ function buildWeb(noBuild: boolean): () => Promise<string> {
 }
 
 async function startStack(webDist: string, env: Record<string, string> = {}) {
-  step('starting anvil, deploying the demo DAO, starting the app server')
+  step('starting anvil, deploying the demo DAO and the local name service, starting the app server')
   const { anvil, deployment } = await startDemoChain()
   cleanups.push(() => anvil.stop())
+  // As `npm start` has it: the server's name lookups answer with the demo members' names and avatars.
+  const nameService = await startNameService()
+  cleanups.push(() => nameService.stop())
   const port = await getFreePort()
   const settings = parseEnv({
-    ...demoEnv({ anvilUrl: anvil.url, deployment, webDist }),
+    ...demoEnv({ anvilUrl: anvil.url, deployment, nameService, webDist }),
     PORT: String(port),
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'silent',

@@ -1,6 +1,6 @@
-// `npm test`: every check, in order, stopping at the first failure: lint, types, unit and integration
-// tests (the API's once more against PostgreSQL, with the cluster test behind HAProxy), the production
-// build, then the end-to-end suite in Chromium.
+// `npm test`: every check, in order, stopping at the first failure: lint, types, Chromium (found or
+// installed), unit and integration tests (the API's once more against PostgreSQL, with the cluster tests
+// behind HAProxy), the production build, then the end-to-end suite in Chromium.
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { ensureChromium, ensureHaproxy, ensurePostgres } from './system-deps.ts'
@@ -18,29 +18,13 @@ let chromium = ''
 const steps: Step[] = [
   command('lint and format (Biome), dead code and dependencies (knip)', 'npm', ['run', '--silent', 'lint']),
   command('types (tsc)', 'npm', ['run', '--silent', 'typecheck']),
-  command('unit and integration tests (Vitest)', 'npx', ['vitest', 'run']),
-  {
-    name: 'API integration tests against PostgreSQL',
-    run: () => {
-      try {
-        const pgBin = ensurePostgres()
-        // The cluster test (apps/api/src/fault/cluster.postgres.test.ts) runs HAProxy.
-        ensureHaproxy()
-        return command('', 'bash', ['scripts/with-postgres.sh', 'npx', 'vitest', 'run', 'apps/api'], {
-          PG_BIN: pgBin,
-        }).run()
-      } catch (error) {
-        console.error((error as Error).message)
-        return false
-      }
-    },
-  },
-  command('production build', 'npm', ['run', '--silent', 'build']),
+  // Before the unit tests: the bench's page probe is tested in Chromium too (scripts/bench/page.test.ts).
   {
     name: 'Chromium',
     run: () => {
       try {
         chromium = ensureChromium()
+        process.env.CHROMIUM_PATH = chromium
         console.log(`Using ${chromium}`)
         return true
       } catch (error) {
@@ -49,6 +33,41 @@ const steps: Step[] = [
       }
     },
   },
+  {
+    name: 'unit and integration tests (Vitest)',
+    run: () => {
+      try {
+        // The shipped proxy configuration's test (apps/api/src/fault/haproxy.test.ts) runs HAProxy.
+        ensureHaproxy()
+        return command('', 'npx', ['vitest', 'run']).run()
+      } catch (error) {
+        console.error((error as Error).message)
+        return false
+      }
+    },
+  },
+  {
+    name: 'API integration tests against PostgreSQL',
+    run: () => {
+      try {
+        const pgBin = ensurePostgres()
+        // The cluster tests (apps/api/src/fault/cluster.postgres.test.ts, scripts/cluster.postgres.test.ts)
+        // run HAProxy.
+        ensureHaproxy()
+        // The API's tests, and every other test that needs PostgreSQL (`npm run cluster`'s).
+        return command(
+          '',
+          'bash',
+          ['scripts/with-postgres.sh', 'npx', 'vitest', 'run', 'apps/api', '.postgres.test.ts'],
+          { PG_BIN: pgBin },
+        ).run()
+      } catch (error) {
+        console.error((error as Error).message)
+        return false
+      }
+    },
+  },
+  command('production build', 'npm', ['run', '--silent', 'build']),
   {
     name: 'end-to-end tests (Playwright, Chromium)',
     run: () => command('', 'npx', ['playwright', 'test', '-c', 'e2e'], { CHROMIUM_PATH: chromium }).run(),

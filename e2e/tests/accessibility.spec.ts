@@ -73,6 +73,7 @@ const PAGES = [
   { path: '/treasury', heading: 'Treasury' },
   { path: '/account/sessions', heading: 'Your sessions' },
   { path: '/no-such-page', heading: 'Page not found' },
+  { path: '/glossary', heading: 'Glossary' },
 ]
 
 /**
@@ -98,6 +99,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
         expect((await axeFindings(page)).findings).toEqual([])
       })
     }
+
+    test(`a term's explanation, shown on keyboard focus, has no axe violations (${colorScheme})`, async ({
+      page,
+      app,
+    }) => {
+      await openPage(page, `${app.url}/members`, 'Members')
+      await page.getByRole('link', { name: 'Voting power', exact: true }).focus()
+      await expect(page.getByRole('tooltip').first()).toBeVisible()
+      expect((await axeFindings(page)).findings).toEqual([])
+    })
 
     test(`the connected overview has no axe violations (${colorScheme})`, async ({ page, app }) => {
       await connect(page, app)

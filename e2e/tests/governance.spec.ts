@@ -2,6 +2,7 @@
 // results; a member without voting power is told why; a member on another chain is led through the
 // switch; the recount in the browser says "matches", and reports a vote altered in the database.
 
+import { glossaryEntry } from '@guildhall/core'
 import type { Page } from '@playwright/test'
 import { sql } from 'drizzle-orm'
 import { type App, expect, member, SECOND_CHAIN_ID, test } from '../support/fixtures.ts'
@@ -94,8 +95,13 @@ test("a proposal's page: its heading comes with the page and stays in place, and
     const heading = shell.locator('.page-header')
     await expect(heading.getByRole('heading', { level: 1 })).toHaveText('Mend the <gate> & the "fence"')
     await expect(heading.locator('.state')).toHaveText('Active')
+    // As read: the snapshot block's explanation shows only on hover or focus.
     await expect(heading.locator('p.muted')).toHaveText(
       /^By 0x\w{2}…\w{4} · Voting ends in \d+ (hours|days) · snapshot block \d+$/,
+      { useInnerText: true },
+    )
+    await expect(heading.getByRole('link', { name: /^snapshot block \d+$/ })).toHaveAccessibleDescription(
+      glossaryEntry('snapshot-block').short,
     )
     const shellLayout = await headingBoxes(shell)
     await withoutScript.close()
@@ -135,6 +141,58 @@ test("a proposal's page: its heading comes with the page and stays in place, and
       await visitor.close()
     }
   }
+})
+
+test("a proposal's terms explain themselves on keyboard focus and on hover, Escape hides the explanation, and each links to its glossary entry", async ({
+  page,
+  app,
+}) => {
+  await propose(page, app, 'Light the porch')
+  const heading = page.locator('.page-header')
+  const term = heading.getByRole('link', { name: /^snapshot block \d+$/ })
+  const tip = heading.getByRole('tooltip')
+  const explanation = glossaryEntry('snapshot-block').short
+  await expect(tip).toBeHidden()
+  // Keyboard: Tab from the author's name reaches the term; its explanation shows, and describes it.
+  await heading.getByTestId('member-name').focus()
+  await page.keyboard.press('Tab')
+  await expect(term).toBeFocused()
+  await expect(tip).toBeVisible()
+  await expect(tip).toHaveText(explanation)
+  await expect(term).toHaveAccessibleDescription(explanation)
+  // Whole on the screen, right below the term.
+  const [termBox, tipBox] = await Promise.all([term.boundingBox(), tip.boundingBox()])
+  expect(tipBox?.y ?? 0).toBeGreaterThanOrEqual((termBox?.y ?? 0) + (termBox?.height ?? 0) - 1)
+  expect((tipBox?.x ?? 0) + (tipBox?.width ?? 0)).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0)
+  await page.keyboard.press('Escape')
+  await expect(tip).toBeHidden()
+  await expect(term).toBeFocused()
+  // Hover: shown, and it stays while the pointer moves onto it.
+  await page.mouse.move(0, 0)
+  await term.hover()
+  await expect(tip).toBeVisible()
+  await tip.hover()
+  await expect(tip).toBeVisible()
+  await page.mouse.move(0, 0)
+  await term.blur()
+  await expect(tip).toBeHidden()
+  // The same component for the other terms of the page: quorum, voting power, recount.
+  for (const [scope, name, id] of [
+    ['results', 'Quorum', 'quorum'],
+    ['vote-panel', 'voting power', 'voting-power'],
+    ['verify', 'recount', 'recount'],
+  ] as const) {
+    const other = page.getByTestId(scope).getByRole('link', { name, exact: true })
+    await expect(other).toHaveAttribute('href', `/glossary#${id}`)
+    await expect(other).toHaveAccessibleDescription(glossaryEntry(id).short)
+  }
+  // The link opens the glossary at the term: its heading in view and focused.
+  await term.click()
+  await expect(page).toHaveURL(`${app.url}/glossary#snapshot-block`)
+  const entry = page.getByRole('heading', { level: 2, name: 'Snapshot block' })
+  await expect(entry).toBeFocused()
+  await expect(entry).toBeInViewport()
+  await expect(page.getByRole('region', { name: 'Snapshot block' })).toContainText(explanation)
 })
 
 test('a member with no voting power at the snapshot is told why, and the Vote button is disabled', async ({

@@ -3,9 +3,11 @@
 // delegators; on your own page you sign, see and edit your delegate statement; it reads at phone and desktop
 // width; an unknown name is said so.
 
+import { glossaryEntry } from '@guildhall/core'
 import type { Page } from '@playwright/test'
 import { connect, expect, member, test } from '../support/fixtures.ts'
 import { connectAndPropose, vote } from './governance-helpers.ts'
+import { expectAddressesWhole } from './layout-helpers.ts'
 
 const ADA = member(1)
 const CLEO = member(3)
@@ -88,6 +90,9 @@ for (const width of [390, 1280]) {
     await expect(page.getByTestId('member-delegator').first()).toBeVisible()
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow).toBeLessThanOrEqual(0)
+    // Her full address wraps, if at all, between its halves.
+    await expect(page.getByTestId('member-address')).toHaveText(ADA)
+    await expectAddressesWhole(page)
   })
 }
 
@@ -125,6 +130,12 @@ test.describe('Cleo', () => {
     await expect(shown.locator('[onerror]')).toHaveCount(0)
     expect(await page.evaluate(() => (window as { hacked?: boolean }).hacked)).toBeUndefined()
     const firstEntry = await shown.getByText(/governance log entry \d+/).textContent()
+    // "Governance log entry" is explained as on a proposal's page: the same term, linked to the glossary.
+    const entryTerm = shown.getByRole('link', { name: /^governance log entry \d+$/ })
+    await expect(entryTerm).toHaveAttribute('href', '/glossary#log-entry')
+    await expect(entryTerm).toHaveAccessibleDescription(glossaryEntry('log-entry').short)
+    await entryTerm.focus()
+    await expect(shown.getByRole('tooltip')).toHaveText(glossaryEntry('log-entry').short)
 
     await editor.getByRole('button', { name: 'Edit statement' }).click()
     await editor.getByLabel(/Who you are/).fill('## Cleo for delegate\n\nI explain each vote.')

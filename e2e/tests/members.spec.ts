@@ -1,8 +1,17 @@
 // The members directory in the browser: it sorts, searches and pages over the demo DAO's members, each row
 // opens the member's page, and it reads at phone width as well as at desktop width.
 
+import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import type { Page } from '@playwright/test'
+import { createPublicClient, createWalletClient, defineChain, http, parseEther } from 'viem'
 import { expect, member, resolvedNames, test } from '../support/fixtures.ts'
+import { expectAddressesWhole } from './layout-helpers.ts'
+
+// Its own worker (a chain of its own): the directory here holds 17 more holders than the demo's 8, 25 in
+// all, as a DAO's first page of members does, which no other file's figures must see.
+test.use({ appEnv: { DAO_DESCRIPTION: 'The DAO the members directory tests run against.' } })
+const EXTRA_HOLDERS = 17
 
 // The demo DAO: Ada (ada.eth) votes with her and Dev's tokens (1,250 GHD), Ben (ben.eth) with his and Eve's
 // (850 GHD).
@@ -16,6 +25,29 @@ const powers = async (page: Page) =>
     Number((/^([\d,.]+) GHD/.exec(text)?.[1] ?? 'NaN').replaceAll(',', '')),
   )
 
+test.beforeAll(async ({ chains }) => {
+  // The token's owner (anvil's account 0, the deployer) mints a few GHD to each new holder, one block each.
+  const chain = defineChain({
+    id: LOCAL_CHAIN_ID,
+    name: 'Local chain',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [chains.dao.url] } },
+  })
+  const transport = http(chains.dao.url)
+  const wallet = createWalletClient({ chain, transport, account: member(0) })
+  const client = createPublicClient({ chain, transport, pollingInterval: 50 })
+  for (let i = 1; i <= EXTRA_HOLDERS; i++) {
+    const hash = await wallet.writeContract({
+      address: chains.deployment.token,
+      abi: governanceTokenAbi,
+      functionName: 'mint',
+      args: [`0x${'00'.repeat(19)}${(0xa0 + i).toString(16)}`, parseEther(String(i))],
+      gas: 300_000n,
+    })
+    expect((await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success')
+  }
+})
+
 test.beforeEach(async ({ page, app }) => {
   // The server's token index has applied the demo's history.
   await expect
@@ -23,7 +55,7 @@ test.beforeEach(async ({ page, app }) => {
       async () =>
         ((await (await page.request.get(`${app.url}/api/members`)).json()) as { members: [] }).members.length,
     )
-    .toBeGreaterThanOrEqual(8)
+    .toBeGreaterThanOrEqual(8 + EXTRA_HOLDERS)
   // The server's name refresher has looked Ada and Ben up.
   await resolvedNames(page, app, [member(1), member(2)])
 })
@@ -91,25 +123,70 @@ test('the directory sorts, searches and pages', async ({ page, app }) => {
 })
 
 for (const width of [390, 1280]) {
-  test(`the directory reads at ${width} px: no sideways scrolling, every figure labelled`, async ({
+  test(`the directory reads at ${width} px: no sideways scrolling, every figure labelled, no address broken`, async ({
     page,
     app,
   }) => {
     await page.setViewportSize({ width, height: 844 })
     await page.goto(`${app.url}/members`)
     await expect(rows(page).first()).toContainText(ADA)
+    await expect(rows(page)).toHaveCount(8 + EXTRA_HOLDERS)
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow).toBeLessThanOrEqual(0)
     const first = rows(page).first()
+    const boxes = await rows(page).evaluateAll((links) => links.map((link) => link.getBoundingClientRect()))
+    const list = await page.getByTestId('member-list').boundingBox()
     if (width === 390) {
-      // Cards: the labels sit beside each figure; the table's header row is hidden.
-      await expect(first.getByText('Voting power', { exact: true })).toBeVisible()
+      // A compact row each: avatar, name and voting power on one line, the other figures, labelled, on one
+      // line below. 25 members were a 6,000 px column of cards; now well under a third of that.
+      await expect(page.locator('.member-head')).toBeHidden()
+      await expect(first.getByText('Delegators', { exact: true })).toBeVisible()
       await expect(first.getByText('Participation', { exact: true })).toBeVisible()
+      // The voting power's label is left to screen readers: the row's link names it.
+      await expect(first).toHaveAccessibleName(/Voting power\s*1,250 GHD/)
+      for (const row of boxes) expect(row.height, 'a row on a phone').toBeLessThanOrEqual(64)
+      expect(list?.height ?? Number.POSITIVE_INFINITY, '25 rows').toBeLessThan(1_800)
+      const more = first.locator('.member-more')
+      const line = await more.evaluate((element) => ({
+        height: element.getBoundingClientRect().height,
+        lineHeight: Number.parseFloat(getComputedStyle(element).lineHeight),
+      }))
+      expect(line.height, 'the figures below the name: one line').toBeLessThanOrEqual(line.lineHeight + 1)
+      // The voting power, its share and the name share the first line.
+      const [who, power] = await Promise.all([
+        first.locator('.member-who-name').boundingBox(),
+        first.getByTestId('member-power').boundingBox(),
+      ])
+      expect(Math.abs((who?.y ?? 0) - (power?.y ?? 100))).toBeLessThanOrEqual(4)
+      // A term at the line's end: its explanation, shown on focus, moves left to stay on the screen.
+      const term = page.getByRole('link', { name: 'participation', exact: true })
+      await term.focus()
+      const tip = page.getByRole('tooltip').filter({ visible: true })
+      await expect(tip).toHaveCount(1)
+      const [termBox, tipBox] = await Promise.all([term.boundingBox(), tip.boundingBox()])
+      expect(termBox?.x ?? 0, 'the term starts past the middle of the line').toBeGreaterThan(width / 2)
+      expect(tipBox?.x ?? -1).toBeGreaterThanOrEqual(0)
+      expect(
+        (tipBox?.x ?? 0) + (tipBox?.width ?? width),
+        'the explanation ends on the screen',
+      ).toBeLessThanOrEqual(width)
+      await term.blur()
     } else {
       await expect(page.locator('.member-head')).toBeVisible()
-      const box = await first.boundingBox()
-      // One line per member at desktop width.
-      expect(box?.height ?? 0).toBeLessThan(80)
+      // One line per member at desktop width, each figure in its header's column.
+      for (const row of boxes) expect(row.height).toBeLessThan(80)
+      const columns = await page
+        .locator('.member-head > span')
+        .evaluateAll((spans) => spans.map((span) => Math.round(span.getBoundingClientRect().left)))
+      const figures = await first.locator(':scope > *, .member-more > *').evaluateAll((cells) =>
+        cells
+          .filter((cell) => !cell.classList.contains('member-more'))
+          .map((cell) => Math.round(cell.getBoundingClientRect().left))
+          .sort((a, b) => a - b),
+      )
+      expect(figures).toEqual(columns)
+      await expect(first.getByTestId('member-delegators')).toBeVisible()
     }
+    await expectAddressesWhole(page)
   })
 }

@@ -93,12 +93,14 @@ test("a proposal's page at 1280 and 390 px: each card as tall as its content, a 
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 844 })
     const label = `${width} px`
-    const cards = ['proposal-body', 'results', 'vote-panel', 'verify'].map((id) => page.getByTestId(id))
+    const cards = ['proposal-body', 'results', 'vote-panel', 'verify', 'votes-list'].map((id) =>
+      page.getByTestId(id),
+    )
     await expect(page.getByTestId('voting-power')).toContainText('1,250 GHD')
     for (const card of cards)
       await expectOwnHeight(card, `${label} ${await card.getAttribute('data-testid')}`)
     const boxes = await Promise.all(cards.map(box))
-    const [body, results, vote, verify] = boxes as [Box, Box, Box, Box]
+    const [body, results, vote, verify, votes] = boxes as [Box, Box, Box, Box, Box]
     // Results, your vote and the recount: one below the other, apart.
     expect(vote.top - results.bottom, `${label}: results to vote`).toBeGreaterThanOrEqual(12)
     expect(verify.top - vote.bottom, `${label}: vote to verify`).toBeGreaterThanOrEqual(12)
@@ -108,15 +110,61 @@ test("a proposal's page at 1280 and 390 px: each card as tall as its content, a 
       expect(body.bottom, `${label}: the text's card is shorter than the column beside it`).toBeLessThan(
         verify.bottom - 100,
       )
+      // The votes list under the text, beside the results, its top on the first screen.
+      expect(votes.left, label).toBe(body.left)
+      expect(votes.top - body.bottom, `${label}: text to votes`).toBeGreaterThanOrEqual(12)
+      expect(votes.top - body.bottom, `${label}: text to votes`).toBeLessThanOrEqual(20)
+      expect(votes.top, `${label}: the votes list starts on the first screen`).toBeLessThan(844 - 100)
     } else {
       expect(results.top - body.bottom, `${label}: text to results`).toBeGreaterThanOrEqual(12)
+      expect(votes.top - verify.bottom, `${label}: verify to votes`).toBeGreaterThanOrEqual(12)
       for (const card of boxes) {
         expect(card.left, label).toBeGreaterThanOrEqual(0)
         expect(card.right, label).toBeLessThanOrEqual(width)
       }
     }
     await expectNoHorizontalOverflow(page, label)
+    // The voter count in the results leads to the votes list, wherever it is.
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.getByTestId('voters').getByRole('link', { name: '0 voters' }).click()
+    await expect(page.getByTestId('votes-list')).toBeInViewport()
+    await expect(page.getByTestId('votes-list').getByRole('heading', { level: 2 })).toHaveText('Votes (0)')
   }
+})
+
+test("a reason looks the same in the votes list and in the member's votes: one component", async ({
+  page,
+  app,
+}) => {
+  await connect(page, app, '/proposals')
+  await newProposal(page, 'Wax the floor')
+  const panel = page.getByTestId('vote-panel')
+  await panel.getByLabel('For').check()
+  await panel.getByLabel(/Reason/).fill('The floor squeaks.\nIt is old.')
+  await panel.getByRole('button', { name: 'Vote' }).click()
+  await expect(panel.getByTestId('my-vote')).toContainText('You voted For')
+  const look = (reason: Locator) =>
+    reason.evaluate((element) => {
+      const style = getComputedStyle(element)
+      return [
+        element.tagName,
+        style.color,
+        style.fontStyle,
+        style.fontSize,
+        style.borderLeft,
+        style.paddingLeft,
+        style.whiteSpace,
+        element.textContent,
+      ].join(' | ')
+    })
+  const inList = page.getByTestId('votes-list').locator('.vote-reason')
+  await expect(inList).toHaveText('The floor squeaks.\nIt is old.')
+  const listLook = await look(inList)
+  expect(listLook).toContain('BLOCKQUOTE')
+  await page.goto(`${app.url}/members/${ADA}`)
+  const onPage = page.getByTestId('member-vote').filter({ hasText: 'Wax the floor' }).locator('.vote-reason')
+  await expect(onPage).toBeVisible()
+  expect(await look(onPage)).toBe(listLook)
 })
 
 test('a disabled Vote button says why in text beside it, linked to it, also to a member without voting power', async ({

@@ -36,14 +36,17 @@ export const PROFILES: Profile[] = [
 ]
 
 /**
- * Where a page's wallet UI is, so the same probe times every page. "Connect Wallet" itself is found by its
- * label (a button whose text is exactly that), whoever renders it: RainbowKit's ConnectButton, a
- * hand-made button, or a stand-in that loads the wallet kit on demand.
+ * Where a page's wallet UI is, so the same probe times every page. "Connect Wallet" as a person sees it is
+ * found by its label (a button whose text is exactly that), whoever renders it: RainbowKit's ConnectButton,
+ * a hand-made button, or a stand-in shown while the wallet kit loads. `connectButton` is the page's real
+ * button, the one whose press opens the connect modal at once (a press on Guildhall's stand-in waits for
+ * the kit to arrive and mount).
  */
-export type Selectors = { accountButton: string; walletOption: string }
+export type Selectors = { connectButton: string; accountButton: string; walletOption: string }
 
-/** RainbowKit's account button and connect modal (Guildhall and the bare RainbowKit page). */
+/** RainbowKit's buttons and connect modal (Guildhall and the bare RainbowKit page). */
 export const RAINBOWKIT_SELECTORS: Selectors = {
+  connectButton: '[data-testid="rk-connect-button"]',
   accountButton: '[data-testid="rk-account-button"]',
   walletOption: '[data-testid^="rk-wallet-option-"]',
 }
@@ -56,6 +59,7 @@ export type Target = { name: string; url: string; selectors: Selectors; failureD
 /** What the probe records in the page, in ms since navigation start (performance.now()). */
 type Marks = {
   fcp: number | null
+  connectVisible: number | null
   connectReady: number | null
   accountReady: number | null
   clickAt: number | null
@@ -68,14 +72,17 @@ type Marks = {
 type MarkName = Exclude<keyof Marks, 'longTasks'>
 
 // Runs before any page script. A string, not a function, so no bundler helper leaks into the page.
-// "Ready" = the button shown: not inside an aria-hidden wrapper and fully opaque (RainbowKit renders its
-// button hidden, at opacity 0, until it has mounted; Guildhall hides its own while sign-in status loads). "Modal open" = a dialog titled "Connect a Wallet" has
-// a box; "wallet list" = every wallet option in it has a box and its icons have loaded (RainbowKit loads
-// each icon as its own chunk). Conditions are checked on every DOM mutation, image load and end of
-// transition/animation, and on every frame between the click and the wallet list.
-const probe = (selectors: Selectors) => `(() => {
+// "Shown" = rendered and visible (not display:none or visibility:hidden: the server's shell holds the
+// button's place with an invisible copy), not inside an aria-hidden wrapper, and fully opaque (RainbowKit
+// renders its button hidden, at opacity 0, until it has mounted; Guildhall hides its stand-in while
+// sign-in status loads). "Visible" = any "Connect Wallet" button shown; "ready" = the page's real connect
+// button shown. "Modal open" = a dialog titled "Connect a Wallet" has a box; "wallet list" = every wallet
+// option in it has a box and its icons have loaded (RainbowKit loads each icon as its own chunk).
+// Conditions are checked on every DOM mutation, image load and end of transition/animation, and on every
+// frame between the click and the wallet list.
+export const probe = (selectors: Selectors) => `(() => {
   const selectors = ${JSON.stringify(selectors)};
-  const marks = (window.__bench = { fcp: null, connectReady: null, accountReady: null, clickAt: null, modalOpen: null, walletList: null, longTasks: [] });
+  const marks = (window.__bench = { fcp: null, connectVisible: null, connectReady: null, accountReady: null, clickAt: null, modalOpen: null, walletList: null, longTasks: [] });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') marks.fcp = entry.startTime;
   }).observe({ type: 'paint', buffered: true });
@@ -84,14 +91,20 @@ const probe = (selectors: Selectors) => `(() => {
   }).observe({ type: 'longtask', buffered: true });
   const shownElement = (element) => {
     if (!element || element.closest('[aria-hidden="true"], dialog:not([open])')) return false;
+    if (!element.checkVisibility({ visibilityProperty: true })) return false;
     if (element.getBoundingClientRect().width === 0) return false;
     for (let node = element; node; node = node.parentElement) if (getComputedStyle(node).opacity !== '1') return false;
     return true;
   };
   const shown = (selector) => shownElement(document.querySelector(selector));
-  const connectShown = () => [...document.querySelectorAll('button')].some(
+  const connectShown = () => [...document.querySelectorAll('button')].find(
     (button) => button.textContent.trim() === ${JSON.stringify(CONNECT_LABEL)} && shownElement(button),
   );
+  // Where a finger would land on the first "Connect Wallet" shown, if any (for a tap at first sight).
+  window.__benchConnectAt = () => {
+    const box = connectShown()?.getBoundingClientRect();
+    return box ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null;
+  };
   const connectDialog = () => [...document.querySelectorAll('[role="dialog"], dialog[open]')].find(
     (dialog) => dialog.textContent.includes('Connect a Wallet') && dialog.getBoundingClientRect().width > 0,
   );
@@ -102,7 +115,8 @@ const probe = (selectors: Selectors) => `(() => {
   };
   const check = () => {
     const now = performance.now();
-    if (marks.connectReady === null && connectShown()) marks.connectReady = now;
+    if (marks.connectVisible === null && connectShown()) marks.connectVisible = now;
+    if (marks.connectReady === null && shown(selectors.connectButton)) marks.connectReady = now;
     if (marks.accountReady === null && shown(selectors.accountButton)) marks.accountReady = now;
     if (marks.clickAt === null || marks.walletList !== null) return;
     const dialog = connectDialog();
@@ -273,8 +287,9 @@ async function heapUsed(cdp: CDPSession): Promise<number> {
 }
 
 export type ColdLoad = {
-  /** ms since navigation start. */
+  /** ms since navigation start: first paint, a "Connect Wallet" a person sees, the real button shown. */
   fcp: number
+  connectVisible: number
   connectReady: number
   /** ms since the click on "Connect Wallet". */
   modalOpen: number
@@ -294,10 +309,10 @@ const SETTLE_QUIET_MS = 500
 const SETTLE_MAX_MS = 10_000
 
 /**
- * One cold load without a wallet: first paint and "Connect Wallet" ready; once the page has settled (no
- * request for 0.5 s, at most 10 s), its heap, long tasks and off-machine requests so far; then a click on
- * "Connect Wallet" timed to the dialog and to its full wallet list, and the off-machine requests the click
- * caused (until the network settles again).
+ * One cold load without a wallet: first paint, "Connect Wallet" visible and ready (the real button); once
+ * the page has settled (no request for 0.5 s, at most 10 s), its heap, long tasks and off-machine requests
+ * so far; then a click on "Connect Wallet" timed to the dialog and to its full wallet list, and the
+ * off-machine requests the click caused (until the network settles again).
  */
 export async function coldLoad(browser: Browser, profile: Profile, target: Target): Promise<ColdLoad> {
   const { context, page, traffic, cdp } = await openPage(browser, profile, target)
@@ -315,6 +330,7 @@ export async function coldLoad(browser: Browser, profile: Profile, target: Targe
     const m = await marks(page)
     if (
       m.fcp === null ||
+      m.connectVisible === null ||
       m.connectReady === null ||
       m.clickAt === null ||
       m.modalOpen === null ||
@@ -326,6 +342,7 @@ export async function coldLoad(browser: Browser, profile: Profile, target: Targe
     const beforeClick = m.longTasks.filter(([start]) => start < clickAt)
     return {
       fcp: m.fcp,
+      connectVisible: m.connectVisible,
       connectReady: m.connectReady,
       modalOpen: m.modalOpen - clickAt,
       walletList: m.walletList - clickAt,
@@ -335,6 +352,36 @@ export async function coldLoad(browser: Browser, profile: Profile, target: Targe
       externalAtLoad,
       externalAfterClick: traffic.external.length - externalAtLoad,
     }
+  } finally {
+    await context.close()
+  }
+}
+
+/**
+ * One cold load without a wallet in which "Connect Wallet" is tapped (clicked on a desktop) the moment one
+ * is shown, where it is shown: ms from navigation start until the connect dialog opens. What a member who
+ * taps at once waits for; on Guildhall the first button shown is the stand-in, whose press waits for the
+ * wallet kit.
+ */
+export async function tapAtFirstSight(browser: Browser, profile: Profile, target: Target): Promise<number> {
+  const { context, page } = await openPage(browser, profile, target)
+  try {
+    await page.goto(target.url, { waitUntil: 'commit' })
+    const deadline = Date.now() + 60_000
+    // Short evaluations, as in waitForMark; each waits for the page's main thread, as a tap would.
+    const connectAt = () =>
+      page.evaluate('window.__benchConnectAt?.() ?? null') as Promise<{ x: number; y: number } | null>
+    let at = await connectAt()
+    while (!at) {
+      if (Date.now() > deadline) throw new Error(`${target.name}: no "Connect Wallet" shown within 60 s`)
+      await new Promise((done) => setTimeout(done, 20))
+      at = await connectAt()
+    }
+    await (profile.context.hasTouch ? page.touchscreen.tap(at.x, at.y) : page.mouse.click(at.x, at.y))
+    await waitForMark(page, target, 'modalOpen')
+    const { modalOpen } = await marks(page)
+    if (modalOpen === null) throw new Error(`${target.name}: modalOpen still null`)
+    return modalOpen
   } finally {
     await context.close()
   }

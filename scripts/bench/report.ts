@@ -16,8 +16,11 @@ export type PageFigures = {
     staticGraph: Listed
     allJs: Size
   }
-  /** Cold loads without a wallet, per profile: each figure's median, min–max and samples. */
-  pages: Record<ProfileName, Record<keyof ColdLoad, Spread>>
+  /**
+   * Cold loads without a wallet, per profile: each figure's median, min–max and samples; and, from loads of
+   * their own, the connect dialog's opening (ms since navigation) when "Connect Wallet" is tapped at first sight.
+   */
+  pages: Record<ProfileName, Record<keyof ColdLoad | 'modalAtFirstSight', Spread>>
   network: {
     disconnected: NetworkAtLoad
     connected: NetworkAtLoad
@@ -83,15 +86,16 @@ export function checkBudget(guildhall: PageFigures, refs: Record<ReferenceName, 
           }),
     })
   }
-  // The Overview with every wallet enabled, first visit (no wallet) and a returning member's visit.
+  // The Overview as `npm start` serves it (every wallet and the development wallet), first visit (no
+  // wallet) and a returning member's visit.
   atMost(
-    'JS at load ≤ 300 KiB gzip, disconnected (Overview, all wallets)',
+    'JS at load ≤ 300 KiB gzip, disconnected (Overview as npm start serves it)',
     guildhall.bundle.loadedAtPageLoad.gzip,
     JS_AT_LOAD_BUDGET,
     kib,
   )
   atMost(
-    'JS at load ≤ 300 KiB gzip, connected (Overview, all wallets)',
+    'JS at load ≤ 300 KiB gzip, connected (Overview as npm start serves it)',
     guildhall.bundle.loadedConnected.gzip,
     JS_AT_LOAD_BUDGET,
     kib,
@@ -111,7 +115,7 @@ export function checkBudget(guildhall: PageFigures, refs: Record<ReferenceName, 
     const ready = guildhall.pages.phone.connectReady.median
     const rainbowKit = refs.rainbowkit.pages.phone.connectReady.median
     atMost(
-      '"Connect Wallet" ready ≤ 0.7× bare RainbowKit (phone)',
+      '"Connect Wallet" ready (the real button) ≤ 0.7× bare RainbowKit (phone)',
       ready,
       rainbowKit * READY_VS_RAINBOWKIT_PHONE,
       msOf,
@@ -181,7 +185,7 @@ export function formatWebReport(r: WebResult, meta: { date: string; chromium: st
   const spreadRow = (
     label: string,
     profile: ProfileName,
-    key: keyof ColdLoad,
+    key: keyof PageFigures['pages'][ProfileName],
     unit: (n: number) => string = plain,
   ) => {
     const figure = (p: PageFigures) => p.pages[profile][key]
@@ -194,7 +198,9 @@ export function formatWebReport(r: WebResult, meta: { date: string; chromium: st
   const profileRows = (profile: ProfileName) => [
     [`${profile} (median of 5, min–max)`],
     spreadRow('  first contentful paint, ms', profile, 'fcp'),
-    spreadRow('  "Connect Wallet" ready, ms', profile, 'connectReady'),
+    spreadRow('  "Connect Wallet" visible, ms', profile, 'connectVisible'),
+    spreadRow('  "Connect Wallet" ready (the real button), ms', profile, 'connectReady'),
+    spreadRow('  modal open, tapped at first sight, ms', profile, 'modalAtFirstSight'),
     spreadRow('  connect modal open after click, ms', profile, 'modalOpen'),
     spreadRow('  wallet list visible after click, ms', profile, 'walletList'),
     spreadRow('  JS heap after load, MiB', profile, 'heapBytes', noUnitMib),
@@ -245,12 +251,17 @@ export function formatWebReport(r: WebResult, meta: { date: string; chromium: st
     '  The three pages are measured by the same code, their loads interleaved (G, RK, floor, G, …) so',
     '  machine noise falls on all three. Cold load = fresh context (empty cache), no wallet; all served',
     '  from 127.0.0.1 by @fastify/static with the same pre-compressed brotli files and cache headers.',
-    "  Guildhall and bare RainbowKit list the same 7 wallets: Guildhall's development wallet (offered",
-    '  only against the local demo chain, never on a real network) is off in this section.',
+    "  Guildhall runs as `npm start` serves it: bare RainbowKit's 7 wallets and the demo's development",
+    '  wallet (offered only against the local chain, never on a real network), and the local name service.',
     '  JS: "at load" = JS the browser fetched until the page was ready and the network quiet for 1.5 s',
     '  (dynamic imports made during start-up included); sizes of the files on disk, gzip -9 per file.',
-    '  FCP and "ready" in ms since navigation start (ready = the button shown: not aria-hidden, opacity 1).',
-    '  The click (a tap on phone) comes once the page has settled (no request for 0.5 s, at most 10 s),',
+    '  FCP, "visible" and "ready" in ms since navigation start. Visible = a button labelled "Connect',
+    '  Wallet" shown (rendered, not visibility:hidden, not aria-hidden, opacity 1); ready = the page\'s real',
+    "  connect button shown (RainbowKit's; the floor's own), whose press opens the modal at once. Guildhall",
+    '  shows a stand-in first (ADR 008): a press on it waits for the wallet kit, then opens the modal.',
+    '  "Tapped at first sight" = loads of their own in which the first "Connect Wallet" shown is tapped',
+    '  (clicked on desktop) at once, where it is: ms since navigation start until the dialog opens.',
+    '  Otherwise the click (a tap on phone) comes once the page has settled (no request for 0.5 s, at most 10 s),',
     '  with no hover beforehand: the pointer reaches the button just before it clicks. Modal open = click',
     '  until the "Connect a Wallet" dialog has a box; wallet list = every wallet option in it shown with',
     '  its icon loaded. Heap = Runtime.getHeapUsage after a forced GC, before the click. Long tasks =',

@@ -12,7 +12,10 @@ const spread = z.object({
 const jsSize = z.object({ files: z.number().int(), raw: z.number(), gzip: z.number() })
 const pageTimings = z.object({
   fcp: spread,
+  connectVisible: spread,
   connectReady: spread,
+  /** ms since navigation start until the connect dialog opens, "Connect Wallet" tapped the moment it shows. */
+  modalAtFirstSight: spread,
   modalOpen: spread,
   walletList: spread,
   heapBytes: spread,

@@ -1,5 +1,6 @@
-// The `web` section of `npm run bench`: Guildhall's Overview beside a bare RainbowKit page with the same
-// wallet list and a plain-wagmi floor page, measured by the same code (scripts/bench/page.ts).
+// The `web` section of `npm run bench`: Guildhall's Overview as `npm start` serves it beside a bare RainbowKit
+// page with its wallet list (less the development wallet) and a plain-wagmi floor page, measured by the same
+// code (scripts/bench/page.ts).
 import { join } from 'node:path'
 import { LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
@@ -20,6 +21,7 @@ import {
   RAINBOWKIT_SELECTORS,
   type Selectors,
   type Target,
+  tapAtFirstSight,
 } from './page.ts'
 import { buildReference, REFERENCES, type ReferenceName, serveReference } from './reference.ts'
 import { checkBudget, formatWebReport, type PageFigures, spread, type WebResult } from './report.ts'
@@ -29,6 +31,7 @@ const COLD_LOADS = 5
 const IDLE_MS = 20_000
 
 const FLOOR_SELECTORS: Selectors = {
+  connectButton: '[data-testid="floor-connect-button"]',
   accountButton: '[data-testid="floor-account-button"]',
   walletOption: '[data-testid^="floor-wallet-option-"]',
 }
@@ -88,9 +91,9 @@ export async function webSection(ctx: BenchContext): Promise<SectionResult> {
       }
     })(),
   ])
-  // The same wallet list as the bare RainbowKit page: without the demo's development wallet, which the
-  // app offers only against the local chain (never to a real network's users).
-  const { anvil, appUrl, publicConfig } = await ctx.startStack(guildhallDist, { DEV_WALLET_ACCOUNTS: '' })
+  // The Overview as `npm start` serves it, the demo's development wallet included: its wallet list is the
+  // bare RainbowKit page's 7 wallets and that one.
+  const { anvil, appUrl, publicConfig } = await ctx.startStack(guildhallDist)
   const target = (name: PageName, url: string, selectors: Selectors, dist: string) => ({
     name,
     url,
@@ -149,12 +152,19 @@ export async function webSection(ctx: BenchContext): Promise<SectionResult> {
   const coldLoads = Object.fromEntries(
     names.map((name) => [name, { desktop: [], phone: [] } as Record<ProfileName, ColdLoad[]>]),
   ) as Record<PageName, Record<ProfileName, ColdLoad[]>>
+  const firstTaps = Object.fromEntries(
+    names.map((name) => [name, { desktop: [], phone: [] } as Record<ProfileName, number[]>]),
+  ) as Record<PageName, Record<ProfileName, number[]>>
   for (const profile of PROFILES) {
     for (let i = 1; i <= COLD_LOADS; i++) {
       // Interleaved, so that a burst of load from elsewhere on the machine hits all three pages alike.
-      ctx.step(`${profile.name} cold loads ${i}/${COLD_LOADS} (${names.join(', ')})`)
-      for (const name of names)
+      ctx.step(
+        `${profile.name} cold loads ${i}/${COLD_LOADS} (${names.join(', ')}; settled, then tapped at first sight)`,
+      )
+      for (const name of names) {
         coldLoads[name][profile.name].push(await coldLoad(browser, profile, targets[name]))
+        firstTaps[name][profile.name].push(await tapAtFirstSight(browser, profile, targets[name]))
+      }
     }
   }
 
@@ -167,9 +177,10 @@ export async function webSection(ctx: BenchContext): Promise<SectionResult> {
     for (const profile of PROFILES) {
       const runs = coldLoads[name][profile.name]
       const keys = Object.keys(runs[0] as ColdLoad) as Array<keyof ColdLoad>
-      pages[profile.name] = Object.fromEntries(
-        keys.map((key) => [key, spread(runs.map((run) => run[key]))]),
-      ) as PageFigures['pages'][ProfileName]
+      pages[profile.name] = {
+        ...Object.fromEntries(keys.map((key) => [key, spread(runs.map((run) => run[key]))])),
+        modalAtFirstSight: spread(firstTaps[name][profile.name]),
+      } as PageFigures['pages'][ProfileName]
     }
     figures[name] = {
       bundle: bundleFigures(targets[name].dist, disconnected, connected),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { APP_SHELL_PLACEHOLDER, MAIN_NAV, PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
+import { APP_SHELL_PLACEHOLDER, glossaryEntry, MAIN_NAV, PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
 import { describe, expect, test } from 'vitest'
 import { escapeHtml, renderAppShell, renderDataPreloads, renderProposalHeader } from './app-shell.ts'
 
@@ -148,7 +148,11 @@ describe('renderProposalHeader', () => {
       '<article class="page"><p><a href="/proposals" data-discover="true">← Proposals</a></p>' +
         '<header class="page-header"><span class="state state-active">Active</span>' +
         '<h1>Fix the &lt;roof&gt; &amp; &quot;gutters&quot;</h1>' +
-        '<p class="muted">By 0xf3…2266 · <span>Voting ends in 3 days</span> · snapshot block 120</p>' +
+        '<p class="muted">By 0xf3…2266 · <span>Voting ends in 3 days</span> · ' +
+        // The snapshot block is a term explained on hover and focus, linking to the glossary, as on the page.
+        '<span class="term"><a class="term-link" aria-describedby="shell-term-snapshot-block" ' +
+        'href="/glossary#snapshot-block" data-discover="true">snapshot block 120</a>' +
+        `<span class="term-tip" role="tooltip" id="shell-term-snapshot-block">${glossaryEntry('snapshot-block').short}</span></span></p>` +
         '</header></article>',
     )
   })

@@ -1,5 +1,8 @@
 import {
   BYTES32_PATTERN,
+  type GlossaryTermId,
+  glossaryEntry,
+  glossaryPath,
   MAIN_NAV,
   type ProposalState,
   type PublicConfig,
@@ -80,8 +83,23 @@ export function renderProposalHeader(proposal: {
     `<span class="state state-${proposal.state}">${STATE_LABELS[proposal.state]}</span>` +
     `<h1>${escapeHtml(proposal.title)}</h1>` +
     `<p class="muted">By ${escapeHtml(shortenAddress(proposal.author))} · ` +
-    `<span>${escapeHtml(timeLine(proposal, proposal.now))}</span> · snapshot block ${proposal.snapshot}</p>` +
+    `<span>${escapeHtml(timeLine(proposal, proposal.now))}</span> · ` +
+    `${renderTerm('snapshot-block', `snapshot block ${proposal.snapshot}`)}</p>` +
     '</header></article>'
+  )
+}
+
+/**
+ * A word of governance with its explanation, as the web app's `Term` (apps/web/src/components/term.tsx)
+ * draws it: a link to its glossary entry, described by its short explanation, which CSS shows on hover
+ * and focus before the app's code runs.
+ */
+function renderTerm(id: GlossaryTermId, text: string): string {
+  const tipId = `shell-term-${id}`
+  return (
+    `<span class="term"><a class="term-link" aria-describedby="${tipId}" href="${glossaryPath(id)}" data-discover="true">` +
+    `${escapeHtml(text)}</a><span class="term-tip" role="tooltip" id="${tipId}">` +
+    `${escapeHtml(glossaryEntry(id).short)}</span></span>`
   )
 }
 

@@ -33,7 +33,7 @@ export async function buildApp({
   const { publicConfig } = settings
 
   // First: routes take the error handler and the hooks that exist when they are added.
-  await app.register(errorsPlugin, { database })
+  await app.register(errorsPlugin)
   await app.register(securityPlugin, { settings, database })
   const token = tokenDeps(settings, database, now, app.log)
   const names = nameDeps(settings, database, now, app.log)

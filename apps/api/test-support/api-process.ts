@@ -23,29 +23,40 @@ export type ApiProcess = {
 /** Every server started, so an afterAll (stopApiProcesses) can kill what a failed test left running. */
 const started: ApiProcess[] = []
 
+export type ApiProcessOptions = {
+  /** Flags for its Node (a bench caps its heap with them). */
+  nodeFlags?: string[]
+  /** The port to listen on (a restarted instance keeps its own); a free one by default. */
+  port?: number
+  /** Called with each line the server writes, stdout and stderr (`npm run cluster` prints them). */
+  onLine?: (line: string) => void
+}
+
 /**
  * Starts the server with `env` (after PORT, HOST, PUBLIC_ORIGIN and LOG_LEVEL of its own) and waits until it
- * listens; `nodeFlags` go to its Node (a bench caps its heap with them).
+ * listens. `env` is the server's whole environment, never its command line, which any local user reads
+ * with `ps` (DATABASE_URL carries a password); /proc/<pid>/environ is readable by its owner only.
  */
 export async function startApiProcess(
   env: Record<string, string | undefined>,
-  { nodeFlags = [] }: { nodeFlags?: string[] } = {},
+  { nodeFlags = [], port: chosenPort, onLine }: ApiProcessOptions = {},
 ): Promise<ApiProcess> {
-  const port = await getFreePort()
+  const port = chosenPort ?? (await getFreePort())
   const origin = `http://127.0.0.1:${port}`
   const settings = {
-    PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_ORIGIN: origin,
     LOG_LEVEL: 'silent',
     ...env,
+    PORT: String(port),
   }
-  const child = fork(resolve(import.meta.dirname, 'api-server.ts'), [JSON.stringify(settings)], {
+  const child = fork(resolve(import.meta.dirname, 'api-server.ts'), [], {
     cwd: ROOT,
+    env: settings,
     execArgv: ['--import', 'tsx', ...nodeFlags],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
-  const { exited, output } = watchChild(child)
+  const { exited, output } = watchChild(child, onLine)
   const next = <T extends ServerMessage['type']>(type: T, timeoutMs: number) =>
     new Promise<Extract<ServerMessage, { type: T }>>((resolveMessage, reject) => {
       const onMessage = (message: ServerMessage) => {

@@ -1,7 +1,8 @@
 // The API server alone in a child process, forked by api-process.ts: started and closed as `server.ts`
-// runs it (SIGTERM closes it cleanly, exit 0), its settings as parseEnv input (JSON) in argv[2]. Over IPC it
-// says 'ready' once it listens and answers 'cpu' with process.cpuUsage(): a bench reads the server's CPU
-// time without the load generator's, and a fault test can SIGKILL the server and nothing else.
+// runs it (SIGTERM closes it cleanly, exit 0), its settings in its environment (never on its command line,
+// which `ps` shows to every local user). Over IPC it says 'ready' once it listens and answers 'cpu' with
+// process.cpuUsage(): a bench reads the server's CPU time without the load generator's, and a fault test
+// can SIGKILL the server and nothing else.
 import { parseEnv } from '../src/env.ts'
 import { closeOnSignals, startServer } from '../src/server.ts'
 
@@ -9,7 +10,7 @@ export type ServerMessage = { type: 'ready'; url: string } | { type: 'cpu'; usag
 
 const send = (message: ServerMessage) => process.send?.(message)
 
-const server = await startServer(parseEnv(JSON.parse(process.argv[2] ?? '{}')))
+const server = await startServer(parseEnv(process.env))
 closeOnSignals(server.close)
 // The parent died or was stopped without stopping us: do not outlive it.
 process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'))

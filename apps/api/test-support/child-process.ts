@@ -14,14 +14,31 @@ type WatchedChild = {
   output: () => string
 }
 
-/** Keeps the end of what `child` writes (spawned with piped stdout and stderr) and tells when it is gone. */
-export function watchChild(child: ChildProcess): WatchedChild {
+/**
+ * Keeps the end of what `child` writes (spawned with piped stdout and stderr) and tells when it is gone;
+ * `onLine` gets each whole line as it comes (stdout's and stderr's apart, so their lines never mix).
+ */
+export function watchChild(child: ChildProcess, onLine?: (line: string) => void): WatchedChild {
   let output = ''
   const remember = (text: Buffer | string) => {
     output = (output + text.toString()).slice(-OUTPUT_TAIL)
   }
-  child.stdout?.on('data', remember)
-  child.stderr?.on('data', remember)
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue
+    stream.setEncoding('utf8')
+    stream.on('data', remember)
+    if (onLine) {
+      let partial = ''
+      stream.on('data', (text: string) => {
+        const lines = (partial + text).split('\n')
+        partial = lines.pop() ?? ''
+        for (const line of lines) onLine(line)
+      })
+      stream.on('end', () => {
+        if (partial) onLine(partial)
+      })
+    }
+  }
   const exited = new Promise<void>((done) => {
     child.once('exit', () => done())
     child.once('error', (error) => {

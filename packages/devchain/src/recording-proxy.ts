@@ -4,7 +4,8 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export type RecordedRpcCall = { method: string; params: unknown[] }
+/** A call as received: `at` is `performance.now()` on arrival, for tests that check a schedule. */
+export type RecordedRpcCall = { method: string; params: unknown[]; at: number }
 
 export type RecordingProxy = {
   url: string
@@ -42,9 +43,11 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
     try {
       const body = await readBody(request)
       const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]
+      const at = performance.now()
       const calls = (Array.isArray(parsed) ? parsed : [parsed]).map((call) => ({
         method: String(call.method),
         params: Array.isArray(call.params) ? call.params : [],
+        at,
       }))
       proxy.calls.push(...calls)
       if (proxy.down) {

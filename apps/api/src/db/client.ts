@@ -14,7 +14,7 @@ import type { Assume } from 'drizzle-orm'
 import { type ExtractTablesWithRelations, sql } from 'drizzle-orm'
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres'
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator'
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
+import type { PgDatabase, PgQueryResultHKT, PgTransaction, PgTransactionConfig } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
@@ -173,7 +173,13 @@ async function openPostgres(databaseUrl: string, onPoolError?: (error: Error) =>
   })
   // Without a listener, an idle client's error (e.g. the server restarting) would crash the process.
   pool.on('error', (error) => onPoolError?.(error))
+  // The pool listens to its idle clients only: a lent-out client whose session the server ends between two
+  // statements (inside a transaction) or after its statement failed would crash the process with an
+  // unheard 'error'. The statement given to it fails instead ("not queryable"), and the pool drops it.
+  pool.on('connect', (client) => client.on('error', () => undefined))
+  retryStatementsOnce(pool)
   const db = drizzleNodePg({ client: pool, schema })
+  retryTransactionsOnce(db)
   let closed = false
   return {
     db,
@@ -210,6 +216,46 @@ async function openPostgres(databaseUrl: string, onPoolError?: (error: Error) =>
     },
     listen: (channel, onNotify, onReconnect) =>
       listenPostgres(databaseUrl, channel, { onNotify, onReconnect, onError: onPoolError }),
+  }
+}
+
+/**
+ * Statements outside a transaction (drizzle hands them to `pool.query`) are sent again once, on another
+ * connection, when that is safe (statementRetryIsSafe): a connection cut by a restart, failover or pooler
+ * then costs a request nothing. Callback calls (none of ours) pass through.
+ */
+function retryStatementsOnce(pool: pg.Pool) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
+  pool.query = ((...args: unknown[]) => {
+    if (args.some((arg) => typeof arg === 'function')) return query(...args)
+    const [config] = args
+    const statement = typeof config === 'string' ? config : ((config as { text?: string })?.text ?? '')
+    return query(...args).catch((error: unknown) => {
+      if (!statementRetryIsSafe(statement, error)) throw error
+      return query(...args)
+    })
+  }) as typeof pool.query
+}
+
+/** Transactions run again once when they failed before COMMIT was sent (transactionRetryIsSafe). */
+function retryTransactionsOnce(db: Db) {
+  const transaction = db.transaction.bind(db)
+  // Callers' callbacks touch nothing but `tx` (see the top of this file), so running one again is safe.
+  db.transaction = async <T>(callback: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T> => {
+    let committing = false
+    const run = () =>
+      transaction(async (tx) => {
+        const result = await callback(tx)
+        // drizzle sends COMMIT next: from here the outcome of a broken connection is unknown.
+        committing = true
+        return result
+      }, config)
+    try {
+      return await run()
+    } catch (error) {
+      if (!transactionRetryIsSafe(committing, error)) throw error
+      return run()
+    }
   }
 }
 
@@ -283,15 +329,128 @@ async function listenPostgres(
   }
 }
 
-const errorCode = (error: unknown): string | undefined => {
-  // drizzle wraps driver errors (DrizzleQueryError) with the driver's error as `cause`.
+/** The error and its causes (drizzle's DrizzleQueryError wraps the driver's error as `cause`), outermost first. */
+const errorChain = (error: unknown): { code?: unknown; message?: unknown }[] => {
+  const chain = []
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code === 'string') return code
+    chain.push(e as { code?: unknown; message?: unknown })
     e = (e as { cause?: unknown }).cause
   }
-  return undefined
+  return chain
 }
+
+/** The first code of the error or its causes: a SQLSTATE from either backend, or a socket error's. */
+const errorCode = (error: unknown): string | undefined => {
+  const code = errorChain(error).find((e) => typeof e.code === 'string')?.code
+  return code as string | undefined
+}
+
+/**
+ * SQLSTATEs of the database failing rather than the statement: class 08 connection exceptions (08007: the
+ * connection broke during COMMIT), the server shutting down, crashing or still starting (57P01, 57P02,
+ * 57P03), and no connection slot left (53300).
+ */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '08007',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+])
+/** Node's socket errors while connecting to, or talking with, the database server. */
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+])
+/** node-postgres' own errors for a connection that could not be made in time (the pool's, a client's). */
+const CONNECT_TIMEOUT_MESSAGES = new Set([
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+  'timeout expired',
+])
+/** node-postgres' errors for a statement given to a connection already known dead: it was never sent. */
+const NOT_SENT_MESSAGES = new Set([
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+])
+/**
+ * The rest of node-postgres' and PGlite's errors for a connection (or database) that is gone: the socket
+ * closed under a statement, the pool or the embedded database closed (while the server shuts down).
+ */
+const GONE_MESSAGES = new Set([
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'Cannot use a pool after calling end on the pool',
+  'PGlite is closed',
+  'PGlite is closing',
+])
+
+const inChain = (error: unknown, test: (e: { code?: unknown; message?: unknown }) => boolean) =>
+  errorChain(error).some(test)
+const hasMessage = (messages: Set<string>) => (e: { message?: unknown }) =>
+  typeof e.message === 'string' && messages.has(e.message)
+
+/**
+ * True when `error` says the database could not be reached or dropped the connection (a restart, failover,
+ * a pooler or an operator ending sessions, no slot left), not that a statement was wrong: the request may
+ * succeed if tried again shortly, so the API answers 503 with Retry-After (plugins/errors.ts). Judged by
+ * the error alone: by the time anyone asks the database, the pool may have reconnected.
+ */
+export const isDatabaseUnavailable = (error: unknown): boolean =>
+  inChain(
+    error,
+    (e) =>
+      (typeof e.code === 'string' &&
+        (UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_SOCKET_CODES.has(e.code))) ||
+      hasMessage(CONNECT_TIMEOUT_MESSAGES)(e) ||
+      hasMessage(NOT_SENT_MESSAGES)(e) ||
+      hasMessage(GONE_MESSAGES)(e),
+  )
+
+/** The database refused or could not take a new connection, so nothing was sent on it. */
+const neverConnected = (e: { code?: unknown }) =>
+  e.code === 'ECONNREFUSED' || e.code === '57P03' || e.code === '53300'
+
+/** A connect timeout: trying again at once would only wait as long again, on a server already slow. */
+const isConnectTimeout = (error: unknown) => inChain(error, hasMessage(CONNECT_TIMEOUT_MESSAGES))
+
+/** The database-unavailable error happened before the statement reached the server. */
+const neverSent = (error: unknown) =>
+  inChain(error, (e) => hasMessage(NOT_SENT_MESSAGES)(e) || neverConnected(e))
+
+/** A single SELECT: read-only as our code writes them (no writing function is called from a bare select). */
+const READ_ONLY_STATEMENT = /^\s*select\b/i
+
+/**
+ * May a single statement run outside a transaction (drizzle's `db.select()…`, `db.insert()…`, as
+ * `pool.query`) that failed with `error` be sent again once? Only when the database was unavailable but
+ * not slow to connect, and either the statement never reached the server, or it only reads: a write whose
+ * connection broke may have committed before the answer was lost, and is not sent twice.
+ */
+export const statementRetryIsSafe = (statement: string, error: unknown): boolean =>
+  isDatabaseUnavailable(error) &&
+  !isConnectTimeout(error) &&
+  (neverSent(error) || READ_ONLY_STATEMENT.test(statement))
+
+/**
+ * May a transaction that failed with `error` run again once? Only when the database was unavailable but
+ * not slow to connect, and COMMIT was never sent (`committing` false: the failure came at connect, BEGIN or
+ * a statement of the callback), so the server rolled it back when the session ended. Once COMMIT was sent
+ * its outcome is unknown, and it is not run again.
+ */
+export const transactionRetryIsSafe = (committing: boolean, error: unknown): boolean =>
+  !committing && isDatabaseUnavailable(error) && !isConnectTimeout(error)
 
 /** PostgreSQL's unique_violation (SQLSTATE 23505), from either backend, wrapped by drizzle or not. */
 export const isUniqueViolation = (error: unknown): boolean => errorCode(error) === '23505'

@@ -40,7 +40,7 @@ import { governanceLog } from '../db/schema.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 import { type DemoChain, testEnv } from '../demo/local-chain.ts'
 import { recountTally, tallyRules } from '../services/tallies.ts'
-import { type Haproxy, startHaproxy } from './haproxy.ts'
+import { type Haproxy, INSTANCE_KEEP_ALIVE_MS, startHaproxy } from './haproxy.ts'
 
 const INSTANCES = 3
 /** Proposals voted on by Ada, Ben and Cleo each, plus re-votes on the first RE_VOTED of them. */
@@ -108,6 +108,7 @@ async function startCluster(): Promise<{ origin: string; apis: ApiProcess[]; lea
         // Users open the proxy's origin; the instances believe its X-Forwarded-For.
         PUBLIC_ORIGIN: origin,
         TRUST_PROXY: '127.0.0.1',
+        KEEP_ALIVE_TIMEOUT_MS: String(INSTANCE_KEEP_ALIVE_MS),
         // A burst of hundreds of votes from one address is the point here, not the per-client limit.
         GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
         POWER_RATE_LIMIT_PER_MINUTE: String(POWER_LIMIT),

@@ -12,14 +12,29 @@ const START_TIMEOUT_MS = 10_000
 /** Debian's haproxy package, or the one on PATH. */
 export const haproxyBinary = (): string => (existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy')
 
+/** HAProxy's idle limits (client, server, keep-alive): above the event streams' 15 s heartbeat. */
+const IDLE_TIMEOUT_S = 60
 /**
- * The configuration: HTTP on 127.0.0.1:`port`, round robin over `instances` (host:port), named api1, api2, …
- * in their order, each checked on /api/health every half second and taken out after two failures. A request
- * whose connection an instance refuses is sent to another (`redispatch`); one already sent is never resent
- * by the proxy, since only the client knows it may resend (a signed vote is idempotent, the client's retry
- * converges). Every answer names the instance that gave it in `X-Served-By`, so a test knows which to kill.
- * An event stream is an ordinary response to HAProxy: the client and server idle timeouts (60 s) apply, and
- * exceed the streams' 15 s heartbeat (`timeout tunnel` is for upgraded connections, WebSockets, only).
+ * KEEP_ALIVE_TIMEOUT_MS for an instance behind this HAProxy (docs/deploy.md): above the proxy's idle
+ * timeout, so the proxy, never the instance, closes an idle connection between them, and never sends a
+ * request on one the instance is closing.
+ */
+export const INSTANCE_KEEP_ALIVE_MS = (IDLE_TIMEOUT_S + 5) * 1_000
+
+/** The name of the n-th instance (from 0) in the configuration, in `X-Served-By` and `npm run cluster`'s log. */
+export const instanceName = (n: number): string => `api${n + 1}`
+
+/**
+ * The configuration: HTTP on 127.0.0.1:`port`, round robin over `instances` (host:port), named by
+ * `instanceName` in their order, each checked on /api/health every half second and taken out after two
+ * failures. A request whose connection an instance refuses is sent to another (`retries`, `redispatch 1`:
+ * every retry goes to another instance). A GET or HEAD an instance closed without a byte of answer (it
+ * died mid-request) is sent again to another (`retry-on empty-response`): a read is safe to resend. Any
+ * other request already sent is never resent by the proxy, since only the client knows it may resend (a
+ * signed vote is idempotent, the client's retry converges; a sign-in's nonce is not). Every answer names
+ * the instance that gave it in `X-Served-By`, so a test knows which to kill. An event stream is an
+ * ordinary response to HAProxy: the client and server idle timeouts apply, and exceed the streams' 15 s
+ * heartbeat (`timeout tunnel` is for upgraded connections, WebSockets, only).
  */
 export function haproxyConfig({ port, instances }: { port: number; instances: string[] }): string {
   return [
@@ -28,21 +43,24 @@ export function haproxyConfig({ port, instances }: { port: number; instances: st
     'defaults',
     '  mode http',
     '  option forwardfor',
-    '  option redispatch',
+    '  option redispatch 1',
     '  retries 3',
+    '  retry-on conn-failure empty-response',
     '  timeout connect 2s',
-    '  timeout client 60s',
-    '  timeout server 60s',
+    `  timeout client ${IDLE_TIMEOUT_S}s`,
+    `  timeout server ${IDLE_TIMEOUT_S}s`,
+    `  timeout http-keep-alive ${IDLE_TIMEOUT_S}s`,
     'frontend guildhall',
     `  bind 127.0.0.1:${port}`,
     '  default_backend api',
     'backend api',
     '  balance roundrobin',
+    '  http-request disable-l7-retry unless METH_GET',
     '  option httpchk GET /api/health',
     '  http-check expect status 200',
     '  default-server inter 500ms fall 2 rise 2',
     '  http-response set-header X-Served-By %[srv_name]',
-    ...instances.map((address, n) => `  server api${n + 1} ${address} check`),
+    ...instances.map((address, n) => `  server ${instanceName(n)} ${address} check`),
     '',
   ].join('\n')
 }

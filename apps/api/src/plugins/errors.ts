@@ -1,7 +1,7 @@
 // The one error envelope, { error: code, message } (architecture.md, convention 13).
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Database } from '../db/client.ts'
+import { isDatabaseUnavailable } from '../db/client.ts'
 import { ApiError } from '../errors.ts'
 
 const ERROR_CODES: Record<number, string> = {
@@ -16,7 +16,7 @@ const ERROR_CODES: Record<number, string> = {
 
 /** The root scope's error handler; registered before any route, which takes the handler it finds. */
 export const errorsPlugin = fp(
-  async (app: FastifyInstance, { database }: { database?: Database }) => {
+  async (app: FastifyInstance) => {
     // ApiError answers as it says; other 4xx keep their status (413 body too large, 415 media type, 429 rate limit).
     app.setErrorHandler(async (error: { statusCode?: number; message: string }, request, reply) => {
       if (error instanceof ApiError) {
@@ -25,9 +25,11 @@ export const errorsPlugin = fp(
       }
       const status =
         error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
-      // Any route: a failure while the database is gone is a 503 (retry later, nothing was written: every
-      // write is one transaction), not an internal error. A bug in our code stays a 500.
-      if (status === 500 && database && !(await database.ping())) {
+      // Any route: an error saying the database is unreachable or dropped the connection (a restart,
+      // failover or pooler) is a 503, try again shortly; judged by the error (db/client.ts), not by asking
+      // the database, which may be back already. Nothing is half-written (every write is one transaction),
+      // and a signed message sent again is stored once. A bug stays a 500.
+      if (status === 500 && isDatabaseUnavailable(error)) {
         request.log.warn({ err: error }, 'database unavailable')
         const down = ApiError.databaseUnavailable()
         return reply

@@ -3,7 +3,7 @@
 import type { GovernanceDomain, GovernanceRules } from '@guildhall/core'
 import { ChainUnavailableError, verifyHashSignature } from '@guildhall/core/signature'
 import type { Address, Hex, PublicClient } from 'viem'
-import type { Database } from '../db/client.ts'
+import { type Database, isDatabaseUnavailable } from '../db/client.ts'
 import { ApiError } from '../errors.ts'
 import type { TokenIndex } from '../indexer/token-index.ts'
 import type { ProposalReads } from './proposal-reads.ts'
@@ -24,12 +24,15 @@ export interface GovernanceDeps {
 /** Unix seconds of a date (the governance clock's unit). */
 export const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
 
-/** A chain read that cannot get an answer is a 503, not a 500. */
+/**
+ * A chain read that cannot get an answer is a 503, not a 500. Voting power may come from the token index in
+ * the database: the database failing is said as such (the error handler's 503 database_unavailable).
+ */
 export async function chainRead<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read()
   } catch (error) {
-    if (error instanceof ApiError) throw error
+    if (error instanceof ApiError || isDatabaseUnavailable(error)) throw error
     throw ApiError.chainUnavailable()
   }
 }

@@ -28,6 +28,10 @@ const member = preloadable(
   () => import('./routes/member-page.tsx'),
   (m) => m.MemberRoutePage,
 )
+const glossary = preloadable(
+  () => import('./routes/glossary-page.tsx'),
+  (m) => m.GlossaryPage,
+)
 const sessions = preloadable(
   () => import('../features/auth/sessions-page.tsx'),
   (m) => m.SessionsPage,
@@ -51,6 +55,7 @@ const LAZY_PAGES: Array<[path: string, start: PageStart]> = [
   ['/members', members.load],
   ['/members/:address', member.load],
   ['/account/sessions', sessions.load],
+  ['/glossary', glossary.load],
 ]
 
 /**
@@ -91,6 +96,7 @@ export function AppRouter() {
             element={<PlaceholderPage title="Treasury" text="Treasury balances arrive in a later release." />}
           />
           <Route path="account/sessions" element={<Preloaded code={sessions} props={{}} />} />
+          <Route path="glossary" element={<Preloaded code={glossary} props={{}} />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -11,7 +11,7 @@ export function Card({ title, children, testId }: { title: string; children: Rea
 }
 
 /** A labelled figure; shows a placeholder while loading. */
-export function Stat({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+export function Stat({ label, value, testId }: { label: ReactNode; value: ReactNode; testId?: string }) {
   return (
     <div className="stat">
       <dt>{label}</dt>

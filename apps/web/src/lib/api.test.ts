@@ -2,6 +2,7 @@ import { proposalListSchema } from '@guildhall/core'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { z } from 'zod/mini'
 import { expectConsoleError } from '../test/console-guard.ts'
+import { type DroppingServer, startDroppingServer } from '../test/dropping-server.ts'
 import {
   ApiRequestError,
   apiGet,
@@ -99,5 +100,75 @@ describe('apiSend: the one client for mutating requests', () => {
       throw new TypeError('Failed to fetch')
     })
     await expect(apiSend('DELETE', '/x')).rejects.toMatchObject({ status: 0, message: NETWORK_DOWN_MESSAGE })
+  })
+})
+
+describe('apiFetch: a connection cut before any answer (a real local server)', () => {
+  let server: DroppingServer
+  afterEach(async () => {
+    await server?.close()
+  })
+  const numberSchema = z.object({ n: z.number() })
+
+  test('behavior: a GET is sent once more and its answer used; cut twice, the network sentence (two attempts only)', async () => {
+    server = await startDroppingServer()
+    server.answer(() => ({ status: 200, body: { n: 7 } }))
+    server.drop(1)
+    await expect(apiGet('/api/read', numberSchema)).resolves.toEqual({ n: 7 })
+    expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/read', 'GET /api/read'])
+
+    server.drop(2)
+    await expect(apiGet('/api/again', numberSchema)).rejects.toMatchObject({
+      status: 0,
+      message: NETWORK_DOWN_MESSAGE,
+    })
+    expect(server.received.filter((r) => r.path === '/api/again')).toHaveLength(2)
+  })
+
+  test('behavior: an idempotent POST (a signed message) is sent again with the same body; a replay answer (200) is used', async () => {
+    server = await startDroppingServer()
+    server.answer(() => ({ status: 200, body: { n: 1 } }))
+    server.drop(1)
+    const signed = { message: { proposal: '0xabc', choice: 1 }, signature: '0x1234' }
+    await expect(
+      apiSend('POST', '/api/proposals/p/votes', signed, numberSchema, { idempotent: true }),
+    ).resolves.toEqual({ n: 1 })
+    expect(server.received).toEqual([
+      { method: 'POST', path: '/api/proposals/p/votes', body: JSON.stringify(signed) },
+      { method: 'POST', path: '/api/proposals/p/votes', body: JSON.stringify(signed) },
+    ])
+  })
+
+  test('behavior: a POST or DELETE not marked idempotent is never resent: one attempt, the network sentence', async () => {
+    server = await startDroppingServer()
+    server.drop(2)
+    await expect(apiSend('POST', '/api/auth/verify', { message: 'm' })).rejects.toMatchObject({
+      status: 0,
+      message: NETWORK_DOWN_MESSAGE,
+    })
+    await expect(apiSend('DELETE', '/api/auth/sessions/s')).rejects.toMatchObject({ status: 0 })
+    expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/auth/verify',
+      'DELETE /api/auth/sessions/s',
+    ])
+  })
+
+  test("behavior: an HTTP error answer is never resent, even for a GET: the server's sentence", async () => {
+    server = await startDroppingServer()
+    server.answer(() => ({
+      status: 503,
+      body: { error: 'unavailable', message: 'The database does not answer.' },
+    }))
+    await expect(apiGet('/api/read', numberSchema)).rejects.toMatchObject({
+      status: 503,
+      message: 'The database does not answer.',
+    })
+    await expect(
+      apiSend('POST', '/api/proposals', {}, numberSchema, { idempotent: true }),
+    ).rejects.toMatchObject({ status: 503 })
+    expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/read',
+      'POST /api/proposals',
+    ])
   })
 })

@@ -60,31 +60,50 @@ async function errorFromResponse(response: Response): Promise<ApiRequestError> {
   )
 }
 
+/** How a request may be sent. */
+export type RequestOptions = {
+  /**
+   * The request may be sent again when its connection failed before an answer came (a reset, the server
+   * or the proxy's instance gone mid-request): then the client cannot know whether the server acted, and
+   * sending it once more must be harmless. True for GET (a read); for a POST or DELETE only where the
+   * server makes a repeat harmless: a signed message is stored once by its digest and a replay answers 200,
+   * and logout answers 204 whether or not a session is left. Not for sign-in's verify (it consumes the
+   * nonce: a replay is refused) nor a nonce (the sign-in adapter retries it itself).
+   */
+  idempotent?: boolean
+}
+
 /**
  * Sends one request to the API. Mutating requests always carry a JSON body (`{}` when there is nothing to
  * send): the server refuses mutating requests that are not `application/json` (ADR 007), and the browser
- * adds `Origin`. Resolves with the response whatever its status; rejects with an `ApiRequestError` of
- * status 0 only when the server could not be reached.
+ * adds `Origin`. An idempotent request (`options`) whose connection failed is sent once more at once
+ * (through a balancer, the next attempt reaches another instance); an answer, any status, is never resent.
+ * Resolves with the response whatever its status; rejects with an `ApiRequestError` of status 0 only when
+ * the server could not be reached.
  */
 export async function apiFetch(
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body: unknown = {},
+  { idempotent = method === 'GET' }: RequestOptions = {},
 ): Promise<Response> {
-  try {
-    return await fetch(
-      path,
-      method === 'GET'
-        ? { headers: { accept: 'application/json' } }
-        : {
-            method,
-            credentials: 'same-origin',
-            headers: { 'content-type': 'application/json', accept: 'application/json' },
-            body: JSON.stringify(body),
-          },
-    )
-  } catch {
-    throw new ApiRequestError(0, NETWORK_DOWN_MESSAGE)
+  const init: RequestInit =
+    method === 'GET'
+      ? { headers: { accept: 'application/json' } }
+      : {
+          method,
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(body),
+        }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(path, init)
+    } catch (error) {
+      // fetch rejects with a TypeError ("Failed to fetch") when no answer came; anything else (an abort) is final.
+      if (!(idempotent && attempt === 1 && error instanceof TypeError))
+        throw new ApiRequestError(0, NETWORK_DOWN_MESSAGE)
+    }
   }
 }
 
@@ -94,13 +113,14 @@ export const apiGet = <T extends z.ZodMiniType>(path: string, schema: T): Promis
 
 /**
  * Sends a request (a JSON body for POST and DELETE) and validates the answer, if `schema` is given;
- * errors carry the server's message.
+ * errors carry the server's message. `options` as for apiFetch.
  */
 export async function apiSend<T extends z.ZodMiniType>(
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body: unknown,
   schema: T,
+  options?: RequestOptions,
 ): Promise<z.infer<T>>
 export async function apiSend(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<void>
 export async function apiSend(
@@ -108,8 +128,9 @@ export async function apiSend(
   path: string,
   body?: unknown,
   schema?: z.ZodMiniType,
+  options?: RequestOptions,
 ): Promise<unknown> {
-  const response = await apiFetch(method, path, body)
+  const response = await apiFetch(method, path, body, options)
   if (!response.ok) throw await errorFromResponse(response)
   return schema && readAnswer(response, schema)
 }

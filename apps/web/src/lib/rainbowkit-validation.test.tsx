@@ -8,13 +8,15 @@ import { anvilAccounts } from '@guildhall/devchain/accounts'
 import {
   connectorsForWallets,
   lightTheme,
+  RainbowKitAuthenticationProvider,
   RainbowKitProvider,
   useAddRecentTransaction,
+  useConnectModal,
   type Wallet,
 } from '@rainbow-me/rainbowkit'
 import { injectedWallet, walletConnectWallet } from '@rainbow-me/rainbowkit/wallets'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render, renderHook } from '@testing-library/react'
+import { act, render, renderHook } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
@@ -227,5 +229,57 @@ describe('connectorsForWallets validation', () => {
         new Error(MISSING_PROJECT_ID_MESSAGE),
       )
     }
+  })
+})
+
+/** A button that opens RainbowKit's connect modal (its sign-in dialog while unauthenticated). */
+function OpenConnectModal() {
+  const { openConnectModal } = useConnectModal()
+  return (
+    <button type="button" onClick={openConnectModal}>
+      Verify
+    </button>
+  )
+}
+
+describe('RainbowKit guards the app never trips (a misuse raises an error, not a silent no-op)', () => {
+  beforeAll(async () => {
+    const connector = wagmiConfig.connectors[0]
+    if (!connector) throw new Error('the mock connector is missing')
+    await connect(wagmiConfig, { connector })
+  })
+  afterAll(async () => {
+    await disconnect(wagmiConfig)
+  })
+
+  test('a transaction hook outside RainbowKitProvider throws "Transaction hooks must be used within RainbowKitProvider"', () => {
+    expect(() =>
+      renderHook(() => useAddRecentTransaction(), {
+        wrapper: ({ children }) => (
+          <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
+            <QueryClientProvider client={new QueryClient()}>{children}</QueryClientProvider>
+          </WagmiProvider>
+        ),
+      }),
+    ).toThrow(new Error('Transaction hooks must be used within RainbowKitProvider'))
+  })
+
+  test('the sign-in dialog opened without an authentication adapter throws "No authentication adapter found"', async () => {
+    const { getByRole } = render(
+      <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
+        <QueryClientProvider client={new QueryClient()}>
+          {/* What a sign-in set-up without its adapter would be: the status asks for verification. */}
+          <RainbowKitAuthenticationProvider adapter={undefined as never} status="unauthenticated">
+            <RainbowKitProvider>
+              <OpenConnectModal />
+            </RainbowKitProvider>
+          </RainbowKitAuthenticationProvider>
+        </QueryClientProvider>
+      </WagmiProvider>,
+    )
+    // Opened after mount: RainbowKit closes every modal when it first sees the "unauthenticated" status.
+    await expect(act(async () => getByRole('button', { name: 'Verify' }).click())).rejects.toThrow(
+      new Error('No authentication adapter found'),
+    )
   })
 })

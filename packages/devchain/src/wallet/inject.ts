@@ -16,6 +16,8 @@ export type TestWalletInjectOptions = Omit<AnvilProviderOptions, 'signer'> & {
   absent?: boolean
   /** Keep connection, accounts and chain across reloads in localStorage (default true, like MetaMask). */
   persist?: boolean
+  /** Flags set true on the provider, as wallets name themselves on it (e.g. `isBraveWallet` in Brave). */
+  flags?: string[]
 }
 
 /** localStorage key of the persisted wallet state. */
@@ -39,6 +41,7 @@ export function testWalletInitScript(options: TestWalletInjectOptions): string {
     announceOnly = false,
     absent: _absent,
     persist = true,
+    flags = [],
     ...providerOptions
   } = options
   if (!icon.startsWith('data:image/')) throw new Error('EIP-6963 icon must be a data:image/... URI')
@@ -48,7 +51,7 @@ export function testWalletInitScript(options: TestWalletInjectOptions): string {
       ? { persistKey: providerOptions.persistKey ?? TEST_WALLET_STORAGE_KEY }
       : { persistKey: undefined }),
   }
-  const config = { providerConfig, info: { uuid, name, icon, rdns }, announceOnly }
+  const config = { providerConfig, info: { uuid, name, icon, rdns }, announceOnly, flags }
 
   // `__name` shims esbuild's keepNames helper, which tsx/vite may have put into the serialised function.
   return `(() => {
@@ -57,6 +60,7 @@ export function testWalletInitScript(options: TestWalletInjectOptions): string {
   const createAnvilProvider = ${createAnvilProvider.toString()};
   const config = ${JSON.stringify(config)};
   const provider = createAnvilProvider(config.providerConfig);
+  for (const flag of config.flags) provider[flag] = true;
   window.__testWallet = provider.control;
   window.__testWalletProvider = provider;
   if (!config.announceOnly) {

@@ -1,8 +1,10 @@
 import { checkSiwePolicy, parseSiweMessageStrict, signInStatement } from '@guildhall/core'
 import { QueryClient } from '@tanstack/react-query'
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import { type DroppingServer, startDroppingServer } from '../../test/dropping-server.ts'
 import { createGuildhallAuthenticationAdapter } from './authentication-adapter.ts'
 import { CURRENT_SESSION_QUERY_KEY } from './queries/current-session.ts'
+import { postLogout } from './queries/logout.ts'
 import { MEMBER_SESSIONS_QUERY_KEY } from './queries/member-sessions.ts'
 
 const ADA = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
@@ -95,5 +97,36 @@ describe('signOut (what RainbowKit calls on every disconnect and account change)
       expect(queryClient.getQueryData(MEMBER_SESSIONS_QUERY_KEY)).toBeUndefined()
       expect(requests).toEqual(['POST /api/auth/logout'])
     }
+  })
+})
+
+describe('a connection cut before any answer (a real local server)', () => {
+  let server: DroppingServer
+  afterEach(async () => {
+    await server?.close()
+    localStorage.clear()
+  })
+
+  test('behavior: verify is not sent again (the first may have consumed the nonce): one attempt, RainbowKit told it failed', async () => {
+    server = await startDroppingServer()
+    server.drop(1)
+    const message = adapter().createMessage({
+      nonce: 'abcdef1234567890',
+      address: ADA,
+      chainId: 31337,
+    }) as string
+    await expect(adapter().verify({ message, signature: `0x${'11'.repeat(65)}` })).resolves.toBe(false)
+    expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/auth/verify'])
+  })
+
+  test('behavior: logout is sent again (204 whether or not a session is left) and counts as done', async () => {
+    server = await startDroppingServer()
+    server.answer(() => ({ status: 204 }))
+    server.drop(1)
+    await expect(postLogout()).resolves.toBe(true)
+    expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/auth/logout',
+      'POST /api/auth/logout',
+    ])
   })
 })

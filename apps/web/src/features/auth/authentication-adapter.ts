@@ -115,6 +115,7 @@ export function createGuildhallAuthenticationAdapter({
       const body = verifyRequestSchema.parse({ message: text, signature })
       let response: Response
       try {
+        // Not resent when the connection fails: the first may have consumed the nonce, a replay is refused.
         response = await apiFetch('POST', '/api/auth/verify', body)
       } catch {
         return false

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import { type Address, getAddress, isAddress, zeroAddress } from 'viem'
 import { Card } from '../../components/card.tsx'
+import { FullAddress } from '../../components/full-address.tsx'
 import './delegation.css'
 import { describeRequestError } from '../../lib/api.ts'
 import { MemberName, useDisplayName } from '../../lib/names.tsx'
@@ -138,7 +139,7 @@ export function DelegationPanel() {
         {resolving ? (
           resolved ? (
             <p className="resolved-name" data-testid="resolved-name">
-              {resolved.name} → <code>{resolved.address}</code>
+              {resolved.name} → <FullAddress address={resolved.address} />
             </p>
           ) : resolution.isError ? (
             <p role="alert" className="error" data-testid="resolved-name">

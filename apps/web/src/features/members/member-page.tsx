@@ -5,6 +5,9 @@ import { Link, useParams } from 'react-router'
 import type { Address } from 'viem'
 import { useAccount } from 'wagmi'
 import { Card, Stat } from '../../components/card.tsx'
+import { FullAddress } from '../../components/full-address.tsx'
+import { Term } from '../../components/term.tsx'
+import { VoteReason } from '../../components/vote-reason.tsx'
 import { ApiRequestError, describeRequestError } from '../../lib/api.ts'
 import { MemberAvatar, MemberName, useDisplayName } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
@@ -105,9 +108,7 @@ function CopyableAddress({ address }: { address: Address }) {
   const [copied, setCopied] = useState<boolean>()
   return (
     <p className="member-full-address">
-      <span className="member-full-address-text" data-testid="member-address">
-        {address}
-      </span>{' '}
+      <FullAddress address={address} testId="member-address" />{' '}
       <button
         type="button"
         className="button"
@@ -137,7 +138,7 @@ function Figures({ member }: { member: MemberProfile }) {
   return (
     <dl className="stats member-figures" data-testid="member-figures">
       <Stat
-        label="Voting power"
+        label={<Term id="voting-power">Voting power</Term>}
         value={
           <>
             {amount(member.votes)} <span className="muted">{percent(member.share)}</span>
@@ -145,10 +146,14 @@ function Figures({ member }: { member: MemberProfile }) {
         }
         testId="member-power"
       />
-      <Stat label="Delegators" value={member.delegators} testId="member-delegators" />
+      <Stat
+        label={<Term id="delegators">Delegators</Term>}
+        value={member.delegators}
+        testId="member-delegators"
+      />
       <Stat label="Tokens" value={amount(member.balance)} testId="member-balance" />
       <Stat
-        label="Delegates to"
+        label={<Term id="delegation">Delegates to</Term>}
         value={
           member.delegate === null ? (
             'Nobody'
@@ -160,7 +165,7 @@ function Figures({ member }: { member: MemberProfile }) {
         }
       />
       <Stat
-        label="Participation"
+        label={<Term id="participation">Participation</Term>}
         value={
           member.participation === null
             ? '—'
@@ -258,7 +263,7 @@ function Votes({ address }: { address: Address }) {
                   {relativeTime(vote.timestamp, now)}
                 </time>
               </span>
-              {vote.reason ? <q className="member-page-reason">{vote.reason}</q> : null}
+              {vote.reason ? <VoteReason reason={vote.reason} /> : null}
             </li>
           ))}
         </ol>

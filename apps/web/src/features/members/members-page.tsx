@@ -7,6 +7,7 @@ import {
 } from '@guildhall/core'
 import { useEffect, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
+import { Term } from '../../components/term.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { MemberAvatar, useName } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
@@ -94,6 +95,11 @@ export function MembersPage() {
           />
         </label>
       </div>
+      <p className="muted">
+        <Term id="voting-power">Voting power</Term>, <Term id="delegators">delegators</Term> and{' '}
+        <Term id="participation">participation</Term> are explained in the{' '}
+        <Link to="/glossary">glossary</Link>.
+      </p>
       {members.error && rows.length === 0 ? (
         <p role="alert">The members could not be loaded. {describeRequestError(members.error)}</p>
       ) : members.isPending ? (
@@ -139,31 +145,34 @@ function MemberRows({ rows, stale }: { rows: MemberListItem[]; stale: boolean })
         <li key={member.address}>
           <Link to={`/members/${member.address}`} className="member-row" data-testid="member-row">
             <MemberWho address={member.address} />
-            <span className="member-figure">
-              <span className="member-label">Voting power</span>
+            <span className="member-figure member-power">
+              <span className="member-label">Voting power </span>
               <span data-testid="member-power">
                 {amount(member.votes)} <span className="muted">{percent(member.share)}</span>
               </span>
             </span>
-            <span className="member-figure">
-              <span className="member-label">Delegators</span>
-              <span data-testid="member-delegators">{member.delegators}</span>
-            </span>
-            <span className="member-figure">
-              <span className="member-label">Tokens</span>
-              <span>{amount(member.balance)}</span>
-            </span>
-            <span className="member-figure">
-              <span className="member-label">Participation</span>
-              <span data-testid="member-participation">
-                {member.participation === null
-                  ? '—'
-                  : `${percent(member.participation)} (${member.votesCast} of ${member.eligibleProposals})`}
+            {/* One line on a phone, cut with "…" where it ends; at desktop width each is a column of the row. */}
+            <span className="member-more">
+              <span className="member-figure member-delegators">
+                <span className="member-label">Delegators </span>
+                <span data-testid="member-delegators">{member.delegators}</span>
               </span>
-            </span>
-            <span className="member-figure">
-              <span className="member-label">Last vote</span>
-              <span>{member.lastVoteAt === null ? 'Never' : relativeTime(member.lastVoteAt, now)}</span>
+              <span className="member-figure member-participation">
+                <span className="member-label">Participation </span>
+                <span data-testid="member-participation">
+                  {member.participation === null
+                    ? '—'
+                    : `${percent(member.participation)} (${member.votesCast} of ${member.eligibleProposals})`}
+                </span>
+              </span>
+              <span className="member-figure member-last-vote">
+                <span className="member-label">Last vote </span>
+                <span>{member.lastVoteAt === null ? 'Never' : relativeTime(member.lastVoteAt, now)}</span>
+              </span>
+              <span className="member-figure member-tokens">
+                <span className="member-label">Tokens </span>
+                <span>{amount(member.balance)}</span>
+              </span>
             </span>
           </Link>
         </li>

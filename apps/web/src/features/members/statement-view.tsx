@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import { Term } from '../../components/term.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { useDelegateStatement } from './queries/delegate-statement.ts'
@@ -21,7 +22,7 @@ export function DelegateStatementView({ delegate }: { delegate: Address }) {
       <p className="muted">
         Signed{' '}
         {new Date(statement.message.timestamp * 1000).toLocaleDateString('en', { dateStyle: 'medium' })} ·
-        governance log entry {statement.seq}
+        <Term id="log-entry">governance log entry {statement.seq}</Term>
       </p>
     </div>
   )

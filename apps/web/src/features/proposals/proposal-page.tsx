@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { useDeferredValue } from 'react'
 import { Link, useParams } from 'react-router'
 import { Card } from '../../components/card.tsx'
+import { Term } from '../../components/term.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { MemberName } from '../../lib/names.tsx'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
@@ -59,11 +60,13 @@ export function ProposalPage() {
           <span title={exactTime(proposal.state === 'pending' ? proposal.start : proposal.end)}>
             {timeLine(proposal, proposal.now)}
           </span>{' '}
-          · snapshot block {proposal.snapshot}
+          · <Term id="snapshot-block">snapshot block {proposal.snapshot}</Term>
         </p>
       </header>
+      {/* At desktop width the votes list sits under the proposal's text, beside the results (as on other
+          governance sites); on a phone it follows the recount, and the results' voter count links to it. */}
       {details ? (
-        <div className="grid">
+        <div className="proposal-layout">
           <Card title="Proposal" testId="proposal-body">
             {details.message.body ? (
               <Preloaded code={markdown} props={{ text: details.message.body }} />
@@ -77,11 +80,9 @@ export function ProposalPage() {
             <VotePanel proposal={details} />
             <Verify proposal={details} />
           </div>
-        </div>
-      ) : null}
-      {details ? (
-        <div className="proposal-votes">
-          <VotesList proposal={details} />
+          <div className="proposal-votes" id="votes">
+            <VotesList proposal={details} />
+          </div>
         </div>
       ) : null}
     </article>

@@ -1,5 +1,6 @@
 import { basisPoints, formatBasisPoints, type ProposalDetail, sharesInBasisPoints } from '@guildhall/core'
 import { Card } from '../../components/card.tsx'
+import { Term } from '../../components/term.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
 
 const OUTCOME_LABELS = { passed: 'Passed', rejected: 'Rejected', 'no-quorum': 'No quorum' } as const
@@ -28,12 +29,15 @@ export function Results({ proposal }: { proposal: ProposalDetail }) {
         )
       })}
       <p data-testid="quorum">
-        Quorum: {amount(tally.quorumPower)} of {amount(quorum)} (
+        <Term id="quorum">Quorum</Term>: {amount(tally.quorumPower)} of {amount(quorum)} (
         {formatBasisPoints(basisPoints(BigInt(tally.quorumPower), quorum))}){' '}
         {tally.quorumReached ? '· reached' : ''}
       </p>
       <p data-testid="voters">
-        {tally.voters} {tally.voters === 1 ? 'voter' : 'voters'}
+        {/* The votes list can be below the fold (on a phone, after the vote panel): this is the way to it. */}
+        <a href="#votes">
+          {tally.voters} {tally.voters === 1 ? 'voter' : 'voters'}
+        </a>
         {proposal.state === 'closed' || proposal.state === 'final'
           ? ` · ${OUTCOME_LABELS[tally.outcome]}`
           : ''}

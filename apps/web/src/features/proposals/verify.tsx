@@ -2,6 +2,7 @@ import type { ProposalDetail } from '@guildhall/core'
 import type { RecountProgress, RecountReport } from '@guildhall/core/recount'
 import { useEffect, useRef, useState } from 'react'
 import { Card } from '../../components/card.tsx'
+import { Term } from '../../components/term.tsx'
 import { useDaoChain } from '../../lib/dao-chain.ts'
 import type { RecountMessage, RecountRequest } from './recount.worker.ts'
 
@@ -46,7 +47,9 @@ export function Verify({ proposal }: { proposal: ProposalDetail }) {
   return (
     <Card title="Verify this result" testId="verify">
       <p className="muted">
-        Re-check every signature and recompute every voter's power from the chain, in your browser.
+        Re-check every signature and recompute every voter's power from the chain, in your browser (a{' '}
+        <Term id="recount">recount</Term>), or download the <Term id="result-bundle">result bundle</Term> to
+        recount it elsewhere.
       </p>
       <p className="actions">
         <button type="button" className="button" onClick={start} disabled={Boolean(progress)}>

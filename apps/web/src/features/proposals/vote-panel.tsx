@@ -2,6 +2,7 @@ import { GOVERNANCE_LIMITS, type ProposalDetail, voteTypedData } from '@guildhal
 import { type FormEvent, useState } from 'react'
 import { useAccount, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
+import { Term } from '../../components/term.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { useDaoChain } from '../../lib/dao-chain.ts'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
@@ -100,7 +101,9 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
         <p className="muted">Reading your voting power at block {proposal.snapshot}…</p>
       ) : (
         <p data-testid="voting-power">
-          Your voting power at block {power.data.snapshot}: <strong>{amount(power.data.power)}</strong>
+          Your <Term id="voting-power">voting power</Term> at{' '}
+          <Term id="snapshot-block">block {power.data.snapshot}</Term>:{' '}
+          <strong>{amount(power.data.power)}</strong>
         </p>
       )}
       {power.data?.reason ? (

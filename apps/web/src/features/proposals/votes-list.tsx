@@ -1,6 +1,8 @@
 import { ADDRESS_START_PATTERN, type ProposalDetail, relativeTime, VOTE_LIST_ORDERS } from '@guildhall/core'
 import { useDeferredValue, useState } from 'react'
 import { Card } from '../../components/card.tsx'
+import { Term } from '../../components/term.tsx'
+import { VoteReason } from '../../components/vote-reason.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { MemberName } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
@@ -28,7 +30,11 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
   const shown = votes.data?.pages.flatMap((page) => page.votes) ?? []
   const { choices } = proposal.message
   return (
-    <Card title="Votes" testId="votes-list">
+    <Card title={`Votes (${proposal.tally.voters})`} testId="votes-list">
+      <p className="muted">
+        Each member's latest vote, the one that counts, with their <Term id="voting-power">voting power</Term>{' '}
+        at the <Term id="snapshot-block">snapshot block</Term>.
+      </p>
       <div className="votes-controls form">
         <label>
           <span>Order</span>
@@ -91,7 +97,7 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
               <span className="vote-time muted" title={exactTime(vote.timestamp)}>
                 {relativeTime(vote.timestamp, proposal.now)}
               </span>
-              {vote.reason ? <p className="vote-reason">{vote.reason}</p> : null}
+              {vote.reason ? <VoteReason reason={vote.reason} /> : null}
             </li>
           ))}
         </ol>

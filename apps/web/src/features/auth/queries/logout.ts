@@ -20,7 +20,8 @@ export const logoutPending = {
 /** POST /api/auth/logout; true when the server has no session for us any more (its 204). */
 export async function postLogout(): Promise<boolean> {
   try {
-    const response = await apiFetch('POST', '/api/auth/logout')
+    // 204 whether or not a session was left: sent again if the connection failed.
+    const response = await apiFetch('POST', '/api/auth/logout', {}, { idempotent: true })
     const done = response.ok
     if (done) logoutPending.clear()
     else logoutPending.set()

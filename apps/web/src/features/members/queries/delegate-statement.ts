@@ -44,13 +44,17 @@ export function primeStatement(
   queryClient.setQueryData(statementKeys.of(delegate), statement)
 }
 
-/** POST /api/delegates/:address/statement: a signed statement (a later one replaces it). */
+/**
+ * POST /api/delegates/:address/statement: a signed statement (a later one replaces it). Stored once by its
+ * digest, a replay answers 200: sent again if the connection failed.
+ */
 const submitStatement = (signed: SignedDelegateStatement) =>
   apiSend(
     'POST',
     `/api/delegates/${signed.message.delegate}/statement`,
     signed,
     publishStatementResponseSchema,
+    { idempotent: true },
   )
 
 /** Publishes a signed statement; settles once the delegate's statement has been read again. */

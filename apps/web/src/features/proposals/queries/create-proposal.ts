@@ -3,9 +3,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiSend } from '../../../lib/api.ts'
 import { proposalKeys } from './keys.ts'
 
-/** POST /api/proposals: a signed proposal; answers with its id. */
+/**
+ * POST /api/proposals: a signed proposal; answers with its id. Stored once by its digest, a replay answers
+ * 200: sent again if the connection failed.
+ */
 const submitProposal = (signed: SignedProposal) =>
-  apiSend('POST', '/api/proposals', signed, createProposalResponseSchema)
+  apiSend('POST', '/api/proposals', signed, createProposalResponseSchema, { idempotent: true })
 
 /** Submits a signed proposal; settles once the proposal queries have been refreshed. */
 export function useCreateProposal() {
