@@ -3,7 +3,7 @@
 // delegators; on your own page you sign, see and edit your delegate statement; it reads at phone and desktop
 // width; an unknown name is said so.
 
-import { glossaryEntry } from '@guildhall/core'
+import { glossaryEntry, powerHistorySchema } from '@guildhall/core'
 import type { Page } from '@playwright/test'
 import { connect, expect, member, test } from '../support/fixtures.ts'
 import { connectAndPropose, vote } from './governance-helpers.ts'
@@ -11,6 +11,7 @@ import { expectAddressesWhole } from './layout-helpers.ts'
 
 const ADA = member(1)
 const CLEO = member(3)
+const FINN = member(6)
 
 const header = (page: Page) => page.locator('.member-page-header')
 
@@ -58,6 +59,8 @@ test.describe('Ada', () => {
       .click()
     await expect(page).toHaveURL(new RegExp(`/members/${ADA}$`))
     await expectAdasPage(page, title)
+    // Her own page: she delegates to herself.
+    await expect(page.getByTestId('member-delegate')).toHaveText('Yourself')
     await expect(
       page.getByTestId('member-proposal').filter({ hasText: title }).getByText('Active'),
     ).toBeVisible()
@@ -82,24 +85,97 @@ test('/members/ada.eth opens the same page; a name nobody has says so', async ({
   await expect(page.getByRole('alert')).toHaveText('No member is named nobody.eth.')
 })
 
-for (const width of [390, 1280]) {
-  test(`a member page reads at ${width} px: no sideways scrolling`, async ({ page, app }) => {
-    await page.setViewportSize({ width, height: 844 })
-    await page.goto(`${app.url}/members/${ADA}`)
-    await expect(page.getByTestId('power-chart')).toBeVisible()
-    await expect(page.getByTestId('member-delegator').first()).toBeVisible()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
-    // Her full address wraps, if at all, between its halves.
-    await expect(page.getByTestId('member-address')).toHaveText(ADA)
-    await expectAddressesWhole(page)
-  })
-}
+test('without a wallet: one way to connect (the header’s Connect Wallet, which the page points to), and Ada’s power over time is dated and drawn from zero; she delegates to “Self”', async ({
+  page,
+  app,
+}) => {
+  await page.goto(`${app.url}/members/${ADA}`)
+  await expect(page.getByTestId('delegation-connect')).toHaveText(
+    /^Connect a wallet to delegate to (ada\.eth|0x70…79C8): use Connect Wallet at the top of the page\.$/,
+  )
+  // The header's button is the only way to connect on the page.
+  await expect(page.getByRole('button', { name: /connect/i })).toHaveCount(1)
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Connect Wallet' })).toBeVisible()
+  await expect(page.getByTestId('member-delegate')).toHaveText('Self')
+
+  const chart = page.getByTestId('power-chart')
+  await expect(chart.getByTestId('power-chart-zero')).toHaveText('0')
+  await expect(chart.getByTestId('power-chart-top')).toHaveText('1,250 GHD')
+  // The dates are those of the blocks the token index dated her changes with.
+  const history = powerHistorySchema.parse(
+    await (await page.request.get(`${app.url}/api/members/${ADA}/power`)).json(),
+  )
+  const first = history.points[0]
+  if (!first) throw new Error('Ada has no voting power history')
+  const firstDate = new Date(first.time * 1000)
+  const day = firstDate.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })
+  await expect(chart.getByTestId('power-chart-dates').locator('time').first()).toHaveAttribute(
+    'datetime',
+    firstDate.toISOString(),
+  )
+  await expect(chart.getByTestId('power-chart-dates')).toContainText(day)
+  await expect(chart.getByTestId('power-chart-summary')).toContainText(`From ${day}`)
+  await expect(chart.getByTestId('power-chart-summary')).toContainText(
+    `(block ${first.block.toLocaleString('en-US')})`,
+  )
+})
+
+test('Finn holds tokens but delegates to nobody: his page says why he has no voting power, to anyone, without a wallet or a session', async ({
+  page,
+  app,
+}) => {
+  await page.goto(`${app.url}/members/${FINN}`)
+  await expect(page.getByTestId('member-balance')).toHaveText('50 GHD')
+  await expect(page.getByTestId('member-power')).toContainText('0 GHD')
+  await expect(page.getByTestId('member-delegate')).toHaveText('Nobody')
+  await expect(page.getByTestId('member-zero-power')).toHaveText(
+    /^(finn\.eth|0x97…0aa9) holds 50 GHD but has not delegated them, so they are nobody's votes: tokens become votes only when delegated, to their holder or to another member\.$/,
+  )
+  // Ada, who has voting power, gets no such sentence.
+  await page.goto(`${app.url}/members/${ADA}`)
+  await expect(page.getByTestId('member-figures')).toBeVisible()
+  await expect(page.getByTestId('member-zero-power')).toHaveCount(0)
+})
+
+test.describe('Ben, on Ada’s page', () => {
+  test.use({ walletOptions: { accounts: [member(2)] } })
+
+  for (const width of [390, 1280]) {
+    test(`a member page reads at ${width} px: no sideways scrolling, the figures not flush on what is above or below them`, async ({
+      page,
+      app,
+    }) => {
+      await page.setViewportSize({ width, height: 844 })
+      await connect(page, app, `/members/${ADA}`)
+      await expect(page.getByRole('button', { name: 'Delegate to ada.eth', exact: true })).toBeVisible()
+      await expect(page.getByTestId('power-chart')).toBeVisible()
+      await expect(page.getByTestId('member-delegator').first()).toBeVisible()
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+      expect(overflow).toBeLessThanOrEqual(0)
+      // Her full address wraps, if at all, between its halves.
+      await expect(page.getByTestId('member-address')).toHaveText(ADA)
+      await expectAddressesWhole(page)
+      // The figures keep their distance from the header's actions above and the cards below: nothing flush.
+      const box = async (selector: string) => {
+        const found = await page.locator(selector).first().boundingBox()
+        if (!found) throw new Error(`${selector} is not shown`)
+        return found
+      }
+      const [actions, figures, cards] = await Promise.all([
+        box('.member-page-actions'),
+        box('[data-testid="member-figures"]'),
+        box('.member-page-grid'),
+      ])
+      expect(figures.y - (actions.y + actions.height)).toBeGreaterThanOrEqual(12)
+      expect(cards.y - (figures.y + figures.height)).toBeGreaterThanOrEqual(12)
+    })
+  }
+})
 
 test.describe('Cleo', () => {
   test.use({ walletOptions: { accounts: [CLEO] } })
 
-  test('from the Overview to her own page, she signs a statement, sees it rendered without its script, and edits it into a new version', async ({
+  test('from the Overview to her own page, she signs a statement, sees it rendered without its script and without the husks sanitising leaves, and edits it into a new version', async ({
     page,
     app,
   }) => {
@@ -112,7 +188,7 @@ test.describe('Cleo', () => {
     const textarea = editor.getByLabel(/Who you are/)
     await expect(textarea).toBeEnabled()
     await textarea.fill(
-      '## Cleo for delegate\n\nI read **every** proposal. <img src=x onerror="window.hacked = true">',
+      '## Cleo for delegate\n\nI read **every** proposal. <img src=x onerror="window.hacked = true">\n\nSee [my record](javascript:alert(1)).\n\n<svg width="300" height="150"><script>alert(1)</script></svg>',
     )
     await expect(editor.getByTestId('statement-size')).toContainText('/ 10,000 characters')
     await editor.getByRole('button', { name: 'Preview' }).click()
@@ -128,6 +204,9 @@ test.describe('Cleo', () => {
     await expect(shown.getByRole('heading', { name: 'Cleo for delegate' })).toBeVisible()
     await expect(shown.locator('strong')).toHaveText('every')
     await expect(shown.locator('[onerror]')).toHaveCount(0)
+    // Nothing left of what sanitising removed: no image without a source, no dead link, no empty box.
+    await expect(shown.locator('img, a, svg')).toHaveCount(0)
+    await expect(shown.getByText('See my record.', { exact: true })).toBeVisible()
     expect(await page.evaluate(() => (window as { hacked?: boolean }).hacked)).toBeUndefined()
     const firstEntry = await shown.getByText(/governance log entry \d+/).textContent()
     // "Governance log entry" is explained as on a proposal's page: the same term, linked to the glossary.

@@ -1,4 +1,5 @@
 // Sign-In with Ethereum through the UI: the only spec that signs in through the modal (the others start signed in or connect-only).
+import { proposalListSchema } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Page } from '@playwright/test'
 import type { Hex } from 'viem'
@@ -303,6 +304,35 @@ test('signing out with the wallet still connected shows the signed-out state; th
   await signButton(page).click()
   await expect(signedInAs(page)).toContainText('Signed in as ada.eth')
   await expect(votePanel(page).getByRole('button', { name: 'Vote', exact: true })).toBeVisible()
+})
+
+test.describe('Finn, who holds tokens but never delegated', () => {
+  test.use({ walletOptions: { accounts: [member(6)] } })
+
+  test('connected but not signed in, the vote panel says why he has no voting power before asking him to sign in', async ({
+    page,
+    app,
+  }) => {
+    const list = proposalListSchema.parse(
+      await (await page.request.get(`${app.url}/api/proposals?state=active`)).json(),
+    )
+    const proposal = list.proposals[0]
+    if (!proposal) throw new Error('the demo has no active proposal')
+    await connectToVerify(page, app)
+    await signButton(page).click()
+    await signedInAs(page).getByRole('button', { name: 'Sign out' }).click()
+    await expect(headerSignIn(page).getByRole('button', { name: 'Sign in' })).toBeVisible()
+
+    await page.goto(`${app.url}/proposals/${proposal.id}`)
+    await expect(votePanel(page).getByTestId('voting-power')).toHaveText(
+      `Your voting power at block ${proposal.snapshot}: 0 GHD`,
+    )
+    await expect(votePanel(page).getByTestId('zero-power-reason')).toContainText(
+      `You held tokens at block ${proposal.snapshot} but had not delegated them`,
+    )
+    await expect(votePanel(page)).toContainText('Sign in to vote.')
+    await expect(headerSignIn(page)).toContainText('Not signed in')
+  })
 })
 
 test('"New proposal" and "Your sessions" ask a connected, signed-out member to sign in before anything else, and signing in there opens them', async ({

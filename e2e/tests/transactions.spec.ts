@@ -154,7 +154,7 @@ test.describe('as Finn, an undelegated member', () => {
 test.describe('as Gia, an undelegated member', () => {
   test.use({ walletOptions: { accounts: [member(7)] } })
 
-  test('delegating to another address through the form names its owner: "Delegate to ben.eth" on the button and in recent transactions, which confirms, and the panel shows Ben by name', async ({
+  test('delegating to another address through the form names its owner: "Delegate to ben.eth" on the button and in recent transactions, which confirms, and the panel shows Ben by name; a name typed next shows only its own outcome', async ({
     page,
     app,
     wallet,
@@ -181,6 +181,12 @@ test.describe('as Gia, an undelegated member', () => {
     await expectRecentTransaction(modal, 'Delegate to ben.eth', 'Confirmed')
     await closeModal(page)
     await expect(avatarSpinner(page)).toHaveCount(0)
+
+    // A new attempt takes the place of the confirmed one: one outcome at a time.
+    await delegationPanel(page).getByLabel('Delegate to another address').fill('nobody.eth')
+    await expect(delegationPanel(page).getByRole('alert')).toHaveText('No address is set for nobody.eth.')
+    await expect(progress(page)).toHaveText('')
+    await expect(delegationPanel(page).getByText('Delegation confirmed.')).toHaveCount(0)
   })
 })
 

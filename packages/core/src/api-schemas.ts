@@ -407,15 +407,17 @@ export const powerHistoryQuerySchema = z.strictObject({
 export type PowerHistoryQuery = z.infer<typeof powerHistoryQuerySchema>
 
 /**
- * GET /api/members/:address/power: the member's voting power after each block it changed in, oldest first;
- * with more changes than `points`, the last of each of `points` equal spans of blocks. Blocks, not times:
- * the index keeps no block timestamps.
+ * GET /api/members/:address/power: the member's voting power after each block it changed in, oldest first,
+ * with the block's time (unix seconds, as the token index stored it); with more changes than `points`, the
+ * last of each of `points` equal spans of blocks.
  */
 export const powerHistorySchema = z.strictObject({
-  points: z.array(z.strictObject({ block: z.int(), votes: decimalStringSchema })),
+  points: z.array(z.strictObject({ block: z.int(), votes: decimalStringSchema, time: z.int() })),
   /** Every change the index holds, before sampling. */
   changes: z.int().check(z.gte(0)),
   /** The block the index stands at (the series holds until it); null before its first range. */
   blockNumber: z.nullable(z.int()),
+  /** That block's time (unix seconds); null before the first range, or just after a rewind. */
+  blockTime: z.nullable(z.int()),
 })
 export type PowerHistory = z.infer<typeof powerHistorySchema>

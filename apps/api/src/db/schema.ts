@@ -70,6 +70,8 @@ export const tokenIndexCursor = pgTable('token_index_cursor', {
   block: blockNumber('block').notNull(),
   /** The hash of `block` as indexed (null before the first range): a different hash on the chain = reorg. */
   blockHash: text('block_hash'),
+  /** The time of `block` (unix seconds); null before the first range and after a rewind. */
+  blockTime: bigint('block_time', { mode: 'number' }),
   /** Every delegate's votes at `block` added up (the directory's share of voting power), moved with each range. */
   totalVotes: uint256('total_votes').notNull().default(sql`0`),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
@@ -103,13 +105,15 @@ export const tokenDelegateChanges = pgTable(
   (table) => [primaryKey({ columns: [table.delegator, table.block] })],
 )
 
-/** A delegate's votes after `block` (DelegateVotesChanged newVotes): the token's own vote checkpoints. */
+/** A delegate's votes after `block` (DelegateVotesChanged newVotes): the token's own vote checkpoints, dated. */
 export const tokenVoteCheckpoints = pgTable(
   'token_vote_checkpoints',
   {
     delegate: text('delegate').notNull(),
     block: blockNumber('block').notNull(),
     votes: uint256('votes').notNull(),
+    /** The block's time (unix seconds), for dating a member's voting power over time. */
+    blockTime: bigint('block_time', { mode: 'number' }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.delegate, table.block] })],
 )

@@ -24,6 +24,7 @@ const checkpoints = Array.from({ length: DELEGATES }, (_, n) =>
     delegate: address(n),
     block,
     votes: n === 0 ? 0n : BigInt(((n * 7 + k * 13) % 5) * 1_000),
+    blockTime: 1_700_000_000 + block * 12,
   })),
 ).flat()
 

@@ -108,12 +108,15 @@ export type ProviderDouble = {
   refused: RpcCall[]
   /** Decides, per call, whether to refuse it (undefined: forward it to the node). */
   refuse: (call: RpcCall) => Refusal | undefined
+  /** Changes the node's JSON answer to a call before it is passed on (an older node's answer); absent: as is. */
+  rewrite?: ((call: RpcCall, answer: { result?: unknown }) => unknown) | undefined
   close(): Promise<void>
 }
 
 /**
  * Our test double of a hosted RPC provider: an HTTP server on 127.0.0.1 that forwards JSON-RPC to anvil,
- * records each call, and answers a call itself whenever `refuse` returns a refusal for it.
+ * records each call, answers a call itself whenever `refuse` returns a refusal for it, and passes the node's
+ * answer on through `rewrite`.
  */
 export async function startProviderDouble(upstream: string): Promise<ProviderDouble> {
   const double: ProviderDouble = {
@@ -147,7 +150,10 @@ export async function startProviderDouble(upstream: string): Promise<ProviderDou
         headers: { 'content-type': 'application/json' },
         body: text,
       })
-      const payload = Buffer.from(await answer.arrayBuffer())
+      const raw = Buffer.from(await answer.arrayBuffer())
+      const payload = double.rewrite
+        ? Buffer.from(JSON.stringify(double.rewrite(call, JSON.parse(raw.toString('utf8')))))
+        : raw
       double.forwarded.push({ ...call, responseBytes: payload.length })
       response.writeHead(answer.status, { 'content-type': 'application/json' })
       response.end(payload)

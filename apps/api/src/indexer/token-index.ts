@@ -113,7 +113,7 @@ const DEFAULT_POLL_INTERVAL_MS = 4_000
 const MAX_BACKOFF_MS = 60_000
 /** Rows per INSERT (3 parameters each, far below PostgreSQL's 65,535). */
 const INSERT_CHUNK = 1_000
-/** Block hashes fetched at once while looking for a fork point. */
+/** Blocks fetched at once (looking for a fork point, dating vote changes on a node without log times). */
 const FORK_SEARCH_CONCURRENCY = 8
 const CURSOR_ID = 'governance-token'
 
@@ -360,14 +360,23 @@ export class TokenIndex {
       .limit(1)
   }
 
-  /** Every delegate's votes added up at the indexed block (the directory's shares); undefined before the first range. */
-  async totalVotes(): Promise<{ totalVotes: bigint; blockNumber: number } | undefined> {
+  /**
+   * Every delegate's votes added up at the indexed block (the directory's shares), and that block's number
+   * and time (null after a rewind, until the next range); undefined before the first range.
+   */
+  async totalVotes(): Promise<
+    { totalVotes: bigint; blockNumber: number; blockTime: number | null } | undefined
+  > {
     const [row] = await this.#db
-      .select({ block: tokenIndexCursor.block, totalVotes: tokenIndexCursor.totalVotes })
+      .select({
+        block: tokenIndexCursor.block,
+        blockTime: tokenIndexCursor.blockTime,
+        totalVotes: tokenIndexCursor.totalVotes,
+      })
       .from(tokenIndexCursor)
       .where(this.#ownCursor())
     return row && row.block >= this.#fromBlock
-      ? { totalVotes: row.totalVotes, blockNumber: row.block }
+      ? { totalVotes: row.totalVotes, blockNumber: row.block, blockTime: row.blockTime }
       : undefined
   }
 
@@ -433,6 +442,7 @@ export class TokenIndex {
       fromBlock: this.#fromBlock,
       block: this.#fromBlock - 1,
       blockHash: null,
+      blockTime: null,
     }
     await this.#db.insert(tokenIndexCursor).values(fresh).onConflictDoNothing()
     const [row] = await this.#db.select().from(tokenIndexCursor).where(eq(tokenIndexCursor.id, CURSOR_ID))
@@ -483,7 +493,7 @@ export class TokenIndex {
       await deleteRowsAfter(tx, fork.block)
       await tx
         .update(tokenIndexCursor)
-        .set({ block: fork.block, blockHash: fork.blockHash, updatedAt: new Date() })
+        .set({ block: fork.block, blockHash: fork.blockHash, blockTime: null, updatedAt: new Date() })
         .where(eq(tokenIndexCursor.id, CURSOR_ID))
       return false
     })
@@ -497,7 +507,7 @@ export class TokenIndex {
   async #indexRange(cursor: Cursor, target: number): Promise<Cursor | 'fork'> {
     const from = cursor.block + 1
     const to = Math.min(target, from + this.#range - 1)
-    const endBefore = await this.#hashAt(to)
+    const endBefore = (await this.#blockAt(to))?.hash ?? null
     let logs: TokenLog[]
     try {
       logs = await fetchTokenLogs(this.#client, this.#token, from, to)
@@ -510,13 +520,15 @@ export class TokenIndex {
       }
       throw error
     }
-    const [endAfter, cursorNow] = await Promise.all([
-      this.#hashAt(to),
+    const [end, cursorNow] = await Promise.all([
+      this.#blockAt(to),
       cursor.blockHash === null ? null : this.#hashAt(cursor.block),
     ])
     if (cursorNow !== cursor.blockHash) return 'fork'
-    if (endBefore === null || endAfter !== endBefore || logs.some((log) => log.removed))
+    const endAfter = end?.hash ?? null
+    if (endBefore === null || endAfter === null || endAfter !== endBefore || logs.some((log) => log.removed))
       throw new ChainMovedError(`the chain changed while blocks ${from}–${to} were read`)
+    const times = await this.#voteBlockTimes(logs)
 
     const blockHashes = new Map<number, string>([[to, endAfter]])
     for (const log of logs) blockHashes.set(log.blockNumber, log.blockHash)
@@ -525,7 +537,7 @@ export class TokenIndex {
 
     const moved = await this.#db.transaction(async (tx) => {
       if (!(await lockCursorAt(tx, cursor))) return true
-      const votesMoved = await applyLogs(tx, logs)
+      const votesMoved = await applyLogs(tx, logs, times)
       // Only the newest hashes can be needed for a fork point; older ones would only grow the table.
       const blockRows = [...blockHashes]
         .sort(([a], [b]) => b - a)
@@ -545,6 +557,7 @@ export class TokenIndex {
         .set({
           block: to,
           blockHash: endAfter,
+          blockTime: Number(end?.timestamp),
           totalVotes: sql`${tokenIndexCursor.totalVotes} + ${String(votesMoved)}::numeric`,
           updatedAt: new Date(),
         })
@@ -562,13 +575,44 @@ export class TokenIndex {
 
   /** The chain's hash of block `number`; null when the chain has no such block (it is shorter now). */
   async #hashAt(number: number): Promise<Hash | null> {
+    return (await this.#blockAt(number))?.hash ?? null
+  }
+
+  /** The chain's block `number` (its hash and time); null when the chain has no such block. */
+  async #blockAt(number: number): Promise<{ hash: Hash; timestamp: bigint } | null> {
     try {
       const block = await this.#client.getBlock({ blockNumber: BigInt(number) })
-      return block.hash
+      return { hash: block.hash, timestamp: block.timestamp }
     } catch (error) {
       if (error instanceof BlockNotFoundError) return null
       throw error
     }
+  }
+
+  /**
+   * The time of each block with a vote change among `logs`: from the logs themselves (nodes that follow the
+   * current JSON-RPC specification send `blockTimestamp` with each log), else from the block, by its hash,
+   * so the time is that of the very block the logs came from.
+   */
+  async #voteBlockTimes(logs: TokenLog[]): Promise<Map<number, number>> {
+    const times = new Map<number, number>()
+    const missing = new Map<number, Hash>()
+    for (const log of logs) {
+      if (log.eventName !== 'DelegateVotesChanged') continue
+      if (log.blockTimestamp !== null) times.set(log.blockNumber, log.blockTimestamp)
+      else missing.set(log.blockNumber, log.blockHash)
+    }
+    const asked = [...missing].filter(([number]) => !times.has(number))
+    for (let i = 0; i < asked.length; i += FORK_SEARCH_CONCURRENCY) {
+      const blocks = await Promise.all(
+        asked
+          .slice(i, i + FORK_SEARCH_CONCURRENCY)
+          .map(([, blockHash]) => this.#client.getBlock({ blockHash })),
+      )
+      for (const block of blocks)
+        if (block.number !== null) times.set(Number(block.number), Number(block.timestamp))
+    }
+    return times
   }
 
   /** The chain head, checked to be at or after `block`. */
@@ -679,7 +723,14 @@ async function fetchTokenLogs(client: PublicClient, token: Address, from: number
   return logs.map(decodeTokenLog)
 }
 
-type TokenLog = { blockNumber: number; blockHash: Hash; logIndex: number; removed: boolean } & (
+type TokenLog = {
+  blockNumber: number
+  blockHash: Hash
+  /** The block's time (unix seconds), when the node sends it with the log. */
+  blockTimestamp: number | null
+  logIndex: number
+  removed: boolean
+} & (
   | { eventName: 'Transfer'; args: { from: Address; to: Address; value: bigint } }
   | { eventName: 'DelegateChanged'; args: { delegator: Address; fromDelegate: Address; toDelegate: Address } }
   | {
@@ -698,6 +749,7 @@ function decodeTokenLog(log: RpcLog): TokenLog {
   const base = {
     blockNumber: hexToNumber(log.blockNumber as Hex),
     blockHash: log.blockHash as Hash,
+    blockTimestamp: log.blockTimestamp ? hexToNumber(log.blockTimestamp as Hex) : null,
     logIndex: hexToNumber(log.logIndex as Hex),
     removed: log.removed,
   }
@@ -738,10 +790,11 @@ function topicAddress(topic: Hex | undefined): Address {
 }
 
 /**
- * Writes the checkpoints of one range (per account and block, the state after the block's last event) and
- * moves the members directory's rows; returns how much the total of all votes moved.
+ * Writes the checkpoints of one range (per account and block, the state after the block's last event; vote
+ * checkpoints dated with `times`) and moves the members directory's rows; returns how much the total of all
+ * votes moved.
  */
-async function applyLogs(tx: Tx, logs: TokenLog[]): Promise<bigint> {
+async function applyLogs(tx: Tx, logs: TokenLog[], times: Map<number, number>): Promise<bigint> {
   const ordered = [...logs].sort((a, b) =>
     a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
   )
@@ -781,7 +834,9 @@ async function applyLogs(tx: Tx, logs: TokenLog[]): Promise<bigint> {
       after.delegates.set(delegator, toDelegate)
     } else {
       const { delegate, newVotes } = log.args
-      voteRows.set(`${block}:${delegate}`, { delegate, block, votes: newVotes })
+      const blockTime = times.get(block)
+      if (blockTime === undefined) throw new Error(`token index: no time for block ${block}`)
+      voteRows.set(`${block}:${delegate}`, { delegate, block, votes: newVotes, blockTime })
       after.votes.set(delegate, newVotes)
     }
   }

@@ -273,7 +273,7 @@ describe('the lists', () => {
     expect((await get(ada.address, memberProfileSchema)).delegators).toBe(4)
   })
 
-  test('property: voting power over time ends at her current votes; with more changes than points it is sampled to at most that many, each point a real checkpoint of the token', async () => {
+  test('property: voting power over time ends at her current votes; with more changes than points it is sampled to at most that many, each point a real checkpoint of the token, dated with its block’s time', async () => {
     // Many changes: Finn, delegating to Ada, sends Iris (who never delegated) a token at a time.
     await delegate(chain(), 6, ada.address)
     for (let n = 0; n < 12; n++) await transfer(chain(), 6, account(9).address, '1')
@@ -310,7 +310,11 @@ describe('the lists', () => {
         args: [ada.address, BigInt(point.block)],
       })
       expect(String(votes), `block ${point.block}`).toBe(point.votes)
+      const { timestamp } = await client.getBlock({ blockNumber: BigInt(point.block) })
+      expect(point.time, `time of block ${point.block}`).toBe(Number(timestamp))
     }
+    const indexed = await client.getBlock({ blockNumber: BigInt(whole.blockNumber ?? -1) })
+    expect(whole.blockTime).toBe(Number(indexed.timestamp))
     expect(await get(`${account(9).address}/power`, powerHistorySchema)).toMatchObject({
       points: [],
       changes: 0,

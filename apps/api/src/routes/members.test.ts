@@ -419,7 +419,7 @@ describe('keeping in step', () => {
     expect(backfill).toHaveLength(3)
     // The backfill counted signed-in members (Iris signed in above); the migration that stopped sign-in from
     // adding members deletes the rows only a sign-in made.
-    const signInRows = statements('0012_members_listed_by_holdings.sql').filter((statement) =>
+    const signInRows = statements('0013_members_listed_by_holdings.sql').filter((statement) =>
       statement.startsWith('DELETE FROM "member_stats"'),
     )
     expect(signInRows).toHaveLength(1)

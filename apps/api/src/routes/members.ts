@@ -128,7 +128,11 @@ export async function memberRoutes(
     const history = await powerHistory(db, tokenIndex, await member(request.params.address), query)
     return {
       ...history,
-      points: history.points.map((point) => ({ block: point.block, votes: String(point.votes) })),
+      points: history.points.map((point) => ({
+        block: point.block,
+        votes: String(point.votes),
+        time: point.time,
+      })),
     }
   })
 }

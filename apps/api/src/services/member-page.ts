@@ -155,8 +155,8 @@ export async function memberDelegators(db: Db, delegate: Address, query: MemberP
 }
 
 /**
- * The member's voting power after each block it changed in, oldest first, from the token index's vote
- * checkpoints. With more changes than `points`, the blocks from the first change to the last are cut into
+ * The member's voting power after each block it changed in, oldest first and dated, from the token index's
+ * vote checkpoints. With more changes than `points`, the blocks from the first change to the last are cut into
  * `points` equal spans and each span keeps its last change, so the answer is bounded and ends at the
  * member's current votes. Reading it costs a page, not the member's history: the first `points + 1`
  * checkpoints, or one index seek per span on the primary key (delegate, block); only the count of changes
@@ -168,18 +168,19 @@ export async function powerHistory(
   delegate: Address,
   { points }: PowerHistoryQuery,
 ) {
-  type Row = { block: string | number; votes: string }
+  type Row = { block: string | number; votes: string; block_time: string | number }
   const toPoints = (rows: Row[]) =>
-    rows.map((row) => ({ block: Number(row.block), votes: BigInt(row.votes) }))
+    rows.map((row) => ({ block: Number(row.block), votes: BigInt(row.votes), time: Number(row.block_time) }))
   const [head, totals] = await Promise.all([
     db.execute<Row>(sql`
-      select block, votes::text as votes from token_vote_checkpoints
+      select block, votes::text as votes, block_time from token_vote_checkpoints
       where delegate = ${delegate} order by block limit ${points + 1}`),
     tokenIndex.totalVotes(),
   ])
   const blockNumber = totals?.blockNumber ?? null
+  const blockTime = totals?.blockTime ?? null
   if (head.rows.length <= points) {
-    return { points: toPoints(head.rows), changes: head.rows.length, blockNumber }
+    return { points: toPoints(head.rows), changes: head.rows.length, blockNumber, blockTime }
   }
   const [sampled, counted] = await Promise.all([
     db.execute<Row>(sql`
@@ -189,10 +190,10 @@ export async function powerHistory(
           (select block from token_vote_checkpoints where delegate = ${delegate} order by block desc limit 1) as last),
       spans as (
         select first, ceil((last - first + 1)::numeric / ${points})::bigint as width from bounds)
-      select c.block, c.votes::text as votes
+      select c.block, c.votes::text as votes, c.block_time
       from spans cross join generate_series(0, ${points - 1}) as span(i)
       cross join lateral (
-        select block, votes from token_vote_checkpoints
+        select block, votes, block_time from token_vote_checkpoints
         where delegate = ${delegate}
           and block >= spans.first + span.i * spans.width and block < spans.first + (span.i + 1) * spans.width
         order by block desc limit 1) c
@@ -200,5 +201,10 @@ export async function powerHistory(
     db.execute<{ changes: string | number }>(sql`
       select count(*) as changes from token_vote_checkpoints where delegate = ${delegate}`),
   ])
-  return { points: toPoints(sampled.rows), changes: Number(counted.rows[0]?.changes ?? 0), blockNumber }
+  return {
+    points: toPoints(sampled.rows),
+    changes: Number(counted.rows[0]?.changes ?? 0),
+    blockNumber,
+    blockTime,
+  }
 }

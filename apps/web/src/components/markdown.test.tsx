@@ -1,6 +1,6 @@
-import { render } from '@testing-library/react'
+import { fireEvent, render } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
-import { Markdown } from './markdown.tsx'
+import { Markdown, sanitizeHtml } from './markdown.tsx'
 
 const rendered = (text: string) => render(<Markdown text={text} />).container
 
@@ -39,5 +39,53 @@ describe('Markdown (signed proposal bodies and delegate statements)', () => {
     expect(page.querySelectorAll('li')).toHaveLength(2)
     expect(page.querySelector('a')?.getAttribute('href')).toBe('https://forum.example/ada')
     expect(page.querySelector('img')?.getAttribute('src')).toBe('https://img.example/ada.png')
+  })
+
+  test('behavior: an image whose source sanitising removed, or one the page cannot show (relative, not http), is removed entirely, with the paragraph it leaves empty', () => {
+    const page = rendered(
+      [
+        'Before.',
+        '<img src="x" onerror="window.pwned = 4">',
+        '<img src="javascript:alert(1)" alt="bad">',
+        '![](ftp://files.example/me.png)',
+        'After.',
+      ].join('\n\n'),
+    )
+    expect(page.querySelectorAll('img')).toHaveLength(0)
+    expect([...page.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['Before.', 'After.'])
+  })
+
+  test('behavior: a link whose target sanitising removed (javascript:, data:) becomes its text, in place', () => {
+    const page = rendered(
+      'See [my record](javascript:window.pwned=3) and <a href="data:text/html,hi">a raw link</a> or [the forum](https://forum.example).',
+    )
+    const links = [...page.querySelectorAll('a')]
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['https://forum.example'])
+    expect(page.querySelector('p')?.textContent).toBe('See my record and a raw link or the forum.')
+  })
+
+  test('behavior: an element emptied by sanitising is removed (an SVG, a frame or a script in its own block), an element with text left in it stays', () => {
+    const html = sanitizeHtml(
+      [
+        '<p>Kept.</p>',
+        '<div><svg width="200" height="200"><script>alert(1)</script><circle r="9"/></svg></div>',
+        '<p><iframe src="https://example.com"></iframe></p>',
+        '<blockquote><p><script>alert(2)</script></p></blockquote>',
+        '<p>Text <script>alert(3)</script>stays.</p>',
+      ].join(''),
+    )
+    expect(html).toBe('<p>Kept.</p><p>Text stays.</p>')
+  })
+
+  test('behavior: an image that fails to load gives way to its description, or to nothing without one', () => {
+    const page = rendered(
+      'Me: ![Ada at the forum](https://img.example/ada.png)\n\n![](https://img.example/gone.png)',
+    )
+    const [described, bare] = [...page.querySelectorAll('img')]
+    if (!described || !bare) throw new Error('both images should be rendered before they fail')
+    fireEvent.error(described)
+    fireEvent.error(bare)
+    expect(page.querySelectorAll('img')).toHaveLength(0)
+    expect([...page.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['Me: Ada at the forum'])
   })
 })

@@ -1,7 +1,7 @@
 import { publicConfigSchema } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render, screen } from '@testing-library/react'
+import { render, screen, waitFor } from '@testing-library/react'
 import type { Address, Chain } from 'viem'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createConfig, http, WagmiProvider } from 'wagmi'
@@ -71,11 +71,16 @@ afterEach(async () => {
 })
 
 describe('DelegateToButton: the panel’s gates, for one delegate named by the server', () => {
-  test('behavior: without a wallet it asks to connect one, naming the delegate', async () => {
+  test('behavior: without a wallet it asks to connect one, naming the delegate, and points to the header’s Connect Wallet instead of a second button', async () => {
     namesServer()
     renderButton({ delegatee: BEN })
-    expect(await screen.findByText('Connect a wallet to delegate to ben.eth.')).toBeTruthy()
-    expect(screen.getByRole('button', { name: 'Connect a wallet' })).toBeTruthy()
+    const notice = await screen.findByTestId('delegation-connect')
+    await waitFor(() =>
+      expect(notice.textContent).toBe(
+        'Connect a wallet to delegate to ben.eth: use Connect Wallet at the top of the page.',
+      ),
+    )
+    expect(screen.queryAllByRole('button')).toEqual([])
   })
 
   test('behavior: on another network it offers the switch to the token’s chain, and no delegation', async () => {

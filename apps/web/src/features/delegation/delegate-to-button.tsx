@@ -28,7 +28,7 @@ export function DelegateToButton({
   return (
     <div className="delegate-to" data-testid="delegate-to">
       {gate !== 'ready' ? (
-        <DelegationGateNotice gate={gate} action={`delegate to ${shown}`} offerConnect />
+        <DelegationGateNotice gate={gate} action={`delegate to ${shown}`} />
       ) : currentDelegate === delegatee ? (
         <p data-testid="delegate-to-status">
           {self ? 'You vote with your own tokens.' : `You delegate your votes to ${shown}.`}

@@ -1,34 +1,26 @@
 import { chainName } from '../../lib/chains.ts'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
-import { requestConnectModal } from '../../wallet-kit/kit-bridge.ts'
 import type { DelegationGate } from './use-delegation.ts'
 
 /**
  * What a delegation control shows in place of itself while a wallet is missing or on another network.
- * `action` completes "Connect a wallet to …"; `offerConnect` adds the connect button (where the page's
- * header is not next to it).
+ * `action` completes "Connect a wallet to …". Connecting has one place, the header's Connect Wallet: the
+ * sentence points there rather than offering a second button beside it.
  */
 export function DelegationGateNotice({
   gate,
   action,
-  offerConnect = false,
 }: {
   gate: Exclude<DelegationGate, 'none' | 'ready'>
   action: string
-  offerConnect?: boolean
 }) {
   const config = usePublicConfig()
   if (gate === 'connect') {
     return (
-      <>
-        <p className="muted">Connect a wallet to {action}.</p>
-        {offerConnect ? (
-          <button type="button" className="button" onClick={requestConnectModal}>
-            Connect a wallet
-          </button>
-        ) : null}
-      </>
+      <p className="muted" data-testid="delegation-connect">
+        Connect a wallet to {action}: use <strong>Connect Wallet</strong> at the top of the page.
+      </p>
     )
   }
   return (

@@ -72,6 +72,7 @@ export function DelegationPanel() {
       void delegate(resolved.address, resolved.name)
     } else {
       // Not looked up yet: look it up now; the member confirms the address shown before the wallet asks.
+      setError(undefined)
       setLookup(target.name)
     }
   }

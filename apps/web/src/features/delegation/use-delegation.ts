@@ -133,8 +133,15 @@ export function useDelegation({ onConfirmed }: { onConfirmed?: () => void } = {}
     progressText: PROGRESS_TEXT[progress.step],
     busy: progress.step === 'wallet' || progress.step === 'pending',
     error,
-    /** Shows a sentence in place of the delegation's error (the caller's own checks), or clears it. */
-    setError,
+    /**
+     * Shows a sentence in place of the delegation's outcome (the caller's own checks), or clears it: one
+     * outcome at a time, so a new attempt (typing, a refused form) takes the previous one's place. A
+     * delegation still on its way keeps its progress.
+     */
+    setError: (text: string | undefined) => {
+      setProgress((now) => (now.step === 'wallet' || now.step === 'pending' ? now : { step: 'idle' }))
+      setError(text)
+    },
     delegate,
   }
 }

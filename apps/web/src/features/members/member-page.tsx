@@ -85,7 +85,8 @@ function MemberView({ member, actions }: { member: MemberProfile; actions?: Memb
           delegates to it and it has not voted.
         </p>
       )}
-      <Figures member={member} />
+      <Figures member={member} own={own} />
+      <ZeroPowerReason member={member} own={own} name={name} />
       <div className="grid member-page-grid">
         {own ? (
           <DelegateStatementEditor />
@@ -132,7 +133,35 @@ function CopyableAddress({ address }: { address: Address }) {
   )
 }
 
-function Figures({ member }: { member: MemberProfile }) {
+/**
+ * Why a member who holds tokens has no voting power: public facts from their figures (balance and
+ * delegate), so said to anyone, signed in or not. Worded for the member on their own page.
+ */
+function ZeroPowerReason({ member, own, name }: { member: MemberProfile; own: boolean; name: string }) {
+  const amount = useTokenAmount()
+  // Self-delegated tokens are votes: a holder delegating to themself has power, so nothing to explain.
+  if (BigInt(member.votes) > 0n || BigInt(member.balance) === 0n || member.delegate === member.address)
+    return null
+  const tokens = amount(member.balance)
+  return (
+    <p className="notice notice-info" data-testid="member-zero-power">
+      {member.delegate === null ? (
+        own ? (
+          `You hold ${tokens} but have not delegated them, so they are nobody's votes: tokens become votes only when delegated. Delegate to yourself to vote with them on proposals created after that.`
+        ) : (
+          `${name} holds ${tokens} but has not delegated them, so they are nobody's votes: tokens become votes only when delegated, to their holder or to another member.`
+        )
+      ) : (
+        <>
+          {own ? `You delegate your ${tokens} to ` : `${name} delegates their ${tokens} to `}
+          <MemberName address={member.delegate} />, who votes with them.
+        </>
+      )}
+    </p>
+  )
+}
+
+function Figures({ member, own }: { member: MemberProfile; own: boolean }) {
   const amount = useTokenAmount()
   const now = Math.floor(Date.now() / 1000)
   return (
@@ -154,11 +183,16 @@ function Figures({ member }: { member: MemberProfile }) {
       <Stat label="Tokens" value={amount(member.balance)} testId="member-balance" />
       <Stat
         label={<Term id="delegation">Delegates to</Term>}
+        testId="member-delegate"
         value={
           member.delegate === null ? (
             'Nobody'
           ) : member.delegate === member.address ? (
-            'Themself'
+            own ? (
+              'Yourself'
+            ) : (
+              'Self'
+            )
           ) : (
             <MemberName address={member.delegate} />
           )

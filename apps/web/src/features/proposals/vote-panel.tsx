@@ -1,5 +1,6 @@
 import { GOVERNANCE_LIMITS, type ProposalDetail, voteTypedData } from '@guildhall/core'
 import { type FormEvent, useState } from 'react'
+import type { Address } from 'viem'
 import { useAccount, useSignTypedData } from 'wagmi'
 import { Card } from '../../components/card.tsx'
 import { Term } from '../../components/term.tsx'
@@ -26,8 +27,10 @@ export function VotePanel({ proposal }: { proposal: ProposalDetail }) {
     )
   }
   if (gate !== 'open') {
+    // Voting power and why it is zero are public: said before signing in, which would not change them.
     return (
       <Card title="Your vote" testId="vote-panel">
+        <PowerAtSnapshot proposal={proposal} address={address} />
         <SessionGateNotice gate={gate} purpose="vote" />
       </Card>
     )
@@ -39,7 +42,6 @@ export function VotePanel({ proposal }: { proposal: ProposalDetail }) {
 
 function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
   const dao = useDaoChain()
-  const amount = useTokenAmount()
   const castVote = useCastVote()
   const { signTypedDataAsync } = useSignTypedData()
   const power = useVotingPower(proposal.id, dao.address)
@@ -95,22 +97,7 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
   const single = message.kind !== 'approval'
   return (
     <Card title="Your vote" testId="vote-panel">
-      {power.error ? (
-        <p role="alert">Your voting power could not be read. {describeRequestError(power.error)}</p>
-      ) : !power.data ? (
-        <p className="muted">Reading your voting power at block {proposal.snapshot}…</p>
-      ) : (
-        <p data-testid="voting-power">
-          Your <Term id="voting-power">voting power</Term> at{' '}
-          <Term id="snapshot-block">block {power.data.snapshot}</Term>:{' '}
-          <strong>{amount(power.data.power)}</strong>
-        </p>
-      )}
-      {power.data?.reason ? (
-        <p className="notice notice-info" data-testid="zero-power-reason">
-          {power.data.reason.message}
-        </p>
-      ) : null}
+      <PowerAtSnapshot proposal={proposal} address={dao.address} />
       {mine ? (
         <p data-testid="my-vote">
           You voted {mine.choices.map((choice) => message.choices[choice - 1]).join(', ')}
@@ -191,5 +178,31 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
         </p>
       ) : null}
     </Card>
+  )
+}
+
+/** The account's voting power at the proposal's snapshot and, when it is zero, why. */
+function PowerAtSnapshot({ proposal, address }: { proposal: ProposalDetail; address: Address }) {
+  const amount = useTokenAmount()
+  const power = useVotingPower(proposal.id, address)
+  return (
+    <>
+      {power.error ? (
+        <p role="alert">Your voting power could not be read. {describeRequestError(power.error)}</p>
+      ) : !power.data ? (
+        <p className="muted">Reading your voting power at block {proposal.snapshot}…</p>
+      ) : (
+        <p data-testid="voting-power">
+          Your <Term id="voting-power">voting power</Term> at{' '}
+          <Term id="snapshot-block">block {power.data.snapshot}</Term>:{' '}
+          <strong>{amount(power.data.power)}</strong>
+        </p>
+      )}
+      {power.data?.reason ? (
+        <p className="notice notice-info" data-testid="zero-power-reason">
+          {power.data.reason.message}
+        </p>
+      ) : null}
+    </>
   )
 }
