@@ -42,7 +42,7 @@ export interface App {
 interface WorkerFixtures {
   chains: Chains
   /** Environment overrides for this file's app server (e.g. one chain only, no WalletConnect wallets). */
-  appEnv: Record<string, string>
+  appEnv: Record<string, string | undefined>
   app: App
 }
 

@@ -5,12 +5,13 @@
 
 import { glossaryEntry, powerHistorySchema } from '@guildhall/core'
 import type { Page } from '@playwright/test'
-import { connect, expect, member, test } from '../support/fixtures.ts'
+import { connect, expect, member, resolvedNames, test } from '../support/fixtures.ts'
 import { connectAndPropose, vote } from './governance-helpers.ts'
 import { expectAddressesWhole } from './layout-helpers.ts'
 
 const ADA = member(1)
 const CLEO = member(3)
+const DEV = member(4)
 const FINN = member(6)
 
 const header = (page: Page) => page.locator('.member-page-header')
@@ -64,6 +65,36 @@ test.describe('Ada', () => {
     await expect(
       page.getByTestId('member-proposal').filter({ hasText: title }).getByText('Active'),
     ).toBeVisible()
+  })
+})
+
+test.describe('Dev, whose avatar record names a CID the gateway lacks', () => {
+  test.use({ walletOptions: { accounts: [DEV, ADA] } })
+
+  test('on his own page Dev reads viem\'s "Unable to resolve ENS avatar URI …" for his record, with what to do; on his page another member does not', async ({
+    page,
+    app,
+    chains,
+    wallet,
+  }) => {
+    const record = chains.names.deployment.members.find((entry) => entry.member === 'Dev')?.avatar
+    expect(record).toMatch(/^ipfs:\/\//)
+    // A member once the token index has seen him, then looked up by the server's refresher.
+    await expect.poll(async () => (await resolvedNames(page, app, [DEV]))(DEV)).toBe('dev.eth')
+    await connect(page, app, `/members/${DEV}`)
+    await expect(header(page).getByRole('heading', { level: 1, name: 'dev.eth' })).toBeVisible()
+    await expect(header(page).locator('svg.avatar')).toBeVisible()
+    const problem = page.getByTestId('member-avatar-problem')
+    await expect(problem.locator('span')).toHaveText(
+      `Unable to resolve ENS avatar URI "${record}". The URI may be malformed, invalid, or does not respond with a valid image.`,
+    )
+    await expect(problem).toContainText('set the record to an ipfs:// or ar:// image')
+
+    // Ada, looking at Dev's page, is not told about his record.
+    await wallet.setAccounts([ADA, DEV])
+    await expect(page.getByTestId('rk-account-button')).toContainText('ada.eth')
+    await expect(header(page).getByRole('heading', { level: 1, name: 'dev.eth' })).toBeVisible()
+    await expect(problem).toHaveCount(0)
   })
 })
 

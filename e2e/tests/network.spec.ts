@@ -1,7 +1,14 @@
 // Network: the chain selector, the "Wrong network" state and switching chains from the app, with its errors.
 import { LOCAL_CHAIN_ID, WALLET_ERROR_MESSAGES } from '@guildhall/core'
 import type { Page } from '@playwright/test'
-import { connect, expect, SECOND_CHAIN_ID, SECOND_CHAIN_NAME, test } from '../support/fixtures.ts'
+import {
+  connect,
+  connectButton,
+  expect,
+  SECOND_CHAIN_ID,
+  SECOND_CHAIN_NAME,
+  test,
+} from '../support/fixtures.ts'
 
 /** A chain the wallet knows and the app does not. */
 const UNKNOWN_CHAIN_ID = 1337
@@ -104,7 +111,7 @@ test("a chain the wallet does not know (4902) is added with the app's parameters
   await expect(page.getByRole('alert')).toHaveCount(0)
 })
 
-test('a wallet that adds the chain but stays on the old one gets the "added, switch in your wallet" notice', async ({
+test('a wallet that adds the chain but stays on the old one counts as a rejected switch: "User rejected switch after adding network." and what to do', async ({
   page,
   app,
   wallet,
@@ -115,12 +122,42 @@ test('a wallet that adds the chain but stays on the old one gets the "added, swi
   await switchFromModal(page)
 
   await wallet.waitForRequest('wallet_addEthereumChain')
-  await expect(alerts(page)).toHaveText([WALLET_ERROR_MESSAGES.addedWithoutSwitch])
+  await expect(alerts(page)).toHaveText([WALLET_ERROR_MESSAGES.rejectedAfterAdd])
+  await expect(alerts(page)).toContainText('User rejected switch after adding network.')
   await expect(chainModal(page)).toBeHidden()
   await expect(chainButton(page)).toContainText(LOCAL_CHAIN_NAME)
   const state = await wallet.state()
   expect(state.chainId).toBe(LOCAL_CHAIN_ID)
   expect(state.chains.map((c) => c.chainId)).toContain(SECOND_CHAIN_ID)
+})
+
+test('the Switch Networks modal closes when the wallet disconnects, and "Connect Wallet" is back', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await connect(page, app)
+  await chainButton(page).click()
+  await expect(chainModal(page)).toBeVisible()
+  await wallet.emitDisconnect(4900, 'The wallet disconnected.')
+  await expect(chainModal(page)).toHaveCount(0)
+  await expect(connectButton(page)).toBeVisible()
+  await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
+  expect((await wallet.state()).connected).toBe(false)
+})
+
+test('the Switch Networks modal closes when the wallet reports no accounts, and "Connect Wallet" is back', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await connect(page, app)
+  await chainButton(page).click()
+  await expect(chainModal(page)).toBeVisible()
+  await wallet.setAccounts([])
+  await expect(chainModal(page)).toHaveCount(0)
+  await expect(connectButton(page)).toBeVisible()
+  await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
 })
 
 test('a wallet without the switch method (-32601) gets "Your wallet does not support switching networks from the app."', async ({

@@ -1,7 +1,7 @@
 // Sign-In with Ethereum through the UI: the only spec that signs in through the modal (the others start signed in or connect-only).
 import { proposalListSchema } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import type { Page } from '@playwright/test'
+import type { Page, Route } from '@playwright/test'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import {
@@ -113,6 +113,60 @@ test('a signature the server refuses shows "Error verifying signature, please re
   await expect(verifyDialog(page)).toContainText('Error verifying signature, please retry!')
   expect((await serverSession(page)).session).toBeNull()
 })
+
+test('signing, then verifying: the button reads "Waiting for signature..." while the wallet holds the signature, then "Verifying signature..." while the server verifies', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await connectToVerify(page, app)
+  // Each state is held open until it has been seen: the wallet holds the signature, the test the verify request.
+  await wallet.holdNext('personal_sign')
+  await signButton(page).click()
+  await wallet.waitForRequest('personal_sign')
+  await expect(signButton(page)).toHaveText('Waiting for signature...')
+  expect(await wallet.held()).toEqual(['personal_sign'])
+
+  const verifyHeld = new Promise<Route>((resolve) => {
+    void page.route('**/api/auth/verify', (route) => resolve(route), { times: 1 })
+  })
+  expect(await wallet.release('personal_sign')).toBe(1)
+  const verify = await verifyHeld
+  await expect(signButton(page)).toHaveText('Verifying signature...')
+  await expect(signedInAs(page)).toBeHidden()
+  await verify.continue()
+  await expect(signedInAs(page)).toContainText('Signed in as ada.eth')
+  await expect(verifyDialog(page)).toBeHidden()
+})
+
+for (const failure of ['answers 500', 'cannot be reached'] as const) {
+  test(`a verify request that ${failure} shows "Oops, something went wrong!", and the retry signs in`, async ({
+    page,
+    app,
+  }) => {
+    await connectToVerify(page, app)
+    await page.route(
+      '**/api/auth/verify',
+      (route) =>
+        failure === 'answers 500'
+          ? route.fulfill({
+              status: 500,
+              contentType: 'application/json',
+              body: '{"error":"internal","message":"Internal error."}',
+            })
+          : route.abort('connectionreset'),
+      { times: 1 },
+    )
+    await signButton(page).click()
+    await expect(verifyDialog(page)).toContainText('Oops, something went wrong!')
+    await expect(verifyDialog(page)).not.toContainText('Error verifying signature')
+    await expect(signButton(page)).toHaveText(SIGN_READY)
+    expect((await serverSession(page)).session).toBeNull()
+
+    await signButton(page).click()
+    await expect(signedInAs(page)).toContainText('Signed in as ada.eth')
+  })
+}
 
 test('a reload keeps the session', async ({ page, app }) => {
   await connectToVerify(page, app)

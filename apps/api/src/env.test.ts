@@ -90,12 +90,12 @@ describe('parseEnv', () => {
     expect(error.message).toContain('- ACCENT_COLOR: must be a hex colour of 3 or 6 digits, like #0e76fd')
   })
 
-  test('a chain viem does not know needs RPC_URL_<id> and CHAIN_NAME_<id>, one viem knows only RPC_URL_<id>; every missing one is listed', () => {
+  test('a chain viem does not know needs RPC_URL_<id> and CHAIN_NAME_<id>, one viem knows only RPC_URL_<id>; every missing one is listed, a missing RPC_URL_<id> with "No URL was provided to the Transport."', () => {
     const error = envError({ ...base, CHAIN_IDS: '10,31338' })
     expect(error.message.split('\n')).toEqual([
       'Invalid configuration:',
-      '- RPC_URL_10: required for chain 10 (OP Mainnet; a public RPC is used only for Ethereum and Sepolia)',
-      '- RPC_URL_31338: required for chain 31338',
+      '- RPC_URL_10: No URL was provided to the Transport. Required for chain 10 (OP Mainnet; a public RPC is used only for Ethereum and Sepolia)',
+      '- RPC_URL_31338: No URL was provided to the Transport. Required for chain 31338',
       '- CHAIN_NAME_31338: required for chain 31338 (not a chain Guildhall knows by id)',
     ])
   })

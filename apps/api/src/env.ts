@@ -10,6 +10,7 @@ import {
   type PublicChain,
   type PublicConfig,
   publicConfigSchema,
+  SPEC_LIBRARY_MESSAGES,
   tokenAmountSchema,
   WALLET_CONNECT_WALLET_IDS,
 } from '@guildhall/core'
@@ -226,7 +227,10 @@ function chainProblems(env: Record<string, string | undefined>, chainIds: number
         typeof known === 'object'
           ? ` (${known.name}; a public RPC is used only for Ethereum and Sepolia)`
           : ''
-      problems.push(`- RPC_URL_${id}: required for chain ${id}${which}`)
+      // The spec's words for a transport without a URL, as the operator meets it: before anyone connects.
+      problems.push(
+        `- RPC_URL_${id}: ${SPEC_LIBRARY_MESSAGES.noTransportUrl} Required for chain ${id}${which}`,
+      )
     } else if (!isRpcUrl(rpcUrl)) problems.push(`- RPC_URL_${id}: must be an http(s) or ws(s) URL`)
     const multicall3 = env[`MULTICALL3_ADDRESS_${id}`]
     if (multicall3 !== undefined && !isAddress(multicall3, { strict: false })) {

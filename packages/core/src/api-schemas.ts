@@ -352,6 +352,11 @@ export const memberProfileSchema = z.extend(memberListItemSchema, {
   blockNumber: z.nullable(z.int()),
   /** Name and avatar, as GET /api/names answers them. */
   profile: nameAnswerSchema,
+  /**
+   * Why the name's avatar record gives no image, in viem's words as the spec quotes them ("Unable to
+   * resolve ENS avatar URI …", "ENS NFT avatar URI is invalid …"); null when it gives one or there is none.
+   */
+  avatarProblem: z.nullable(z.string()),
   /** The member's latest delegate statement; null: none. */
   statement: z.nullable(delegateStatementSchema),
 })

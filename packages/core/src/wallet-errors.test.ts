@@ -3,30 +3,44 @@ import {
   ConnectorAccountNotFoundError,
   ConnectorNotConnectedError,
   ConnectorNotFoundError,
+  connect,
+  createConfig,
+  mock,
   ProviderNotFoundError,
   SwitchChainNotSupportedError,
+  switchChain,
 } from '@wagmi/core'
 import {
   encodeErrorResult,
   HttpRequestError,
+  http,
   parseAbi,
   ResourceUnavailableRpcError,
   RpcRequestError,
   SocketClosedError,
   SwitchChainError,
   TimeoutError,
+  UrlRequiredError,
   UserRejectedRequestError,
   WebSocketRequestError,
   zeroAddress,
 } from 'viem'
+import { mainnet } from 'viem/chains'
 import { getContractError, getTransactionError } from 'viem/utils'
 import { describe, expect, test } from 'vitest'
-import { isUserRejection, WALLET_ERROR_MESSAGES as M, walletErrorMessage } from './wallet-errors.ts'
+import {
+  chainNotConfiguredMessage,
+  isUserRejection,
+  WALLET_ERROR_MESSAGES as M,
+  SPEC_LIBRARY_MESSAGES,
+  walletErrorMessage,
+} from './wallet-errors.ts'
 
 /** An EIP-1193 provider error as a wallet returns it (a plain object with a code). */
 const providerError = (code: number, message: string) => Object.assign(new Error(message), { code })
 
 const RPC_URL = 'http://127.0.0.1:8545'
+const SWITCH = { action: 'switchChain' } as const
 const abi = parseAbi(['function delegate(address delegatee)'])
 
 describe('walletErrorMessage', () => {
@@ -59,19 +73,23 @@ describe('walletErrorMessage', () => {
     expect(walletErrorMessage(raw)).toBe(M.requestPending)
   })
 
-  test('"User rejected switch after adding network.", built as wagmi\'s injected connector throws it, says the wallet stayed on another network', () => {
+  test('"User rejected switch after adding network.", built as wagmi\'s injected connector throws it, counts as a rejected switch and is shown in the spec\'s words, then what to do', () => {
     // injected.js: the wallet added the chain but is still on another one; the inner error is
     // wrapped once more by the catch around wallet_addEthereumChain.
     const error = new UserRejectedRequestError(
       new UserRejectedRequestError(new Error('User rejected switch after adding network.')),
     )
-    expect(walletErrorMessage(error, 'switchChain')).toBe(M.addedWithoutSwitch)
-    expect(walletErrorMessage(error)).toBe(M.addedWithoutSwitch)
+    expect(isUserRejection(error)).toBe(true)
+    expect(walletErrorMessage(error, SWITCH)).toBe(M.rejectedAfterAdd)
+    expect(walletErrorMessage(error)).toBe(M.rejectedAfterAdd)
+    expect(M.rejectedAfterAdd).toBe(
+      'User rejected switch after adding network. Your wallet added the network but stayed on another one: switch networks in your wallet to continue.',
+    )
   })
 
   test('a wallet rejecting wallet_addEthereumChain after 4902 is a rejection (wagmi wraps it in UserRejectedRequestError)', () => {
     const error = new UserRejectedRequestError(providerError(4001, 'User rejected the request.'))
-    expect(walletErrorMessage(error, 'switchChain')).toBe(M.userRejected)
+    expect(walletErrorMessage(error, SWITCH)).toBe(M.userRejected)
   })
 
   test('SwitchChainNotSupportedError says the wallet cannot switch networks from the app', () => {
@@ -85,7 +103,7 @@ describe('walletErrorMessage', () => {
       providerError(4200, 'The requested method is not supported'),
       providerError(-32601, 'The method "wallet_switchEthereumChain" does not exist'),
     ]) {
-      expect(walletErrorMessage(new SwitchChainError(raw), 'switchChain'), String(raw.code)).toBe(
+      expect(walletErrorMessage(new SwitchChainError(raw), SWITCH), String(raw.code)).toBe(
         M.switchNotSupported,
       )
     }
@@ -96,15 +114,52 @@ describe('walletErrorMessage', () => {
     expect(walletErrorMessage(error)).toBe(M.unknown)
   })
 
-  test('switching to a chain the app does not configure (SwitchChainError wrapping ChainNotConfiguredError) says the network is not available', () => {
+  test('switching to a chain the connector does not have (SwitchChainError wrapping ChainNotConfiguredError) gives "chain not found on connector."', () => {
     // What wagmi's injected and mock connectors throw for a chain missing from the config.
     const error = new SwitchChainError(new ChainNotConfiguredError())
-    expect(walletErrorMessage(error, 'switchChain')).toBe(M.chainNotConfigured)
-    expect(walletErrorMessage(new ChainNotConfiguredError())).toBe(M.chainNotConfigured)
+    expect(walletErrorMessage(error, SWITCH)).toBe(M.chainNotFoundOnConnector)
+    expect(M.chainNotFoundOnConnector).toBe(
+      'chain not found on connector. This network is not available in this app.',
+    )
+  })
+
+  test('a chain the app does not configure (ChainNotConfiguredError) gives \'Chain "{id}" not configured for connector "{connector}".\' with the chain and connector of the context', () => {
+    const context = { chainId: 10, connector: 'Test Wallet' }
+    expect(walletErrorMessage(new ChainNotConfiguredError(), context)).toBe(
+      'Chain "10" not configured for connector "Test Wallet". This network is not available in this app.',
+    )
+    expect(chainNotConfiguredMessage(10, 'Test Wallet')).toBe(
+      walletErrorMessage(new ChainNotConfiguredError(), context),
+    )
+  })
+
+  test('wagmi 2 itself: a connected wallet switched to a chain the config lacks gives "chain not found on connector."; a client asked for that chain, \'Chain "{id}" not configured for connector "{connector}".\'', async () => {
+    const config = createConfig({
+      chains: [mainnet],
+      connectors: [mock({ accounts: [zeroAddress] })],
+      transports: { [mainnet.id]: http(RPC_URL) },
+      storage: null,
+    })
+    const connector = config.connectors[0]
+    if (!connector) throw new Error('no connector')
+    await connect(config, { connector })
+    const switchError = await switchChain(config, { chainId: 10 as typeof mainnet.id }).catch(
+      (error: unknown) => error,
+    )
+    expect(walletErrorMessage(switchError, SWITCH)).toBe(M.chainNotFoundOnConnector)
+    let clientError: unknown
+    try {
+      config.getClient({ chainId: 10 as typeof mainnet.id })
+    } catch (error) {
+      clientError = error
+    }
+    expect(walletErrorMessage(clientError, { chainId: 10, connector: connector.name })).toBe(
+      'Chain "10" not configured for connector "Mock Connector". This network is not available in this app.',
+    )
   })
 
   test('a chain the wallet does not know (4902 from the wallet) says it could not be added', () => {
-    expect(walletErrorMessage(providerError(4902, 'Unrecognized chain ID "0x7a6a".'), 'switchChain')).toBe(
+    expect(walletErrorMessage(providerError(4902, 'Unrecognized chain ID "0x7a6a".'), SWITCH)).toBe(
       M.chainUnknown,
     )
   })
@@ -112,12 +167,38 @@ describe('walletErrorMessage', () => {
   test('any other switch failure (SwitchChainError, whose own code is 4902) is not blamed on an unknown chain', () => {
     const error = new SwitchChainError(providerError(-32603, 'Internal JSON-RPC error.'))
     expect(error.code).toBe(4902)
-    expect(walletErrorMessage(error, 'switchChain')).toBe(M.unknown)
+    expect(walletErrorMessage(error, SWITCH)).toBe(M.unknown)
   })
 
-  test('no wallet (ConnectorNotFoundError, ProviderNotFoundError) says no wallet was found', () => {
-    expect(walletErrorMessage(new ConnectorNotFoundError())).toBe(M.noWallet)
-    expect(walletErrorMessage(new ProviderNotFoundError())).toBe(M.noWallet)
+  test('no wallet: ConnectorNotFoundError, and ProviderNotFoundError on connect, give "Connector not found"; ProviderNotFoundError elsewhere gives "provider is required."', () => {
+    expect(walletErrorMessage(new ConnectorNotFoundError())).toBe(M.connectorNotFound)
+    expect(walletErrorMessage(new ProviderNotFoundError(), { action: 'connect' })).toBe(M.connectorNotFound)
+    expect(walletErrorMessage(new ProviderNotFoundError(), SWITCH)).toBe(M.providerRequired)
+    expect(walletErrorMessage(new ProviderNotFoundError())).toBe(M.providerRequired)
+    expect(M.connectorNotFound).toBe(
+      'Connector not found. No wallet was found: install a wallet extension or choose another wallet from the list.',
+    )
+    expect(M.providerRequired).toBe(
+      'provider is required. No wallet was found: install a wallet extension or choose another wallet from the list.',
+    )
+  })
+
+  test('a transport without a URL (viem\'s UrlRequiredError) gives "No URL was provided to the Transport."', () => {
+    // viem's http() transport on a chain without an RPC URL, given none.
+    let error: unknown
+    try {
+      http()({ chain: undefined })
+    } catch (thrown) {
+      error = thrown
+    }
+    expect(error).toBeInstanceOf(UrlRequiredError)
+    expect((error as UrlRequiredError).shortMessage.startsWith(SPEC_LIBRARY_MESSAGES.noTransportUrl)).toBe(
+      true,
+    )
+    expect(walletErrorMessage(error)).toBe(M.noTransportUrl)
+    expect(M.noTransportUrl).toBe(
+      'No URL was provided to the Transport. The app has no node address for this network.',
+    )
   })
 
   test('acting without a connection (ConnectorNotConnectedError, ConnectorAccountNotFoundError) asks to connect', () => {

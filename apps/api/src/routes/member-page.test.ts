@@ -141,9 +141,22 @@ describe('the member', () => {
         avatarUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/ipfs\//),
         pending: false,
       },
+      avatarProblem: null,
       statement: null,
     })
     expect(profile).toMatchObject({ votes: parseEther('1250').toString(), delegators: 1, votesCast: 3 })
+  })
+
+  test('behavior: a name whose avatar record the gateway cannot serve (dev.eth) comes with viem’s “Unable to resolve ENS avatar URI …” for that record; one with an image, none', async () => {
+    const profile = await resolvedProfile(dev.address)
+    expect(profile.profile).toMatchObject({ name: 'dev.eth', avatarUrl: null, pending: false })
+    const record = nameService.deployment.members.find((entry) => entry.member === 'Dev')?.avatar
+    expect(record).toMatch(/^ipfs:\/\//)
+    expect(profile.avatarProblem).toBe(
+      `Unable to resolve ENS avatar URI "${record}". The URI may be malformed, invalid, or does not respond with a valid image.`,
+    )
+    expect((await resolvedProfile(ada.address)).avatarProblem).toBeNull()
+    expect((await resolvedProfile(eve.address)).avatarProblem).toBeNull()
   })
 
   test('behavior: an address the directory does not list answers zeros and `listed: false`, not a 404', async () => {

@@ -92,12 +92,14 @@ export async function memberRoutes(
         throw error
       }),
     ])
+    const name = profile ?? noName(address)
     return {
       ...figures,
       votes: String(figures.votes),
       balance: String(figures.balance),
       totalVotes: String(figures.totalVotes),
-      profile: profile ?? noName(address),
+      profile: name,
+      avatarProblem: profiles ? await profiles.avatarProblem(name) : null,
       statement,
     }
   })

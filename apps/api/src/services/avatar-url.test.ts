@@ -1,6 +1,11 @@
 // The SSRF guard's pure part: which avatar records give a gateway URL, and which give none.
 import { describe, expect, test } from 'vitest'
-import { AVATAR_RECORD_MAX_LENGTH, avatarGatewayOrigins, avatarUrl } from './avatar-url.ts'
+import {
+  AVATAR_RECORD_MAX_LENGTH,
+  avatarGatewayOrigins,
+  avatarRecordProblem,
+  avatarUrl,
+} from './avatar-url.ts'
 
 const gateways = { ipfs: ['https://ipfs.example', 'https://second.example'], arweave: ['https://ar.example'] }
 const CID_V1 = 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
@@ -62,4 +67,43 @@ test('avatarGatewayOrigins: each configured gateway by origin, for img-src', () 
   expect(
     avatarGatewayOrigins({ ipfs: ['https://ipfs.example/prefix'], arweave: ['http://127.0.0.1:9000'] }),
   ).toEqual(['https://ipfs.example', 'http://127.0.0.1:9000'])
+})
+
+describe('avatarRecordProblem (the spec’s words for a record that gives no image)', () => {
+  test('error: an NFT record viem cannot parse gives viem’s “ENS NFT avatar URI is invalid …”, with its reason', async () => {
+    expect(await avatarRecordProblem('eip155:1/erc721:0xb47e3cd837dDF8e4c57F05d70Ab865de6e193BBB')).toBe(
+      'ENS NFT avatar URI is invalid. Token ID not found',
+    )
+    expect(await avatarRecordProblem('eip155:1/erc721:')).toBe(
+      'ENS NFT avatar URI is invalid. Contract address not found',
+    )
+  })
+
+  test('error: any other record without an image (a well-formed NFT, which is not followed; a CID the gateway lacks; a URL) gives viem’s “Unable to resolve ENS avatar URI …”', async () => {
+    for (const record of [
+      'eip155:1/erc721:0xb47e3cd837dDF8e4c57F05d70Ab865de6e193BBB/2430',
+      `ipfs://${CID_V1}`,
+      'https://example.org/me.png',
+    ]) {
+      expect(await avatarRecordProblem(record)).toBe(
+        `Unable to resolve ENS avatar URI "${record}". The URI may be malformed, invalid, or does not respond with a valid image.`,
+      )
+    }
+  })
+
+  test('behavior: no request leaves the server while finding out (the record is not followed)', async () => {
+    const fetched: string[] = []
+    const original = globalThis.fetch
+    globalThis.fetch = async (input) => {
+      fetched.push(String(input))
+      throw new Error('no request may be made')
+    }
+    try {
+      await avatarRecordProblem('eip155:1/erc721:0xb47e3cd837dDF8e4c57F05d70Ab865de6e193BBB/2430')
+      await avatarRecordProblem(`ipfs://${CID_V1}`)
+    } finally {
+      globalThis.fetch = original
+    }
+    expect(fetched).toEqual([])
+  })
 })

@@ -5,6 +5,9 @@
 // gets the generated avatar. The one request the server makes is a HEAD to the derived URL on the
 // operator's gateway, with a CID and plain file names as its path, to learn whether an image is there.
 
+import { createClient, custom, EnsAvatarInvalidNftUriError, EnsAvatarUriResolutionError } from 'viem'
+import { parseAvatarRecord } from 'viem/ens'
+
 export type AvatarGateways = {
   /** Base URLs serving `<gateway>/ipfs/<cid>[/<path>]`, without a trailing slash; the first is used. */
   ipfs: readonly string[]
@@ -47,6 +50,32 @@ export function avatarUrl(record: string | null, gateways: AvatarGateways): stri
     return `${gateway}/${arweave}`
   }
   return null
+}
+
+/** viem, asked to follow an NFT record, meets this instead of the network: the server follows nothing. */
+const refusingClient = createClient({
+  transport: custom({
+    request: async () => {
+      throw new Error('avatar records are not followed')
+    },
+  }),
+})
+
+/**
+ * The spec's words (viem's own errors) for an avatar record that gives the member no image: "ENS NFT avatar
+ * URI is invalid …" for an NFT record viem cannot parse, "Unable to resolve ENS avatar URI …" for any other
+ * (a CID the gateway lacks, an NFT or URL the server does not follow). Only an NFT record is handed to viem,
+ * whose parser answers a malformed one before any request; the client refuses the rest.
+ */
+export async function avatarRecordProblem(record: string): Promise<string> {
+  const unresolved = new EnsAvatarUriResolutionError({ uri: record }).shortMessage
+  if (!/eip155:/i.test(record)) return unresolved
+  try {
+    await parseAvatarRecord(refusingClient, { record })
+  } catch (error) {
+    if (error instanceof EnsAvatarInvalidNftUriError) return error.shortMessage
+  }
+  return unresolved
 }
 
 /** The gateways' origins, for the Content-Security-Policy's img-src. */

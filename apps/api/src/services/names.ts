@@ -7,11 +7,11 @@
 // name and queues nothing, so readers and fresh keys cannot grow the table or the leader's RPC work beyond
 // the DAO's members (ADRs 033, 037).
 import type { NameAnswer } from '@guildhall/core'
-import { and, inArray, isNull, lte, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import type { Db } from '../db/client.ts'
 import { memberStats, nameProfiles } from '../db/schema.ts'
-import { type AvatarGateways, avatarUrl } from './avatar-url.ts'
+import { type AvatarGateways, avatarRecordProblem, avatarUrl } from './avatar-url.ts'
 
 export type NameProfilesOptions = {
   db: Db
@@ -96,6 +96,19 @@ export class NameProfiles {
         pending: false,
       }
     })
+  }
+
+  /**
+   * Why the member's avatar record gives them no image, in the spec's (viem's) words; null when it gives one,
+   * when there is no record, or before the name is resolved. `answer` is what `lookup` gave for the member.
+   */
+  async avatarProblem(answer: NameAnswer): Promise<string | null> {
+    if (answer.pending || answer.name === null || answer.avatarUrl !== null) return null
+    const [row] = await this.#options.db
+      .select({ record: nameProfiles.avatarRecord })
+      .from(nameProfiles)
+      .where(eq(nameProfiles.address, answer.address))
+    return row?.record ? avatarRecordProblem(row.record) : null
   }
 }
 

@@ -1,6 +1,6 @@
 // The patched RainbowKit (patches/, ADR 018): the installed copy is the version the patch was made for, and
 // carries every line the patch adds. An upgrade, or an install that skipped the patch, fails here first;
-// the behaviour itself is pinned by connect-modal.spec.ts and connect-mobile.spec.ts.
+// the behaviour itself is pinned by connect-modal.spec.ts, connect-mobile.spec.ts and sign-in.spec.ts.
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
@@ -60,4 +60,16 @@ test('what the patch changes: a silent user rejection on connect, one GET-view s
   )
   expect(index).not.toContain('get.looking_for.desktop.wide_description')
   expect(index.match(/"aria-label": "Back"/g)).toHaveLength(2)
+})
+
+test('what the patch changes in sign-in: a verification failing unexpectedly reaches RainbowKit\'s "Oops, something went wrong!"', () => {
+  const index = readFileSync(join(packageDir, 'dist/index.js'), 'utf8')
+  // The verify step's catch rethrows the adapter's unexpected failure to the outer catch (oops_error);
+  // every other failure still shows verifying_error.
+  expect(index).toMatch(
+    /catch \(error\) \{\s+if \(error\?\.guildhallUnexpected === true\) throw error;[^\n]*\n\s+return setState\(\(x\) => \(\{\s+\.\.\.x,\s+errorMessage: i18n2\.t\("sign_in\.signature\.verifying_error"\)/,
+  )
+  expect(index).toMatch(
+    /\} catch \{\s+setState\(\(x\) => \(\{\s+\.\.\.x,\s+errorMessage: i18n2\.t\("sign_in\.signature\.oops_error"\)/,
+  )
 })

@@ -2,7 +2,7 @@ import { checkSiwePolicy, parseSiweMessageStrict, signInStatement } from '@guild
 import { QueryClient } from '@tanstack/react-query'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { type DroppingServer, startDroppingServer } from '../../test/dropping-server.ts'
-import { createGuildhallAuthenticationAdapter } from './authentication-adapter.ts'
+import { createGuildhallAuthenticationAdapter, UnexpectedVerifyFailure } from './authentication-adapter.ts'
 import { CURRENT_SESSION_QUERY_KEY } from './queries/current-session.ts'
 import { postLogout } from './queries/logout.ts'
 import { MEMBER_SESSIONS_QUERY_KEY } from './queries/member-sessions.ts'
@@ -115,7 +115,10 @@ describe('a connection cut before any answer (a real local server)', () => {
       address: ADA,
       chainId: 31337,
     }) as string
-    await expect(adapter().verify({ message, signature: `0x${'11'.repeat(65)}` })).resolves.toBe(false)
+    // No answer says nothing about the signature: the patched RainbowKit shows "Oops, something went wrong!".
+    await expect(adapter().verify({ message, signature: `0x${'11'.repeat(65)}` })).rejects.toBeInstanceOf(
+      UnexpectedVerifyFailure,
+    )
     expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/auth/verify'])
   })
 
@@ -128,5 +131,40 @@ describe('a connection cut before any answer (a real local server)', () => {
       'POST /api/auth/logout',
       'POST /api/auth/logout',
     ])
+  })
+})
+
+describe('verify (what RainbowKit shows for each answer: ADR 035)', () => {
+  afterEach(() => vi.unstubAllGlobals())
+
+  /** verify's outcome when the server answers `status`, or when no answer comes (`'network'`). */
+  async function verifyAnswered(status: number | 'network') {
+    vi.stubGlobal('fetch', async () => {
+      if (status === 'network') throw new TypeError('Failed to fetch')
+      return new Response('{"error":"x","message":"x"}', { status })
+    })
+    const signIn = adapter()
+    const message = signIn.createMessage({
+      nonce: 'abcdef1234567890',
+      address: ADA,
+      chainId: 31337,
+    }) as string
+    return signIn.verify({ message, signature: `0x${'ab'.repeat(65)}` }).then(
+      (verified) => ({ verified }),
+      (error: unknown) => ({ error }),
+    )
+  }
+
+  test('behavior: a refused or retryable answer (400, 401, 413, 429, 503) is false: "Error verifying signature, please retry!"', async () => {
+    for (const status of [400, 401, 413, 429, 503])
+      expect(await verifyAnswered(status)).toEqual({ verified: false })
+  })
+
+  test('behavior: no answer, or a server error other than 503, throws the error the patched RainbowKit shows as "Oops, something went wrong!"', async () => {
+    for (const status of ['network', 500, 502, 504] as const) {
+      const outcome = await verifyAnswered(status)
+      expect(outcome).toEqual({ error: expect.any(UnexpectedVerifyFailure) })
+      expect((outcome as { error: UnexpectedVerifyFailure }).error.guildhallUnexpected).toBe(true)
+    }
   })
 })

@@ -24,6 +24,19 @@ import { signOut } from './sign-out.ts'
  */
 const NONCE_LATER = 'nonce-not-fetched-yet'
 
+/**
+ * A verification that failed for a reason other than the signature (no answer, a server error). The
+ * patched RainbowKit (ADR 035) shows "Oops, something went wrong!" for an error carrying
+ * `guildhallUnexpected`, and "Error verifying signature, please retry!" for any other.
+ */
+export class UnexpectedVerifyFailure extends Error {
+  readonly guildhallUnexpected = true
+  constructor(cause: 'network' | number) {
+    super(`sign-in verification failed unexpectedly (${cause})`)
+    this.name = 'UnexpectedVerifyFailure'
+  }
+}
+
 /** Pauses between nonce attempts; a 429's Retry-After is honoured up to the last one. */
 const NONCE_RETRY_DELAYS_MS = [400, 1_200] as const
 const MAX_RETRY_AFTER_MS = 5_000
@@ -118,10 +131,13 @@ export function createGuildhallAuthenticationAdapter({
         // Not resent when the connection fails: the first may have consumed the nonce, a replay is refused.
         response = await apiFetch('POST', '/api/auth/verify', body)
       } catch {
-        return false
+        throw new UnexpectedVerifyFailure('network')
       }
-      // 400/401/413 are final for this message, 503 (contract wallet check) is worth a retry: all
-      // show RainbowKit's "Error verifying signature, please retry!".
+      // 400/401/413 are final for this message, 429 and 503 (contract wallet check) are worth a retry:
+      // all show RainbowKit's "Error verifying signature, please retry!". Any other server error says
+      // nothing about the signature: "Oops, something went wrong!".
+      if (response.status >= 500 && response.status !== 503)
+        throw new UnexpectedVerifyFailure(response.status)
       if (response.status !== 200) return false
       const parsed = sessionResponseSchema.safeParse(await response.json().catch(() => null))
       if (parsed.success && parsed.data.session) {

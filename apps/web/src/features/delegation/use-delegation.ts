@@ -4,9 +4,9 @@
 
 import type { NameAnswer } from '@guildhall/core'
 import {
+  chainNotConfiguredMessage,
   DEFAULT_CONFIRMATIONS,
   shortenAddress,
-  WALLET_ERROR_MESSAGES,
   walletErrorMessage,
 } from '@guildhall/core'
 import { useQueryClient } from '@tanstack/react-query'
@@ -62,7 +62,7 @@ function delegationDescription(delegatee: Address, self: Address, name: string |
 
 export function useDelegation({ onConfirmed }: { onConfirmed?: () => void } = {}) {
   const token = useTokenContract()
-  const { address, chainId, isConnected } = useAccount()
+  const { address, chainId, connector, isConnected } = useAccount()
   const { account, queryKey } = useTokenAccount(address)
   const queryClient = useQueryClient()
   // The bare client with viem's tree-shakable actions: usePublicClient's would bring every public action
@@ -86,7 +86,7 @@ export function useDelegation({ onConfirmed }: { onConfirmed?: () => void } = {}
   const delegate = async (delegatee: Address, name?: string | null) => {
     if (gate !== 'ready' || !token || !address) return
     if (!client) {
-      setError(WALLET_ERROR_MESSAGES.chainNotConfigured)
+      setError(chainNotConfiguredMessage(token.chainId, connector?.name))
       return
     }
     const known = name ?? queryClient.getQueryData<NameAnswer>(nameQueryKey(delegatee))?.name

@@ -79,6 +79,12 @@ function MemberView({ member, actions }: { member: MemberProfile; actions?: Memb
         </div>
         {actions ? <div className="member-page-actions">{actions(address, refresh)}</div> : null}
       </header>
+      {own && member.avatarProblem ? (
+        <p className="muted" data-testid="member-avatar-problem">
+          <span>{member.avatarProblem}</span> Your name's avatar record gives no picture here, so the one made
+          from your address stands in: set the record to an ipfs:// or ar:// image to show yours.
+        </p>
+      ) : null}
       {member.listed ? null : (
         <p className="muted" data-testid="member-not-listed">
           The members directory does not list this address: it holds no tokens, has no voting power, nobody
