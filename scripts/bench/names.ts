@@ -61,8 +61,8 @@ export async function runNamesBench({ log }: { log: (message: string) => void })
       gateways,
       now,
     })
-    // Only members' names are looked up (ADR 033): the addresses are holders, as the directory lists them.
-    await database.db.insert(memberStats).values(addresses.map((address) => ({ address })))
+    // Only listed members' names are looked up (ADRs 033, 037): the addresses are holders of a token unit.
+    await database.db.insert(memberStats).values(addresses.map((address) => ({ address, balance: 1n })))
     for (let i = 0; i < addresses.length; i += NAMES_PER_REQUEST_MAX) {
       await profiles.lookup(addresses.slice(i, i + NAMES_PER_REQUEST_MAX))
     }

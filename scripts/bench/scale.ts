@@ -18,12 +18,13 @@ import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS, type VoteMessage, voteTypedData } f
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { desc, eq, sql } from 'drizzle-orm'
 import type { Browser } from 'playwright-core'
+import type { Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { type Database, openDatabase } from '../../apps/api/src/db/client.ts'
 import { ballots } from '../../apps/api/src/db/schema.ts'
 import { type Haproxy, startHaproxy } from '../../apps/api/src/fault/haproxy.ts'
 import { TokenIndex } from '../../apps/api/src/indexer/token-index.ts'
-import { encodeCursor } from '../../apps/api/src/services/cursor.ts'
+import { voteListCursors } from '../../apps/api/src/services/vote-list.ts'
 import { type ApiProcess, startApiProcess, stopApiProcess } from '../../apps/api/test-support/api-process.ts'
 import type { BenchContext, SectionResult } from '../bench.ts'
 import { ensureHaproxy } from '../system-deps.ts'
@@ -254,7 +255,7 @@ async function prepareDatabase(
     return {
       index: { events: Number(rows[0]?.events ?? 0), seconds: round1(indexSeconds) },
       seedSeconds: round1(seedSeconds),
-      deepCursor: encodeCursor(['power', deep.power, deep.voter]),
+      deepCursor: voteListCursors.power.encode([deep.power, deep.voter as Address]),
     }
   } finally {
     await database.close()

@@ -99,8 +99,15 @@ export const proposalSummarySchema = z.strictObject({
 })
 export type ProposalSummary = z.infer<typeof proposalSummarySchema>
 
+/** The longest page link the server writes. */
+export const CURSOR_MAX_LENGTH = 200
 /** A page link the server wrote (opaque to clients). */
-const cursorSchema = z.string().check(z.minLength(1), z.maxLength(200))
+const cursorSchema = z.string().check(z.minLength(1), z.maxLength(CURSOR_MAX_LENGTH))
+/**
+ * A page link as a client sends it back: any text here; the server decodes it and answers 400 `bad_cursor`
+ * for anything it did not write, too long included, so every bad link gets the same answer.
+ */
+const cursorParamSchema = z.string()
 const pageLimit = (fallback: number, max: number) =>
   z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(max)), fallback)
 
@@ -115,7 +122,7 @@ export const proposalListQuerySchema = z.strictObject({
       z.array(z.enum(PROPOSAL_STATES)),
     ),
   ),
-  cursor: z.optional(cursorSchema),
+  cursor: z.optional(cursorParamSchema),
   limit: pageLimit(20, 100),
 })
 export type ProposalListQuery = z.infer<typeof proposalListQuerySchema>
@@ -148,7 +155,7 @@ export const voteListQuerySchema = z.strictObject({
   voter: z.optional(
     z.string().check(z.regex(ADDRESS_START_PATTERN, 'The voter search is the start of an address (0x…)')),
   ),
-  cursor: z.optional(cursorSchema),
+  cursor: z.optional(cursorParamSchema),
   limit: pageLimit(25, 100),
 })
 export type VoteListQuery = z.infer<typeof voteListQuerySchema>
@@ -188,7 +195,7 @@ export const memberListQuerySchema = z.strictObject({
       ),
     ),
   ),
-  cursor: z.optional(cursorSchema),
+  cursor: z.optional(cursorParamSchema),
   limit: pageLimit(25, 100),
 })
 export type MemberListQuery = z.infer<typeof memberListQuerySchema>
@@ -327,14 +334,17 @@ export type DelegateStatement = z.infer<typeof delegateStatementSchema>
 
 /** GET /api/members/:address/votes, /proposals and /delegators: a page of a member's list. */
 export const memberPageQuerySchema = z.strictObject({
-  cursor: z.optional(cursorSchema),
+  cursor: z.optional(cursorParamSchema),
   limit: pageLimit(25, 100),
 })
 export type MemberPageQuery = z.infer<typeof memberPageQuerySchema>
 
 /** GET /api/members/:address: a member's figures (zeros for an address the directory does not list). */
 export const memberProfileSchema = z.extend(memberListItemSchema, {
-  /** Whether the directory lists the member (a holder, delegate, voter or signed-in member). */
+  /**
+   * Whether the directory lists the member: they hold tokens, have voting power or delegators, or voted. An
+   * account that only signed in, or holds nothing, is not listed (found only by its whole address).
+   */
   listed: z.boolean(),
   /** Every delegate's votes added up at the indexed block. */
   totalVotes: decimalStringSchema,

@@ -93,6 +93,7 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'member_stats.eligible_proposals',
       'member_stats.participation',
       'member_stats.last_vote_at',
+      'member_stats.listed',
       'name_profiles.address',
       'name_profiles.name',
       'name_profiles.avatar_record',

@@ -294,10 +294,11 @@ export const nameProfiles = pgTable(
 )
 
 /**
- * The members directory (services/member-list.ts, ADR 030): one row per holder, delegate, voter or signed-in
- * member, so a page is an index seek. The token index moves `votes`, `balance`, `delegate` and `delegators`
- * in the transaction of each range it applies, and counts `eligibleProposals` once the index passes a
- * proposal's snapshot; the vote transaction moves `votesCast` and `lastVoteAt`; sign-in adds the row.
+ * The members directory (services/member-list.ts, ADRs 030, 037): one row per account the token index
+ * touched (holder, delegate, delegator) or voter, so a page is an index seek; signing in adds none. The token
+ * index moves `votes`, `balance`, `delegate` and `delegators` in the transaction of each range it applies,
+ * and counts `eligibleProposals` once the index passes a proposal's snapshot; the vote transaction moves
+ * `votesCast` and `lastVoteAt`.
  * `npm run tallies:check` proves the rows equal to a recount from the index and the ballots.
  */
 export const memberStats = pgTable(
@@ -325,20 +326,27 @@ export const memberStats = pgTable(
       ),
     /** The timestamp of this member's latest vote (unix seconds). */
     lastVoteAt: bigint('last_vote_at', { mode: 'number' }),
+    /**
+     * Whether the directory lists the member (ADR 037): they hold tokens, have voting power or delegators, or
+     * voted. A row with none of these (an account a transfer of nothing touched, a former holder) is found
+     * only by its full address.
+     */
+    listed: boolean('listed')
+      .notNull()
+      .generatedAlwaysAs(sql`votes > 0 or balance > 0 or delegators > 0 or votes_cast > 0`),
   },
   (table) => [
-    // The directory's three orders, the address breaking ties (services/member-list.ts).
-    index('member_stats_by_votes_idx').on(table.votes.desc(), table.address.desc()),
-    index('member_stats_by_delegators_idx').on(
-      table.delegators.desc(),
-      table.votes.desc(),
-      table.address.desc(),
-    ),
-    index('member_stats_by_participation_idx').on(
-      table.participation.desc(),
-      table.votes.desc(),
-      table.address.desc(),
-    ),
+    // The directory's three orders, the address breaking ties (services/member-list.ts), over the listed
+    // members only: rows with nothing, however many, cost a page nothing.
+    index('member_stats_by_votes_idx')
+      .on(table.votes.desc(), table.address.desc())
+      .where(sql`${table.listed}`),
+    index('member_stats_by_delegators_idx')
+      .on(table.delegators.desc(), table.votes.desc(), table.address.desc())
+      .where(sql`${table.listed}`),
+    index('member_stats_by_participation_idx')
+      .on(table.participation.desc(), table.votes.desc(), table.address.desc())
+      .where(sql`${table.listed}`),
     // Search by the start of an address, in any case.
     index('member_stats_address_prefix_idx').using('btree', sql`lower(${table.address}) text_pattern_ops`),
     // A delegate's delegators: counted by the index, listed most tokens first on the member page.

@@ -208,9 +208,10 @@ async function countNextChunk(tx: Tx, proposalId: string, size: number): Promise
 }
 
 /**
- * Every member's figures recounted from the index, the ballots and the sessions, in one query: what the
- * incremental path must have left (`npm run tallies:check` compares), and what a rewind rebuilds from. The
- * migration that added the table backfills with the same query.
+ * Every member's figures recounted from the index and the ballots, in one query: what the incremental path
+ * must have left (`npm run tallies:check` compares), and what a rewind rebuilds from. The migration that
+ * added the table backfilled with this query when sign-in still added members (ADR 037 took the sessions
+ * out; its migration deleted the rows only they had made).
  */
 export const MEMBER_STATS_RECOUNT = sql`
   with
@@ -239,7 +240,7 @@ export const MEMBER_STATS_RECOUNT = sql`
     members as (
       select address from balances union select address from delegations
       union select delegate from delegations where delegate is not null
-      union select address from powers union select address from voted union select address from sessions)
+      union select address from powers union select address from voted)
   select m.address, coalesce(p.votes, 0) as votes, coalesce(b.balance, 0) as balance, d.delegate,
     coalesce(dc.delegators, 0) as delegators, coalesce(v.votes_cast, 0) as votes_cast,
     coalesce(e.eligible_proposals, 0) as eligible_proposals, v.last_vote_at

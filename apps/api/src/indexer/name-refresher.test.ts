@@ -49,11 +49,12 @@ const ethCalls = () => proxy.calls.filter((call) => call.method === 'eth_call').
 const later = (ms: number) => {
   clock = new Date(clock.getTime() + ms)
 }
-const becomeMembers = (addresses: Address[]) =>
+/** Rows of the members directory: holders of one token unit (listed), or with nothing (not listed). */
+const becomeMembers = (addresses: Address[], balance = 1n) =>
   database.db
     .insert(memberStats)
-    .values(addresses.map((member) => ({ address: member })))
-    .onConflictDoNothing()
+    .values(addresses.map((member) => ({ address: member, balance })))
+    .onConflictDoUpdate({ target: memberStats.address, set: { balance } })
 const strangers = (n: number) => Array.from({ length: n }, () => privateKeyToAddress(generatePrivateKey()))
 const rowOf = async (member: Address) =>
   (await database.db.select().from(nameProfiles).where(eq(nameProfiles.address, member)))[0]
@@ -195,7 +196,7 @@ describe('the name table', () => {
 })
 
 describe('only members', () => {
-  test('behavior: an address that is not a member answers no name, not pending, and queues nothing (no row, no RPC call); once it is a member it is queued and resolved', async () => {
+  test('behavior: an address that is not a listed member (no row, or a row with nothing: signed in, touched by a transfer of nothing) answers no name, not pending, and queues nothing (no row, no RPC call); once it holds tokens it is queued and resolved', async () => {
     const [stranger, other] = strangers(2) as [Address, Address]
     const answer = { address: stranger, name: null, avatarUrl: null, pending: false }
     expect(await profiles.lookup([stranger, stranger, other])).toEqual([
@@ -203,10 +204,13 @@ describe('only members', () => {
       { ...answer, address: other },
     ])
     expect(await rowOf(stranger)).toBeUndefined()
+    await becomeMembers([stranger], 0n)
+    expect(await profiles.lookup([stranger])).toEqual([answer])
+    expect(await rowOf(stranger)).toBeUndefined()
     expect(await refresher.refreshQueued()).toEqual({ resolved: 0, failed: 0 })
     expect(proxy.calls).toEqual([])
 
-    // Signed in (or holds tokens, delegates, votes): a member.
+    // Holds tokens (or has voting power or delegators, or voted): a listed member.
     await becomeMembers([stranger])
     expect(await profiles.lookup([stranger])).toEqual([{ ...answer, pending: true }])
     expect(await refresher.refreshQueued()).toEqual({ resolved: 1, failed: 0 })

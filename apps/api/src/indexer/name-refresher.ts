@@ -42,8 +42,8 @@ export const NO_NAME_TTL_MS = 60 * 60 * 1000
  */
 export const NAME_LOOKUP_BATCH_BYTES = 40 * 292
 
-/** Only members' addresses are looked up and kept (services/names.ts). */
-const isMember = sql`exists (select 1 from ${memberStats} where ${memberStats.address} = ${nameProfiles.address})`
+/** Only the listed members' addresses are looked up and kept (services/names.ts). */
+const isMember = sql`exists (select 1 from ${memberStats} where ${memberStats.address} = ${nameProfiles.address} and ${memberStats.listed})`
 /** How often the leader deletes what is left of non-members' rows. */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000
 /** Addresses taken from the queue per pass: ten eth_calls of reverse lookups. */
@@ -174,9 +174,10 @@ export class NameRefresher {
   }
 
   /**
-   * Deletes the rows of addresses that are not members (a row in the members directory) once their answer
+   * Deletes the rows of addresses that are not members (listed in the members directory) once their answer
    * has expired: they are never queued again, so this is all that is left of them (rows queued before
-   * only members were, or of an index reset). Returns how many were deleted.
+   * only members were, of members who since hold nothing, or of an index reset). Returns how many were
+   * deleted.
    */
   async pruneNonMembers(): Promise<number> {
     const deleted = await this.#options.db

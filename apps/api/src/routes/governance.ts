@@ -10,6 +10,7 @@ import {
 } from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { cursorField, readCursorField } from '../services/cursor.ts'
 import { type GovernanceDeps, seconds } from '../services/governance-deps.ts'
 import { logPage } from '../services/governance-log.ts'
 import { listProposals } from '../services/proposal-list.ts'
@@ -29,7 +30,8 @@ const VOTE_BODY_LIMIT = 16 * 1024
  * character as \uXXXX, so the body gets room for that and the schema names the limit that was passed.
  */
 const STATEMENT_BODY_LIMIT = 64 * 1024
-const logQuery = z.strictObject({ after: z.coerce.number().int().min(0).default(0) })
+/** `after`: a log seq (a `bigint` column), read as the page links' fields are (400 `bad_cursor` otherwise). */
+const logQuery = z.strictObject({ after: z.string().optional() })
 
 export interface GovernanceRouteOptions {
   deps: GovernanceDeps
@@ -157,7 +159,15 @@ export async function governanceRoutes(
 
   /** The log from entry `after` + 1 on, to check the whole chain (bounded pages). */
   app.get('/api/governance/log', { config: exportLimit }, async (request) => {
-    const { after } = parse(logQuery, request.query, 'log query')
+    const query = parse(logQuery, request.query, 'log query')
+    const after =
+      query.after === undefined
+        ? 0n
+        : readCursorField(
+            cursorField.int8,
+            query.after,
+            'after is a log seq, a whole number from 0 to 2^63 − 1',
+          )
     return { entries: await logPage(deps, after) }
   })
 }

@@ -147,24 +147,53 @@ describe('the figures', () => {
     expect(shares).toBeLessThanOrEqual(1)
   })
 
-  test('behavior: a member who signs in without tokens is listed, with nothing', async () => {
-    expect((await page(`?q=${iris.address}`)).members).toEqual([])
+  test('behavior: a member who signs in without tokens gets no row and is not listed; a search by their full address and their page still find them, with nothing', async () => {
+    const nothing = {
+      address: iris.address,
+      votes: '0',
+      share: 0,
+      balance: '0',
+      delegate: null,
+      delegators: 0,
+      votesCast: 0,
+      eligibleProposals: 0,
+      participation: null,
+      lastVoteAt: null,
+    }
+    const everyone = await allPages('?limit=100')
+    expect((await page(`?q=${iris.address}`)).members).toEqual([nothing])
     await signIn(iris)
-    expect((await page(`?q=${iris.address}`)).members).toEqual([
-      {
-        address: iris.address,
-        votes: '0',
-        share: 0,
-        balance: '0',
-        delegate: null,
-        delegators: 0,
-        votesCast: 0,
-        eligibleProposals: 0,
-        participation: null,
-        lastVoteAt: null,
-      },
-    ])
+    expect(await allPages('?limit=100')).toEqual(everyone)
+    expect(everyone.map((row) => row.address)).not.toContain(iris.address)
+    // The start of her address lists nobody; the whole of it, in any case, finds her.
+    expect((await page(`?q=${iris.address.slice(0, 41)}`)).members).toEqual([])
+    expect((await page(`?q=${iris.address}`)).members).toEqual([nothing])
+    expect((await page(`?q=${iris.address.toLowerCase()}&sort=delegators`)).members).toEqual([nothing])
+    const profile = await app.inject({ method: 'GET', url: `/api/members/${iris.address}` })
+    expect(profile.json()).toMatchObject({ ...nothing, listed: false })
+    expect(
+      await database.db.select().from(memberStats).where(sql`${memberStats.address} = ${iris.address}`),
+    ).toEqual([])
     expect(await checkMemberStats(database.db)).toMatchObject({ mismatches: [] })
+  })
+
+  test('behavior: an account the index knows that holds nothing (tokens sent away) is not listed but is found by its full address with its figures; tokens list it again', async () => {
+    const finn = member(6)
+    await transfer(chain, 6, demoAccount(7), '50')
+    await sync()
+    expect((await allPages('?limit=100')).map((row) => row.address)).not.toContain(finn.address)
+    expect((await page(`?q=${finn.address}`)).members).toMatchObject([
+      { address: finn.address, balance: '0', votes: '0', delegators: 0, votesCast: 0 },
+    ])
+    const profile = await app.inject({ method: 'GET', url: `/api/members/${finn.address}` })
+    expect(profile.json()).toMatchObject({ address: finn.address, balance: '0', listed: false })
+    await transfer(chain, 7, finn.address, '50')
+    await sync()
+    expect((await allPages('?limit=100')).map((row) => row.address)).toContain(finn.address)
+    expect((await app.inject({ method: 'GET', url: `/api/members/${finn.address}` })).json()).toMatchObject({
+      balance: '50000000000000000000',
+      listed: true,
+    })
   })
 
   test('behavior: participation counts a proposal for the members with power at its snapshot once the index passes it; a vote counts once, a re-vote moves only the last vote', async () => {
@@ -372,7 +401,7 @@ describe('keeping in step', () => {
     expect(String(cursor?.totalVotes)).toBe(sum.rows[0]?.sum)
   })
 
-  test('behavior: the migration’s backfill computes the same rows as the index, the votes and sign-in moved them (a database from before the directory)', async () => {
+  test('behavior: the migrations’ backfill, then the removal of rows only a sign-in made, compute the same rows as the index and the votes moved them (a database from before the directory)', async () => {
     const before = await database.db.select().from(memberStats).orderBy(memberStats.address)
     const counted = await database.db.select().from(memberEligibilityCounted)
     expect(before.some((row) => row.votesCast > 0 && row.eligibleProposals > 0 && row.delegators > 0)).toBe(
@@ -380,20 +409,29 @@ describe('keeping in step', () => {
     )
     expect(counted.length).toBeGreaterThan(0)
     const [cursorBefore] = await database.db.select().from(tokenIndexCursor)
-    const migration = readFileSync(
-      new URL('../../drizzle/0008_member_directory.sql', import.meta.url),
-      'utf8',
+    const statements = (file: string) =>
+      readFileSync(new URL(`../../drizzle/${file}`, import.meta.url), 'utf8')
+        .split('--> statement-breakpoint')
+        .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
+    const backfill = statements('0008_member_directory.sql').filter((statement) =>
+      /^(INSERT INTO "member_|UPDATE "token_index_cursor")/.test(statement),
     )
-    const backfill = migration
-      .split('--> statement-breakpoint')
-      .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
-      .filter((statement) => /^(INSERT INTO "member_|UPDATE "token_index_cursor")/.test(statement))
     expect(backfill).toHaveLength(3)
+    // The backfill counted signed-in members (Iris signed in above); the migration that stopped sign-in from
+    // adding members deletes the rows only a sign-in made.
+    const signInRows = statements('0013_members_listed_by_holdings.sql').filter((statement) =>
+      statement.startsWith('DELETE FROM "member_stats"'),
+    )
+    expect(signInRows).toHaveLength(1)
     await database.db.transaction(async (tx) => {
       await tx.delete(memberStats)
       await tx.delete(memberEligibilityCounted)
       await tx.update(tokenIndexCursor).set({ totalVotes: 0n })
       for (const statement of backfill) await tx.execute(sql.raw(statement))
+      expect(
+        (await tx.select().from(memberStats).where(sql`${memberStats.address} = ${iris.address}`)).length,
+      ).toBe(1)
+      for (const statement of signInRows) await tx.execute(sql.raw(statement))
     })
     expect(await database.db.select().from(memberStats).orderBy(memberStats.address)).toEqual(before)
     expect(await database.db.select().from(memberEligibilityCounted)).toEqual(counted)

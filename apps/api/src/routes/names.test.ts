@@ -43,11 +43,14 @@ async function appWithNames(database: TestDatabase, names = true) {
   return { app, proxy }
 }
 
-/** A fresh database where Ada and Ben are members (only members' names are looked up). */
+/** A fresh database where Ada and Ben are members holding tokens (only listed members' names are looked up). */
 async function newDatabase() {
   const database = await testDatabase()
   databases.push(database)
-  await database.db.insert(memberStats).values([{ address: ada }, { address: ben }])
+  await database.db.insert(memberStats).values([
+    { address: ada, balance: 1n },
+    { address: ben, balance: 1n },
+  ])
   return database
 }
 

@@ -90,11 +90,11 @@ export async function* proposalLogPages(
 }
 
 /** The log from entry `after` + 1 on, one bounded page. */
-export async function logPage(deps: GovernanceDeps, after: number) {
+export async function logPage(deps: GovernanceDeps, after: bigint) {
   const rows = await deps.database.db
     .select()
     .from(governanceLog)
-    .where(gt(governanceLog.seq, after))
+    .where(sql`${governanceLog.seq} > ${String(after)}::bigint`)
     .orderBy(asc(governanceLog.seq))
     .limit(LOG_PAGE_SIZE)
   return rows.map(logEntry)

@@ -4,13 +4,13 @@
 // (member_stats_by_delegate_idx) and their voting power over time, sampled in SQL to a bounded series.
 import type { MemberPageQuery, NameAnswer, PowerHistoryQuery } from '@guildhall/core'
 import { and, eq, gt, ne, sql } from 'drizzle-orm'
-import type { Address } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { Db } from '../db/client.ts'
 import { ballots, memberStats, nameProfiles, proposals, votes } from '../db/schema.ts'
 import { ApiError } from '../errors.ts'
 import type { TokenIndex } from '../indexer/token-index.ts'
-import { decodeCursor, encodeCursor } from './cursor.ts'
-import { type MemberFigures, memberFigures } from './member-list.ts'
+import { cursorCodec, cursorField } from './cursor.ts'
+import { emptyRow, type MemberFigures, memberFigures } from './member-list.ts'
 import { proposalPage } from './proposal-list.ts'
 
 /**
@@ -36,9 +36,9 @@ export type MemberProfileAnswer = MemberFigures & {
 }
 
 /**
- * The member's figures at the indexed block. An address the directory does not list (no tokens, votes,
- * delegators or sign-in yet) answers zeros with `listed: false`, not a 404: any address may become a member,
- * be delegated to or publish a statement, and its page says so.
+ * The member's figures at the indexed block. An address the directory does not list (no tokens, voting
+ * power, delegators or vote: ADR 037) answers its figures, zeros when it has no row, with `listed: false`,
+ * not a 404: any address may become a member, be delegated to or publish a statement, and its page says so.
  */
 export async function memberProfile(
   db: Db,
@@ -50,21 +50,8 @@ export async function memberProfile(
     tokenIndex.totalVotes(),
   ])
   const totalVotes = totals?.totalVotes ?? 0n
-  const figures = memberFigures(
-    row ?? {
-      address,
-      votes: 0n,
-      balance: 0n,
-      delegate: null,
-      delegators: 0,
-      votesCast: 0,
-      eligibleProposals: 0,
-      participation: 0,
-      lastVoteAt: null,
-    },
-    totalVotes,
-  )
-  return { ...figures, listed: row !== undefined, totalVotes, blockNumber: totals?.blockNumber ?? null }
+  const figures = memberFigures(row ?? emptyRow(address), totalVotes)
+  return { ...figures, listed: row?.listed ?? false, totalVotes, blockNumber: totals?.blockNumber ?? null }
 }
 
 /** A name answer for an address when the server keeps no names. */
@@ -75,11 +62,12 @@ export const noName = (address: Address): NameAnswer => ({
   pending: false,
 })
 
-const voteCursorShape = /^(\d{1,15}):(0x[0-9a-f]{64})$/
+/** The last ballot's timestamp and proposal, each in its column's range. */
+const voteCursor = cursorCodec(null, [cursorField.int8, cursorField.digest])
 
 /** The member's counting votes, newest first (the proposal breaking ties), with each proposal's title and choices. */
 export async function memberVotes(db: Db, voter: Address, query: MemberPageQuery) {
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, voteCursorShape)
+  const cursor = query.cursor === undefined ? undefined : voteCursor.decode(query.cursor)
   const rows = await db
     .select({
       id: ballots.voteId,
@@ -99,7 +87,7 @@ export async function memberVotes(db: Db, voter: Address, query: MemberPageQuery
         eq(ballots.voter, voter),
         cursor === undefined
           ? undefined
-          : sql`(${ballots.timestamp}, ${ballots.proposalId}) < (${Number(cursor[0])}::bigint, ${cursor[1]})`,
+          : sql`(${ballots.timestamp}, ${ballots.proposalId}) < (${String(cursor[0])}::bigint, ${cursor[1]})`,
       ),
     )
     // As the index is built (nulls last), so the page is read from it in order, not sorted.
@@ -118,7 +106,10 @@ export async function memberVotes(db: Db, voter: Address, query: MemberPageQuery
       reason: row.reason,
       timestamp: row.timestamp,
     })),
-    next: rows.length > query.limit && last ? encodeCursor([last.timestamp, last.proposalId]) : null,
+    next:
+      rows.length > query.limit && last
+        ? voteCursor.encode([BigInt(last.timestamp), last.proposalId as Hex])
+        : null,
   }
 }
 
@@ -127,7 +118,8 @@ export function memberProposals(db: Db, author: Address, now: number, query: Mem
   return proposalPage(db, now, eq(proposals.author, author), query)
 }
 
-const delegatorCursorShape = /^(\d{1,78}):(0x[0-9a-fA-F]{40})$/
+/** The last delegator's tokens and address, each in its column's range. */
+const delegatorCursor = cursorCodec(null, [cursorField.uint256, cursorField.address])
 
 /**
  * Accounts holding tokens that delegate to the member, most tokens first (the address breaking ties): the
@@ -135,7 +127,7 @@ const delegatorCursorShape = /^(\d{1,78}):(0x[0-9a-fA-F]{40})$/
  */
 export async function memberDelegators(db: Db, delegate: Address, query: MemberPageQuery) {
   const t = memberStats
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, delegatorCursorShape)
+  const cursor = query.cursor === undefined ? undefined : delegatorCursor.decode(query.cursor)
   const rows = await db
     .select({ address: t.address, balance: t.balance })
     .from(t)
@@ -146,7 +138,7 @@ export async function memberDelegators(db: Db, delegate: Address, query: MemberP
         gt(t.balance, 0n),
         cursor === undefined
           ? undefined
-          : sql`(${t.balance}, ${t.address}) < (${cursor[0]}::numeric, ${cursor[1]})`,
+          : sql`(${t.balance}, ${t.address}) < (${String(cursor[0])}::numeric, ${cursor[1]})`,
       ),
     )
     .orderBy(sql`${t.balance} desc nulls last`, sql`${t.address} desc nulls last`)
@@ -155,7 +147,10 @@ export async function memberDelegators(db: Db, delegate: Address, query: MemberP
   const last = page.at(-1)
   return {
     delegators: page,
-    next: rows.length > query.limit && last ? encodeCursor([last.balance, last.address]) : null,
+    next:
+      rows.length > query.limit && last
+        ? delegatorCursor.encode([last.balance, last.address as Address])
+        : null,
   }
 }
 

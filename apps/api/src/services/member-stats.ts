@@ -1,5 +1,6 @@
-// The members directory's rows as the vote path and sign-in move them (ADR 030; the token index moves the
-// rest, indexer/member-stats.ts), and the operator's proof that every row equals a recount.
+// The members directory's rows as the vote path moves them (ADR 030; the token index moves the rest,
+// indexer/member-stats.ts; signing in adds none, ADR 037), and the operator's proof that every row equals a
+// recount.
 import { eq, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../db/client.ts'
 import { ballots, memberStats } from '../db/schema.ts'
@@ -31,11 +32,6 @@ export async function recordBallots(tx: Tx, proposalId: string) {
       last_vote_at = greatest(member_stats.last_vote_at, excluded.last_vote_at)`)
 }
 
-/** A member who signed in is listed, tokens or not. */
-export async function recordSignIn(tx: Tx, address: string) {
-  await tx.insert(memberStats).values({ address }).onConflictDoNothing()
-}
-
 type Figures = {
   address: string
   votes: string
@@ -60,9 +56,9 @@ const zero = (row: Figures) =>
   row.last_vote_at === null
 
 /**
- * Recounts every member's figures from the token index, the ballots and the sessions and compares them with
- * the stored rows (`npm run tallies:check`). A stored row the recount lacks must be all zero: a member who
- * signed in once, whose session has since been removed.
+ * Recounts every member's figures from the token index and the ballots and compares them with the stored
+ * rows (`npm run tallies:check`). A stored row the recount lacks must be all zero: an account only a range
+ * that a rewind undid had touched.
  */
 export async function checkMemberStats(
   db: Db,

@@ -1,12 +1,13 @@
 // Names and avatars for addresses (GET /api/names), answered from the table of resolved profiles: never a
-// lookup on the reader's time. A member's address (a row in the members directory: holder, delegate,
-// voter or signed-in member) that the table lacks, or whose answer has expired, is queued in the table
-// itself (`requested_at`); the leader's refresher (indexer/name-refresher.ts) resolves the queue in
+// lookup on the reader's time. A member's address (one the members directory lists: holding tokens, voting
+// power or delegators, or having voted) that the table lacks, or whose answer has expired, is queued in the
+// table itself (`requested_at`); the leader's refresher (indexer/name-refresher.ts) resolves the queue in
 // batches. An expired answer is still given meanwhile: a name changes rarely, and a stale one for a minute
-// beats none. Any other address is answered without a name and queues nothing, so readers cannot grow the
-// table or the leader's RPC work beyond the DAO's members (ADR 033).
+// beats none. Any other address (an account that only signed in, or holds nothing) is answered without a
+// name and queues nothing, so readers and fresh keys cannot grow the table or the leader's RPC work beyond
+// the DAO's members (ADRs 033, 037).
 import type { NameAnswer } from '@guildhall/core'
-import { and, eq, inArray, isNull, lte } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import type { Db } from '../db/client.ts'
 import { memberStats, nameProfiles } from '../db/schema.ts'
@@ -53,7 +54,7 @@ export class NameProfiles {
       db
         .select({ address: memberStats.address })
         .from(memberStats)
-        .where(inArray(memberStats.address, distinct)),
+        .where(and(inArray(memberStats.address, distinct), sql`${memberStats.listed}`)),
     ])
     const members = new Set(memberRows.map((row) => row.address))
     const found = new Map(rows.map((row) => [row.address, row]))

@@ -2,9 +2,10 @@
 // clock (core's `proposalState`), so each state is a range condition on start and end.
 import { FINALITY_DELAY_SECONDS, type ProposalListQuery, type ProposalState } from '@guildhall/core'
 import { and, gt, lte, or, type SQL, sql } from 'drizzle-orm'
+import type { Hex } from 'viem'
 import type { Db } from '../db/client.ts'
 import { proposals } from '../db/schema.ts'
-import { decodeCursor, encodeCursor } from './cursor.ts'
+import { cursorCodec, cursorField } from './cursor.ts'
 import { proposalSummary } from './proposals.ts'
 
 /** Proposals in `state` at `now`: the SQL form of `proposalState`, tested against it. */
@@ -21,7 +22,8 @@ function inState(state: ProposalState, now: number): SQL | undefined {
   }
 }
 
-const cursorShape = /^(\d{1,15}):(0x[0-9a-f]{64})$/
+/** The last row's start and id, each in its column's range; the member page's "proposals written" shares it. */
+const cursor = cursorCodec(null, [cursorField.int8, cursorField.digest])
 
 export function listProposals(db: Db, now: number, query: ProposalListQuery) {
   const filter =
@@ -39,16 +41,16 @@ export async function proposalPage(
   filter: SQL | undefined,
   query: { cursor?: string | undefined; limit: number },
 ) {
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, cursorShape)
+  const from = query.cursor === undefined ? undefined : cursor.decode(query.cursor)
   const rows = await db
     .select()
     .from(proposals)
     .where(
       and(
         filter,
-        cursor === undefined
+        from === undefined
           ? undefined
-          : sql`(${proposals.start}, ${proposals.id}) < (${Number(cursor[0])}::bigint, ${cursor[1]})`,
+          : sql`(${proposals.start}, ${proposals.id}) < (${String(from[0])}::bigint, ${from[1]})`,
       ),
     )
     // As the index is built (nulls last), so the page is read from it in order, not sorted.
@@ -58,6 +60,6 @@ export async function proposalPage(
   const last = page.at(-1)
   return {
     proposals: page.map((row) => proposalSummary(row, now)),
-    next: rows.length > query.limit && last ? encodeCursor([last.start, last.id]) : null,
+    next: rows.length > query.limit && last ? cursor.encode([BigInt(last.start), last.id as Hex]) : null,
   }
 }

@@ -8,7 +8,6 @@ import type { Hex, PublicClient } from 'viem'
 import type { Db } from '../db/client.ts'
 import { authNonces, type Session, sessions } from '../db/schema.ts'
 import { ApiError } from '../errors.ts'
-import { recordSignIn } from './member-stats.ts'
 
 export type { Session }
 
@@ -129,8 +128,6 @@ export async function verifySignIn(
         userAgent: input.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
       })
       .returning()
-    // Signed-in members are listed in the directory, tokens or not.
-    await recordSignIn(tx, fields.address)
     return created as Session
   })
   return { token, session }

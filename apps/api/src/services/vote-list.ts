@@ -3,31 +3,23 @@
 // while a member pages never shift what they have not seen yet.
 import type { VoteListQuery } from '@guildhall/core'
 import { and, eq, type SQL, sql } from 'drizzle-orm'
+import type { Address } from 'viem'
 import type { Db } from '../db/client.ts'
 import { ballots, votes } from '../db/schema.ts'
-import { decodeCursor, encodeCursor } from './cursor.ts'
+import { cursorCodec, cursorField } from './cursor.ts'
 
-/** Where the previous page stopped: the last row's sort key and voter. */
-type Cursor =
-  | { order: 'power'; power: bigint; voter: string }
-  | { order: 'time'; timestamp: number; voter: string }
-
-/** A cursor is only good for the order that wrote it. */
-const cursorShapes = {
-  power: /^power:(\d{1,78}):(0x[0-9a-fA-F]{40})$/,
-  time: /^time:(\d{1,15}):(0x[0-9a-fA-F]{40})$/,
-}
-
-function readCursor(text: string, order: VoteListQuery['order']): Cursor {
-  const [key = '', voter = ''] = decodeCursor(text, cursorShapes[order])
-  return order === 'power' ? { order, power: BigInt(key), voter } : { order, timestamp: Number(key), voter }
+/** A cursor is only good for the order that wrote it: the last row's key and voter, each in its column's range. */
+export const voteListCursors = {
+  power: cursorCodec('power', [cursorField.uint256, cursorField.address]),
+  time: cursorCodec('time', [cursorField.int8, cursorField.address]),
 }
 
 /** Rows strictly after the cursor in descending (key, voter) order: one row comparison, an index seek. */
-function after(cursor: Cursor): SQL {
-  return cursor.order === 'power'
-    ? sql`(${ballots.power}, ${ballots.voter}) < (${String(cursor.power)}::numeric, ${cursor.voter})`
-    : sql`(${ballots.timestamp}, ${ballots.voter}) < (${cursor.timestamp}::bigint, ${cursor.voter})`
+function after(text: string, order: VoteListQuery['order']): SQL {
+  const [key, voter] = voteListCursors[order].decode(text)
+  return order === 'power'
+    ? sql`(${ballots.power}, ${ballots.voter}) < (${String(key)}::numeric, ${voter})`
+    : sql`(${ballots.timestamp}, ${ballots.voter}) < (${String(key)}::bigint, ${voter})`
 }
 
 export type VoteListPage = {
@@ -57,7 +49,7 @@ export async function listVotes(db: Db, proposalId: string, query: VoteListQuery
     .where(
       and(
         eq(ballots.proposalId, proposalId),
-        query.cursor === undefined ? undefined : after(readCursor(query.cursor, query.order)),
+        query.cursor === undefined ? undefined : after(query.cursor, query.order),
         query.choice === undefined
           ? undefined
           : sql`${votes.message}->'choices' @> ${JSON.stringify([query.choice])}::jsonb`,
@@ -77,7 +69,9 @@ export async function listVotes(db: Db, proposalId: string, query: VoteListQuery
   const last = page.at(-1)
   const next =
     rows.length > query.limit && last
-      ? encodeCursor([query.order, byPower ? last.power : last.timestamp, last.voter])
+      ? byPower
+        ? voteListCursors.power.encode([last.power, last.voter as Address])
+        : voteListCursors.time.encode([BigInt(last.timestamp), last.voter as Address])
       : null
   return {
     votes: page.map((row) => ({

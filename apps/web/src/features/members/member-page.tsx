@@ -87,7 +87,8 @@ function MemberView({ member, actions }: { member: MemberProfile; actions?: Memb
       ) : null}
       {member.listed ? null : (
         <p className="muted" data-testid="member-not-listed">
-          This address holds no tokens, nobody delegates to it, and it has not voted or signed in here yet.
+          The members directory does not list this address: it holds no tokens, has no voting power, nobody
+          delegates to it and it has not voted.
         </p>
       )}
       <Figures member={member} own={own} />

@@ -24,9 +24,9 @@ const SORT_LABELS: Record<MemberSort, string> = {
 const SEARCH_DEBOUNCE_MS = 300
 
 /**
- * Every holder, delegate, voter and signed-in member, a page at a time, by voting power, delegators or
- * participation, searched by the start of an address or of a name. Order, search and page size live in the
- * page's URL.
+ * Every member with tokens, voting power, delegators or a vote (ADR 037), a page at a time, by voting power,
+ * delegators or participation, searched by the start of an address or of a name (a whole address finds any
+ * account). Order, search and page size live in the page's URL.
  */
 export function MembersPage() {
   const [params, setParams] = useSearchParams()
