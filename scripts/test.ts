@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import { ensureChromium, ensureHaproxy, ensurePostgres } from './system-deps.ts'
 
 const root = resolve(import.meta.dirname, '..')
+/** A check: true when it passed. One that throws (a system package missing) fails with its message. */
 type Step = { name: string; run: () => boolean }
 
 const command = (name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Step => ({
@@ -22,49 +23,34 @@ const steps: Step[] = [
   {
     name: 'Chromium',
     run: () => {
-      try {
-        chromium = ensureChromium()
-        process.env.CHROMIUM_PATH = chromium
-        console.log(`Using ${chromium}`)
-        return true
-      } catch (error) {
-        console.error((error as Error).message)
-        return false
-      }
+      chromium = ensureChromium()
+      process.env.CHROMIUM_PATH = chromium
+      console.log(`Using ${chromium}`)
+      return true
     },
   },
   {
     name: 'unit and integration tests (Vitest)',
     run: () => {
-      try {
-        // The shipped proxy configuration's test (apps/api/src/fault/haproxy.test.ts) runs HAProxy.
-        ensureHaproxy()
-        return command('', 'npx', ['vitest', 'run']).run()
-      } catch (error) {
-        console.error((error as Error).message)
-        return false
-      }
+      // The shipped proxy configuration's test (apps/api/src/fault/haproxy.test.ts) runs HAProxy.
+      ensureHaproxy()
+      return command('', 'npx', ['vitest', 'run']).run()
     },
   },
   {
     name: 'API integration tests against PostgreSQL',
     run: () => {
-      try {
-        const pgBin = ensurePostgres()
-        // The cluster tests (apps/api/src/fault/cluster.postgres.test.ts, scripts/cluster.postgres.test.ts)
-        // run HAProxy.
-        ensureHaproxy()
-        // The API's tests, and every other test that needs PostgreSQL (`npm run cluster`'s).
-        return command(
-          '',
-          'bash',
-          ['scripts/with-postgres.sh', 'npx', 'vitest', 'run', 'apps/api', '.postgres.test.ts'],
-          { PG_BIN: pgBin },
-        ).run()
-      } catch (error) {
-        console.error((error as Error).message)
-        return false
-      }
+      const pgBin = ensurePostgres()
+      // The cluster tests (apps/api/src/fault/cluster.postgres.test.ts, scripts/cluster.postgres.test.ts)
+      // run HAProxy.
+      ensureHaproxy()
+      // The API's tests, and every other test that needs PostgreSQL (`npm run cluster`'s).
+      return command(
+        '',
+        'bash',
+        ['scripts/with-postgres.sh', 'npx', 'vitest', 'run', 'apps/api', '.postgres.test.ts'],
+        { PG_BIN: pgBin },
+      ).run()
     },
   },
   command('production build', 'npm', ['run', '--silent', 'build']),
@@ -78,7 +64,12 @@ const results: { name: string; ok: boolean; seconds: number }[] = []
 for (const step of steps) {
   console.log(`\n▶ ${step.name}`)
   const started = performance.now()
-  const ok = step.run()
+  let ok = false
+  try {
+    ok = step.run()
+  } catch (error) {
+    console.error((error as Error).message)
+  }
   results.push({ name: step.name, ok, seconds: (performance.now() - started) / 1000 })
   if (!ok) break
 }

@@ -1,5 +1,7 @@
 // Network: the chain selector, the "Wrong network" state and switching chains from the app, with its errors.
+
 import { LOCAL_CHAIN_ID, WALLET_ERROR_MESSAGES } from '@guildhall/core'
+import type { TestWallet } from '@guildhall/devchain/wallet/playwright'
 import type { Page } from '@playwright/test'
 import {
   connect,
@@ -131,34 +133,30 @@ test('a wallet that adds the chain but stays on the old one counts as a rejected
   expect(state.chains.map((c) => c.chainId)).toContain(SECOND_CHAIN_ID)
 })
 
-test('the Switch Networks modal closes when the wallet disconnects, and "Connect Wallet" is back', async ({
-  page,
-  app,
-  wallet,
-}) => {
-  await connect(page, app)
-  await chainButton(page).click()
-  await expect(chainModal(page)).toBeVisible()
-  await wallet.emitDisconnect(4900, 'The wallet disconnected.')
-  await expect(chainModal(page)).toHaveCount(0)
-  await expect(connectButton(page)).toBeVisible()
-  await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
-  expect((await wallet.state()).connected).toBe(false)
-})
-
-test('the Switch Networks modal closes when the wallet reports no accounts, and "Connect Wallet" is back', async ({
-  page,
-  app,
-  wallet,
-}) => {
-  await connect(page, app)
-  await chainButton(page).click()
-  await expect(chainModal(page)).toBeVisible()
-  await wallet.setAccounts([])
-  await expect(chainModal(page)).toHaveCount(0)
-  await expect(connectButton(page)).toBeVisible()
-  await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
-})
+for (const { what, leave } of [
+  {
+    what: 'disconnects',
+    leave: async (wallet: TestWallet) => {
+      await wallet.emitDisconnect(4900, 'The wallet disconnected.')
+      expect((await wallet.state()).connected).toBe(false)
+    },
+  },
+  { what: 'reports no accounts', leave: (wallet: TestWallet) => wallet.setAccounts([]) },
+]) {
+  test(`the Switch Networks modal closes when the wallet ${what}, and "Connect Wallet" is back`, async ({
+    page,
+    app,
+    wallet,
+  }) => {
+    await connect(page, app)
+    await chainButton(page).click()
+    await expect(chainModal(page)).toBeVisible()
+    await leave(wallet)
+    await expect(chainModal(page)).toHaveCount(0)
+    await expect(connectButton(page)).toBeVisible()
+    await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
+  })
+}
 
 test('a wallet without the switch method (-32601) gets "Your wallet does not support switching networks from the app."', async ({
   page,
