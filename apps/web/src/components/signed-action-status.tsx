@@ -1,7 +1,7 @@
 import type { SignedActionStatus } from '../lib/signed-action.ts'
 
 /** What a signed action's page says at each step under way or done; a failure says its own sentence. */
-export type SignedActionWords = Record<'signing' | 'submitting' | 'done', string>
+type SignedActionWords = Record<'signing' | 'submitting' | 'done', string>
 
 /** A signed action's progress in a sentence (a status), or its failure (an alert); nothing before it starts. */
 export function SignedActionStatusLine({

@@ -19,10 +19,10 @@ export type SignedActionStatus =
   | { step: 'failed'; error: string }
 
 /** A message with its signature, as every signed endpoint takes it. */
-export type Signed<Message> = { message: Message; signature: Hex }
+type Signed<Message> = { message: Message; signature: Hex }
 
 /** What one kind of signed action is: how it is signed, where it goes, what it changes. */
-export type SignedActionKind<Message, Answer> = {
+type SignedActionKind<Message, Answer> = {
   /** Its EIP-712 typed data under the DAO's domain (core's builder). */
   typedData: (domain: GovernanceDomain, message: Message) => TypedDataDefinition
   /** Posts the signed message (the feature's fetcher, through `lib/api.ts`). */
