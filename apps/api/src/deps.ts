@@ -1,6 +1,5 @@
 // The services' dependencies (database, chain clients, clock, policy), built once from the settings.
-import { governanceDomain, HTTP_TIMEOUT_MS, rpcTransport } from '@guildhall/core'
-import { signInStatement } from '@guildhall/core/siwe'
+import { governanceDomain, HTTP_TIMEOUT_MS, rpcTransport, signInStatement } from '@guildhall/core'
 import type { FastifyBaseLogger } from 'fastify'
 import { type Address, createPublicClient, type PublicClient } from 'viem'
 import type { Database } from './db/client.ts'

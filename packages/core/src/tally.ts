@@ -48,7 +48,7 @@ export type TallyRules = {
 export type CountedVote = { choices: readonly number[]; power: bigint }
 
 export const OUTCOMES = ['passed', 'rejected', 'no-quorum'] as const
-export type Outcome = (typeof OUTCOMES)[number]
+type Outcome = (typeof OUTCOMES)[number]
 
 export type Tally = TallyTotals & {
   version: number

@@ -36,7 +36,7 @@ export const BASIC_AGAINST = 2
 export const BASIC_ABSTAIN = 3
 
 /** Wallet-friendly field types: strings, numbers, one flat array each; the author or voter inside. */
-export const proposalTypes = {
+const proposalTypes = {
   Proposal: [
     { name: 'author', type: 'address' },
     { name: 'title', type: 'string' },
@@ -53,7 +53,7 @@ export const proposalTypes = {
   ],
 } as const
 
-export const voteTypes = {
+const voteTypes = {
   Vote: [
     { name: 'voter', type: 'address' },
     { name: 'proposal', type: 'bytes32' },
@@ -64,7 +64,7 @@ export const voteTypes = {
 } as const
 
 /** A delegate's statement: who they are and how they will vote, in markdown; a later one replaces it. */
-export const delegateStatementTypes = {
+const delegateStatementTypes = {
   DelegateStatement: [
     { name: 'delegate', type: 'address' },
     { name: 'statement', type: 'string' },
