@@ -8,12 +8,7 @@
  * the recount that reads it.
  */
 
-export type {
-  PublicSession,
-  SessionListItem,
-  SessionResponse,
-  SessionsResponse,
-} from './api/auth.ts'
+export type { PublicSession, SessionListItem, SessionResponse, SessionsResponse } from './api/auth.ts'
 export {
   nonceResponseSchema,
   sessionResponseSchema,
@@ -68,16 +63,8 @@ export type { TallyJson } from './api/tallies.ts'
 export { tallyToJson } from './api/tallies.ts'
 export { holderStatsSchema } from './api/token.ts'
 export type { VoteListItem, VoteListQuery } from './api/votes.ts'
-export {
-  castVoteResponseSchema,
-  VOTE_LIST_ORDERS,
-  voteListQuerySchema,
-  voteListSchema,
-} from './api/votes.ts'
-export type {
-  AnswerSource,
-  ZeroPowerExplanation,
-} from './api/voting-power.ts'
+export { castVoteResponseSchema, VOTE_LIST_ORDERS, voteListQuerySchema, voteListSchema } from './api/votes.ts'
+export type { AnswerSource, ZeroPowerExplanation } from './api/voting-power.ts'
 export { votingPowerResponseSchema } from './api/voting-power.ts'
 export type { GovernanceRules, PublicChain, PublicConfig } from './config.ts'
 export {
@@ -109,18 +96,11 @@ export {
   WALLET_CONNECT_WALLET_IDS,
   WALLET_GROUP_NAME,
 } from './constants.ts'
-export {
-  formatTokenAmount,
-  shortenAddress,
-} from './format.ts'
+export { formatTokenAmount, shortenAddress } from './format.ts'
 export type { GlossaryTermId } from './glossary.ts'
 export { GLOSSARY, glossaryEntry, glossaryPath } from './glossary.ts'
 export type { LogEntry, LogEntryKind } from './governance/log.ts'
-export {
-  LOG_GENESIS_HASH,
-  logChainProblem,
-  logEntryHash,
-} from './governance/log.ts'
+export { LOG_GENESIS_HASH, logChainProblem, logEntryHash } from './governance/log.ts'
 export type {
   DelegateStatementMessage,
   GovernanceDomain,
@@ -161,12 +141,7 @@ export {
   voteChoicesProblem,
 } from './governance/rules.ts'
 export { MAIN_NAV } from './navigation.ts'
-export {
-  BYTES32_PATTERN,
-  bytes32Schema,
-  checksummedAddressSchema,
-  tokenAmountSchema,
-} from './primitives.ts'
+export { BYTES32_PATTERN, bytes32Schema, checksummedAddressSchema, tokenAmountSchema } from './primitives.ts'
 export { relativeTime, STATE_LABELS, timeLine } from './proposal-text.ts'
 export { isWebSocketUrl, rpcTransport } from './rpc-transport.ts'
 export {
