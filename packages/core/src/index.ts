@@ -151,14 +151,11 @@ export {
   verifyHashSignature,
   verifyPersonalSignature,
 } from './signature.ts'
-export type { SiwePolicy } from './siwe.ts'
-export {
-  buildSignInMessage,
-  checkSiwePolicy,
-  parseRfc3339,
-  parseSiweMessageStrict,
-  signInStatement,
-} from './siwe.ts'
+export { buildSignInMessage, signInStatement } from './siwe/builder.ts'
+export { parseRfc3339 } from './siwe/grammar.ts'
+export { parseSiweMessageStrict } from './siwe/parser.ts'
+export type { SiwePolicy } from './siwe/policy.ts'
+export { checkSiwePolicy } from './siwe/policy.ts'
 export type { ProposalState, Tally, TallyRules, TallyTotals } from './tally.ts'
 export {
   addToTotals,

@@ -3,7 +3,7 @@
  * and apps/web (validates responses). Errors use `apiErrorSchema` (`errors.ts`).
  */
 import { chainIdSchema, checksummedAddressSchema, signatureSchema } from '../primitives.ts'
-import { SIWE_MESSAGE_MAX_LENGTH } from '../siwe.ts'
+import { SIWE_MESSAGE_MAX_LENGTH } from '../siwe/parser.ts'
 import { z } from '../zod.ts'
 
 const isoDateTime = z.iso.datetime()
