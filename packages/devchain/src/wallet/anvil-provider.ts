@@ -1,4 +1,5 @@
 // An EIP-1193 wallet backed by anvil's unlocked accounts (or by a signer of its own), scriptable from tests.
+// One job that reads best whole, over 400 lines on purpose: the provider is one serialised function (below).
 //
 // `createAnvilProvider` must stay SELF-CONTAINED: no imports, no references to anything at module scope.
 // inject.ts serialises it with Function.prototype.toString() into a Playwright init script, so only
@@ -6,13 +7,13 @@
 
 export type Hex = `0x${string}`
 
-/** A chain the wallet knows. */
 /** Sends one JSON-RPC body to a node from outside the page: its HTTP status and response text. */
 export type RpcBinding = (url: string, body: string) => Promise<{ status: number; text: string }>
 
 /** The page binding (window.__testWalletRpc) the test wallet sends its node requests through, when present. */
 export const TEST_WALLET_RPC_BINDING = '__testWalletRpc'
 
+/** A chain the wallet knows. */
 export type TestWalletChain = { chainId: number; rpcUrl: string; name: string }
 
 /** What `wallet_addEthereumChain` does next: add and switch (MetaMask), add but stay, or refuse (4001). */
