@@ -1,54 +1,24 @@
-// Sign-In with Ethereum through the UI: the only spec that signs in through the modal (the others start signed in or connect-only).
-import {
-  BASIC_CHOICES,
-  governanceDomain,
-  LOCAL_CHAIN_ID,
-  type ProposalMessage,
-  proposalId,
-  proposalTypedData,
-} from '@guildhall/core'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
-import type { Page, Route } from '@playwright/test'
-import { createPublicClient, type Hex, http } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { cookieValue, prepareSignIn, SESSION_COOKIE, verifySignIn } from '../../apps/api/testbed/sign-in.ts'
-import { type App, type Chains, connectButton, expect, member, test } from '../support/fixtures.ts'
+// Sign-In with Ethereum through the UI, the step itself: "Verify your account", its states and errors. With
+// sign-in-session.spec.ts (the session it opens), the specs that sign in through the modal (the others start
+// signed in or connect-only).
+import type { Route } from '@playwright/test'
+import { connectButton, expect, member, test } from '../support/fixtures.ts'
 import { TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
+import {
+  connectToVerify,
+  REMEMBERED_KEY,
+  SIGN_IN_APP_ENV,
+  SIGN_READY,
+  serverSession,
+  signButton,
+  signedInAs,
+  verifyDialog,
+} from './sign-in-helpers.ts'
 
-// Every browser here comes from 127.0.0.1: the per-IP limit (proven in the API tests) would throttle the
-// suite itself, so this server allows more sign-in requests per minute.
 test.use({
-  appEnv: { SIGN_IN: 'on', AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
+  appEnv: SIGN_IN_APP_ENV,
   walletOptions: { accounts: [member(1), member(2)] },
 })
-
-const verifyDialog = (page: Page) => page.getByRole('dialog').filter({ hasText: 'Verify your account' })
-const signButton = (page: Page) => page.getByTestId('rk-auth-message-button')
-/**
- * RainbowKit's sign button is never `disabled` in the DOM: until the nonce is there (and while signing) it
- * only drops its click handler and reads "Preparing message...", so its label is what shows it is ready.
- */
-const SIGN_READY = 'Sign message'
-const signedInAs = (page: Page) => page.getByTestId('signed-in-as')
-/** The header's "Not signed in · Sign in", shown while a connected wallet has no session. */
-const headerSignIn = (page: Page) => page.getByRole('banner').getByTestId('header-sign-in')
-const votePanel = (page: Page) => page.getByTestId('vote-panel')
-/** The test wallet's remembered connection, the spec's key (ADR 042): set while connected, required to reconnect. */
-const REMEMBERED_KEY = `wagmi.${TEST_WALLET_ID}.shimDisconnect`
-
-/** Connects the test wallet; with sign-in on, the modal moves on to "Verify your account". */
-async function connectToVerify(page: Page, app: App) {
-  await page.goto(app.url)
-  await connectButton(page).click()
-  await page.getByTestId('rk-wallet-option-dev.guildhall.testwallet').click()
-  await expect(verifyDialog(page)).toBeVisible()
-  await expect(signButton(page)).toHaveText(SIGN_READY)
-}
-
-const serverSession = (page: Page) =>
-  page.evaluate(
-    async () => (await (await fetch('/api/auth/session')).json()) as { session: { address: string } | null },
-  )
 
 test('connect → "Verify your account" → sign → signed in, on the client and the server', async ({
   page,
@@ -170,39 +140,6 @@ for (const failure of ['answers 500', 'cannot be reached'] as const) {
   })
 }
 
-test('a reload keeps the session', async ({ page, app }) => {
-  await connectToVerify(page, app)
-  await signButton(page).click()
-  await expect(signedInAs(page)).toBeVisible()
-  await page.reload()
-  await expect(signedInAs(page)).toContainText('Signed in as ada.eth')
-  await expect(verifyDialog(page)).toBeHidden()
-})
-
-test('switching account in the wallet signs out on the client and the server', async ({
-  page,
-  app,
-  wallet,
-}) => {
-  await connectToVerify(page, app)
-  await signButton(page).click()
-  await expect(signedInAs(page)).toBeVisible()
-  await wallet.setAccounts([member(2), member(1)])
-  await expect(signedInAs(page)).toBeHidden()
-  await expect.poll(async () => (await serverSession(page)).session).toBeNull()
-})
-
-test('signing out in one tab signs out the other', async ({ page, context, app }) => {
-  await connectToVerify(page, app)
-  await signButton(page).click()
-  await expect(signedInAs(page)).toBeVisible()
-  const other = await context.newPage()
-  await other.goto(app.url)
-  await expect(signedInAs(other)).toBeVisible()
-  await signedInAs(page).getByRole('button', { name: 'Sign out' }).click()
-  await expect(signedInAs(other)).toBeHidden()
-})
-
 test('a nonce that cannot be fetched shows "Error preparing message, please retry!", and the retry signs in', async ({
   page,
   app,
@@ -264,191 +201,4 @@ test('Cancel in "Verify your account" disconnects the wallet, and the next load 
   await expect(walletOption(page, TEST_WALLET_ID)).toBeVisible()
   await expect(verifyDialog(page)).toHaveCount(0)
   await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
-})
-
-/** A sign-in from "another browser": the API flow over HTTP with member 1's key; returns its cookie. */
-async function signInElsewhere(app: App, userAgent: string): Promise<string> {
-  const origin = new URL(app.url).origin
-  const signer = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
-  const prepared = await prepareSignIn(origin, signer, { daoName: 'Guildhall Test DAO' })
-  const verified = await verifySignIn(origin, prepared, { userAgent })
-  expect(verified.status).toBe(200)
-  return `${SESSION_COOKIE}=${cookieValue(verified, SESSION_COOKIE)}`
-}
-
-test('"Your sessions" lists this device and the others; ending another session signs that browser out', async ({
-  page,
-  app,
-}) => {
-  // Other tests of this worker sign member 1 in too: this test's other session is told apart by its browser.
-  const userAgent = `GuildhallE2E/${Date.now()} (another browser)`
-  const elsewhere = await signInElsewhere(app, userAgent)
-  await connectToVerify(page, app)
-  await signButton(page).click()
-  await signedInAs(page).getByRole('link', { name: 'Your sessions' }).click()
-  await expect(page.getByRole('heading', { name: 'Your sessions' })).toBeVisible()
-  const items = page.getByTestId('session-item')
-  await expect(items.filter({ hasText: 'This device' })).toHaveCount(1)
-  const other = items.filter({ has: page.locator(`[title="${userAgent}"]`) })
-  await expect(other).toHaveCount(1)
-
-  await other.getByRole('button', { name: /End the session of/ }).click()
-  await expect(other).toHaveCount(0)
-  await expect(items.filter({ hasText: 'This device' })).toHaveCount(1)
-  const origin = new URL(app.url).origin
-  const theirs = await fetch(`${origin}/api/auth/session`, { headers: { cookie: elsewhere } })
-  expect(await theirs.json()).toEqual({ session: null })
-  // This browser is still signed in.
-  expect((await serverSession(page)).session?.address).toBe(member(1))
-})
-
-/** Signs in through the modal, then writes a proposal and lands on its page. */
-async function signInAndPropose(page: Page, app: App, title: string) {
-  await connectToVerify(page, app)
-  await signButton(page).click()
-  await expect(signedInAs(page)).toBeVisible()
-  await page.getByRole('link', { name: 'Proposals', exact: true }).click()
-  await page.getByRole('link', { name: 'New proposal' }).click()
-  await page.getByLabel('Title').fill(title)
-  await page.getByRole('button', { name: 'Sign and submit' }).click()
-  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
-  await expect(votePanel(page).getByRole('button', { name: 'Vote', exact: true })).toBeVisible()
-}
-
-/** The signed-out state of a connected wallet: the header and the vote panel both offer "Sign in". */
-async function expectSignedOutWithWallet(page: Page) {
-  await expect(signedInAs(page)).toHaveCount(0)
-  await expect(headerSignIn(page)).toContainText('Not signed in')
-  await expect(headerSignIn(page).getByRole('button', { name: 'Sign in' })).toBeVisible()
-  // RainbowKit's button shows "Connect Wallet" until the account is verified; it opens the sign-in step.
-  await expect(connectButton(page)).toBeVisible()
-  await expect(page.getByTestId('rk-account-button')).toHaveCount(0)
-  await expect(votePanel(page)).toContainText('Sign in to vote.')
-  await expect(votePanel(page).getByRole('button', { name: 'Sign in' })).toBeVisible()
-  await expect(votePanel(page).getByRole('radio')).toHaveCount(0)
-  await expect(votePanel(page).getByRole('button', { name: /Vote/ })).toHaveCount(0)
-}
-
-test('after an account switch the header and the vote panel show the signed-out state; "Sign in" in the panel signs the new account in', async ({
-  page,
-  app,
-  wallet,
-}) => {
-  await signInAndPropose(page, app, 'Mend the fence')
-  await wallet.setAccounts([member(2), member(1)])
-  await expectSignedOutWithWallet(page)
-
-  await votePanel(page).getByRole('button', { name: 'Sign in' }).click()
-  await expect(verifyDialog(page)).toBeVisible()
-  await expect(signButton(page)).toHaveText(SIGN_READY)
-  await signButton(page).click()
-  await expect(signedInAs(page)).toContainText('Signed in as ben.eth')
-  await expect(headerSignIn(page)).toHaveCount(0)
-  await expect(page.getByTestId('rk-account-button')).toBeVisible()
-  await expect(votePanel(page).getByRole('button', { name: 'Vote', exact: true })).toBeVisible()
-  expect((await serverSession(page)).session?.address).toBe(member(2))
-})
-
-test('signing out with the wallet still connected shows the signed-out state; the header\'s "Sign in" signs in again', async ({
-  page,
-  app,
-  wallet,
-}) => {
-  await signInAndPropose(page, app, 'Sweep the yard')
-  await signedInAs(page).getByRole('button', { name: 'Sign out' }).click()
-  await expectSignedOutWithWallet(page)
-  expect((await wallet.state()).connected).toBe(true)
-
-  await headerSignIn(page).getByRole('button', { name: 'Sign in' }).click()
-  await signButton(page).click()
-  await expect(signedInAs(page)).toContainText('Signed in as ada.eth')
-  await expect(votePanel(page).getByRole('button', { name: 'Vote', exact: true })).toBeVisible()
-})
-
-/**
- * An open proposal of Ada's, signed with her key and sent over HTTP as her wallet would: a test that needs
- * one does not depend on another test of its worker having written it.
- */
-async function openProposalByAda(app: App, chains: Chains): Promise<{ id: Hex; snapshot: number }> {
-  const ada = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
-  const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: chains.deployment.token })
-  const rules = app.settings.publicConfig.governance
-  const now = Math.floor(Date.now() / 1000)
-  const snapshot = Number(await createPublicClient({ transport: http(chains.dao.url) }).getBlockNumber()) - 1
-  const message: ProposalMessage = {
-    author: ada.address,
-    title: `Finn's reason ${now}`,
-    body: '',
-    kind: 'basic',
-    choices: [...BASIC_CHOICES],
-    start: now - 60,
-    end: now + 3_600,
-    snapshot,
-    quorum: String(rules.quorum),
-    threshold: String(rules.threshold),
-    abstainCountsToQuorum: rules.abstainCountsToQuorum,
-    timestamp: now,
-  }
-  const answer = await fetch(`${app.url}/api/proposals`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: app.url },
-    body: JSON.stringify({ message, signature: await ada.signTypedData(proposalTypedData(domain, message)) }),
-  })
-  expect(answer.status).toBe(201)
-  return { id: proposalId(domain, message), snapshot }
-}
-
-test.describe('Finn, who holds tokens but never delegated', () => {
-  test.use({ walletOptions: { accounts: [member(6)] } })
-
-  test('connected but not signed in, the vote panel says why he has no voting power before asking him to sign in', async ({
-    page,
-    app,
-    chains,
-  }) => {
-    const proposal = await openProposalByAda(app, chains)
-    await connectToVerify(page, app)
-    await signButton(page).click()
-    await signedInAs(page).getByRole('button', { name: 'Sign out' }).click()
-    await expect(headerSignIn(page).getByRole('button', { name: 'Sign in' })).toBeVisible()
-
-    await page.goto(`${app.url}/proposals/${proposal.id}`)
-    // As it reads: the terms' explanations are hidden text until hovered or focused.
-    await expect(votePanel(page).getByTestId('voting-power')).toHaveText(
-      `Your voting power at block ${proposal.snapshot}: 0 GHD`,
-      { useInnerText: true },
-    )
-    await expect(votePanel(page).getByTestId('zero-power-reason')).toContainText(
-      `You held tokens at block ${proposal.snapshot} but had not delegated them`,
-    )
-    await expect(votePanel(page)).toContainText('Sign in to vote.')
-    await expect(headerSignIn(page)).toContainText('Not signed in')
-  })
-})
-
-test('"New proposal" and "Your sessions" ask a connected, signed-out member to sign in before anything else, and signing in there opens them', async ({
-  page,
-  app,
-}) => {
-  await connectToVerify(page, app)
-  await signButton(page).click()
-  await signedInAs(page).getByRole('button', { name: 'Sign out' }).click()
-  await expect(headerSignIn(page).getByRole('button', { name: 'Sign in' })).toBeVisible()
-
-  await page.goto(`${app.url}/proposals/new`)
-  const form = page.getByRole('main')
-  await expect(form).toContainText('Sign in to write a proposal.')
-  await expect(page.getByLabel('Title')).toHaveCount(0)
-  await form.getByRole('button', { name: 'Sign in' }).click()
-  await signButton(page).click()
-  await expect(signedInAs(page)).toBeVisible()
-  await expect(page.getByLabel('Title')).toBeVisible()
-
-  await signedInAs(page).getByRole('button', { name: 'Sign out' }).click()
-  await expect(headerSignIn(page)).toBeVisible()
-  await page.goto(`${app.url}/account/sessions`)
-  await expect(page.getByRole('main')).toContainText('You are not signed in.')
-  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click()
-  await signButton(page).click()
-  await expect(page.getByTestId('session-item').filter({ hasText: 'This device' })).toHaveCount(1)
 })

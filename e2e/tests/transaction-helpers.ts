@@ -10,6 +10,12 @@ export const RK_TRANSACTIONS_KEY = 'rk-transactions'
 
 export type StoredTransaction = { hash: Hex; description: string; status: 'pending' | 'confirmed' | 'failed' }
 
+// The specs of the app's first transactions (delegation, recent transactions, add token) change delegations on
+// the worker's chain. A worker-scoped option of their own gives them workers (and so a chain and app server)
+// of their own: Playwright never runs files with different worker option values in the same worker, so no
+// other file sees these delegations, whatever the order.
+export const TRANSACTIONS_APP_ENV = { DAO_DESCRIPTION: 'The DAO the transaction tests run against.' }
+
 export const anvil = (chains: Chains) =>
   createTestClient({ mode: 'anvil', transport: http(chains.dao.url) })
     .extend(publicActions)
