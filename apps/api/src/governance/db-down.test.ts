@@ -23,14 +23,13 @@ import type { FastifyInstance } from 'fastify'
 import { createPublicClient, createTestClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { ORIGIN, testSettings } from '../../testbed/test-app.ts'
 import { buildApp } from '../app.ts'
-import { startDemoChain, testEnv } from '../demo/local-chain.ts'
+import { startDemoChain } from '../demo/local-chain.ts'
 import { type DatabaseOptions, openDatabase } from '../platform/db/client.ts'
 import { votes } from '../platform/db/schema.ts'
 import { type TestDatabase, testDatabase, testDatabaseUrl } from '../platform/db/test-database.ts'
-import { parseEnv } from '../settings/env.ts'
 
-const ORIGIN = 'http://127.0.0.1:3999'
 const ada = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
 const ben = privateKeyToAccount(anvilAccounts[2]?.privateKey as Hex)
 
@@ -58,11 +57,7 @@ afterAll(async () => {
 
 async function serverOn(database: Awaited<ReturnType<typeof openDatabase>>): Promise<FastifyInstance> {
   const app = await buildApp({
-    settings: parseEnv({
-      PUBLIC_ORIGIN: ORIGIN,
-      ...testEnv(anvil.url, deployment),
-      SIGN_IN: 'off',
-    }),
+    settings: testSettings({ rpcUrl: anvil.url, deployment, env: { SIGN_IN: 'off' } }),
     database,
   })
   await app.ready()

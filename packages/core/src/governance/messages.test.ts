@@ -19,6 +19,7 @@ import {
   signedDelegateStatementSchema,
   signedProposalSchema,
   signedVoteSchema,
+  signGovernanceMessage,
   type VoteMessage,
   voteId,
   voteMessageSchema,
@@ -490,5 +491,32 @@ describe('limits (GOVERNANCE_LIMITS, one by one)', () => {
     expect(withSignature(SIGNATURE_MAX_BYTES + 1).error?.issues.map((issue) => issue.message)).toEqual([
       `must be at most ${SIGNATURE_MAX_BYTES} bytes`,
     ])
+  })
+})
+
+describe('signGovernanceMessage', () => {
+  test('behavior: each kind is signed over its own typed data and carries the id the API stores it under', async () => {
+    for (const [signed, typedData, id] of [
+      [
+        await signGovernanceMessage(author, domain, { type: 'Proposal', message: proposal }),
+        proposalTypedData(domain, proposal),
+        proposalId(domain, proposal),
+      ],
+      [
+        await signGovernanceMessage(author, domain, { type: 'Vote', message: vote() }),
+        voteTypedData(domain, vote()),
+        voteId(domain, vote()),
+      ],
+      [
+        await signGovernanceMessage(author, domain, { type: 'DelegateStatement', message: statement() }),
+        delegateStatementTypedData(domain, statement()),
+        delegateStatementId(domain, statement()),
+      ],
+    ] as const) {
+      expect(signed.id).toBe(id)
+      expect(
+        await verifyTypedData({ address: author.address, signature: signed.signature, ...typedData }),
+      ).toBe(true)
+    }
   })
 })

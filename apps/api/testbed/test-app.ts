@@ -1,26 +1,45 @@
-// Shared by the HTTP tests against the demo DAO (governance, statements, members, live events): the demo
-// chain and a fresh database for a file's tests, the app on them, the members' keys and JSON requests
-// from the app's own origin.
-import { anvilAccounts } from '@guildhall/devchain/accounts'
+// How an API test starts: the demo chain and a fresh database for a file's tests (startTestbed), the app's
+// settings for a test (testSettings: no test writes the environment by hand), the app on them (testApp)
+// and JSON requests from the app's own origin.
+import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import type { FastifyInstance } from 'fastify'
-import type { Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { buildApp } from '../src/app.ts'
 import { type DemoChain, startDemoChain, testEnv } from '../src/demo/local-chain.ts'
 import type { Database } from '../src/platform/db/client.ts'
 import { type TestDatabase, testDatabase } from '../src/platform/db/test-database.ts'
-import { parseEnv } from '../src/settings/env.ts'
+import { parseEnv, type Settings } from '../src/settings/env.ts'
 
 export const ORIGIN = 'http://127.0.0.1:3999'
 export const jsonHeaders = { origin: ORIGIN, 'content-type': 'application/json' }
 
-/** Anvil's account `index`: 1–8 the demo members Ada … Hugo, 9 Iris (no tokens). */
-export const member = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
-export const nowSeconds = () => Math.floor(Date.now() / 1000)
-
 /** POSTs `body` as JSON from the app's own origin. */
 export const postJson = (app: FastifyInstance, url: string, body: unknown) =>
   app.inject({ method: 'POST', url, headers: jsonHeaders, payload: JSON.stringify(body) })
+
+/** An address nothing listens on: for settings whose chain the test never reaches. */
+export const NO_CHAIN_URL = 'http://127.0.0.1:9'
+
+/**
+ * The app's settings for a test: the local chain at `rpcUrl` (with the demo DAO once `deployment` is given),
+ * one injected wallet, the app's origin ORIGIN (`origin: null`: none, the server's own default), then `env`.
+ */
+export function testSettings({
+  rpcUrl = NO_CHAIN_URL,
+  deployment,
+  origin = ORIGIN,
+  env = {},
+}: {
+  rpcUrl?: string
+  deployment?: DemoDeployment
+  origin?: string | null
+  env?: Record<string, string | undefined>
+} = {}): Settings {
+  return parseEnv({
+    ...(origin !== null && { PUBLIC_ORIGIN: origin }),
+    ...testEnv(rpcUrl, deployment),
+    ...env,
+  })
+}
 
 export type Testbed = DemoChain & { database: TestDatabase }
 
@@ -59,11 +78,10 @@ export async function testApp(
   }: { env?: Record<string, string>; rpcUrl?: string; now?: () => Date } = {},
 ): Promise<FastifyInstance> {
   const app = await buildApp({
-    settings: parseEnv({
-      PUBLIC_ORIGIN: ORIGIN,
-      ...testEnv(rpcUrl, deployment),
-      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000',
-      ...env,
+    settings: testSettings({
+      rpcUrl,
+      deployment,
+      env: { GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000', ...env },
     }),
     database,
     ...(now ? { now } : {}),
