@@ -33,8 +33,9 @@ import {
 } from '../../testbed/beds/governance.ts'
 import { nowSeconds } from '../../testbed/signers.ts'
 import { testSettings } from '../../testbed/test-app.ts'
-import { tokenDeps } from '../deps.ts'
 import { ballots, proposals, proposalTallies, votes } from '../platform/db/schema.ts'
+import { tokenArea } from '../token/area.ts'
+import { governanceArea } from './area.ts'
 import { findProposal } from './proposals.ts'
 import { proposalResult } from './results.ts'
 import { checkTallies, recountTally, tallyRules } from './tallies.ts'
@@ -158,7 +159,8 @@ describe('stored tallies and pages (reads cost a page, not the history)', () => 
 
   test('behavior: a detail read still running when a vote is stored is not shared with the reader who asks after the vote (ADR 025)', async () => {
     const settings = testSettings({ rpcUrl: anvil.url, deployment, env: { SIGN_IN: 'off' } })
-    const deps = tokenDeps(settings, database, () => new Date(), app.log)?.governance
+    const context = { settings, database, now: () => new Date(), logger: app.log }
+    const deps = governanceArea(context, tokenArea(context))?.deps
     if (!deps) throw new Error('no governance deps')
     const { id } = await createProposal(ada, { title: 'Read after a vote' })
     const proposal = await findProposal(deps, id)
