@@ -1,8 +1,7 @@
 // Sign-In with Ethereum over HTTP as the web app does it (nonce, EIP-4361 message, personal_sign, verify),
 // with a viem account, for the tests and the bench that need a signed-in member: of a running server
 // (signIn), or of an app in the test's own process (signInOnApp).
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
+import { buildSignInMessage, LOCAL_CHAIN_ID, signInStatement } from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
 import type { Hex, PrivateKeyAccount } from 'viem'
 

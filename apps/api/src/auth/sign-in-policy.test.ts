@@ -1,8 +1,7 @@
 // The sign-in policy over HTTP (in-process): cross-site requests and floods, and the adversarial sign-in
 // cases of docs/security.md ("Adversarial cases: sign-in"). Against a real anvil, real Safes and the test
 // database (PGlite, or PostgreSQL with TEST_DATABASE_URL); the setup is the kit's auth bed.
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
+import { buildSignInMessage, LOCAL_CHAIN_ID, signInStatement } from '@guildhall/core'
 import type { Hex } from 'viem'
 import { numberToHex, parseSignature, serializeSignature } from 'viem'
 import { describe, expect, test } from 'vitest'

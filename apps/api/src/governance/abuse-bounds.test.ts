@@ -1,8 +1,9 @@
 // Abuse bounds of the governance routes: rate limits, cheap checks first, bounded chain work; against a real
 // chain (anvil with the demo DAO) and a real database (PGlite, or PostgreSQL under scripts/with-postgres.sh);
 // the setup is the kit's governance bed (testbed/beds/governance.ts).
+
 import type { ProposalMessage, VoteMessage } from '@guildhall/core'
-import { SIGNATURE_CHECK_GAS } from '@guildhall/core/signature'
+import { SIGNATURE_CHECK_GAS } from '@guildhall/core'
 import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
 import type { FastifyInstance } from 'fastify'
 import {

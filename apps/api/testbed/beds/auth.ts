@@ -2,8 +2,7 @@
 // real Safes and the test database (PGlite, or PostgreSQL with TEST_DATABASE_URL), the app on them and a
 // second app on the same database whose chain node is down, and sign-in over HTTP in process, field by
 // field. A test file calls useAuthBed() once at its top; the bindings below are live (ES modules).
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
+import { buildSignInMessage, LOCAL_CHAIN_ID, signInStatement } from '@guildhall/core'
 import { type AnvilInstance, getFreePort } from '@guildhall/devchain/anvil'
 import { deploySafes, type SafeDeployment } from '@guildhall/devchain/safe'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import fc from 'fast-check'
-import { type Hex, hashStruct, hashTypedData, keccak256, verifyTypedData } from 'viem'
+import {
+  type Hex,
+  hashStruct,
+  hashTypedData,
+  keccak256,
+  type TypedDataDefinition,
+  type VerifyTypedDataParameters,
+  verifyTypedData,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { SIGNATURE_MAX_BYTES } from '../primitives.ts'
@@ -495,28 +503,32 @@ describe('limits (GOVERNANCE_LIMITS, one by one)', () => {
 })
 
 describe('signGovernanceMessage', () => {
+  /** `signed` carries `id` and a signature by the author over exactly `typedData`. */
+  async function expectSignedOver(
+    signed: { signature: Hex; id: Hex },
+    typedData: TypedDataDefinition,
+    id: Hex,
+  ) {
+    expect(signed.id).toBe(id)
+    const parameters = { address: author.address, signature: signed.signature, ...typedData }
+    expect(await verifyTypedData(parameters as VerifyTypedDataParameters)).toBe(true)
+  }
+
   test('behavior: each kind is signed over its own typed data and carries the id the API stores it under', async () => {
-    for (const [signed, typedData, id] of [
-      [
-        await signGovernanceMessage(author, domain, { type: 'Proposal', message: proposal }),
-        proposalTypedData(domain, proposal),
-        proposalId(domain, proposal),
-      ],
-      [
-        await signGovernanceMessage(author, domain, { type: 'Vote', message: vote() }),
-        voteTypedData(domain, vote()),
-        voteId(domain, vote()),
-      ],
-      [
-        await signGovernanceMessage(author, domain, { type: 'DelegateStatement', message: statement() }),
-        delegateStatementTypedData(domain, statement()),
-        delegateStatementId(domain, statement()),
-      ],
-    ] as const) {
-      expect(signed.id).toBe(id)
-      expect(
-        await verifyTypedData({ address: author.address, signature: signed.signature, ...typedData }),
-      ).toBe(true)
-    }
+    await expectSignedOver(
+      await signGovernanceMessage(author, domain, { type: 'Proposal', message: proposal }),
+      proposalTypedData(domain, proposal) as TypedDataDefinition,
+      proposalId(domain, proposal),
+    )
+    await expectSignedOver(
+      await signGovernanceMessage(author, domain, { type: 'Vote', message: vote() }),
+      voteTypedData(domain, vote()) as TypedDataDefinition,
+      voteId(domain, vote()),
+    )
+    await expectSignedOver(
+      await signGovernanceMessage(author, domain, { type: 'DelegateStatement', message: statement() }),
+      delegateStatementTypedData(domain, statement()) as TypedDataDefinition,
+      delegateStatementId(domain, statement()),
+    )
   })
 })
