@@ -17,7 +17,7 @@ export const postJson = (app: FastifyInstance, url: string, body: unknown) =>
   app.inject({ method: 'POST', url, headers: jsonHeaders, payload: JSON.stringify(body) })
 
 /** An address nothing listens on: for settings whose chain the test never reaches. */
-export const NO_CHAIN_URL = 'http://127.0.0.1:9'
+const NO_CHAIN_URL = 'http://127.0.0.1:9'
 
 /**
  * The app's settings for a test: the local chain at `rpcUrl` (with the demo DAO once `deployment` is given),

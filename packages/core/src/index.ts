@@ -104,7 +104,6 @@ export { LOG_GENESIS_HASH, logChainProblem, logEntryHash } from './governance/lo
 export type {
   DelegateStatementMessage,
   GovernanceDomain,
-  GovernanceMessage,
   ProposalMessage,
   SignedDelegateStatement,
   SignedProposal,

@@ -50,7 +50,7 @@ export function setSnapshot(block: number) {
 }
 
 /** Delegates anvil account `index`'s votes to `to`, mined. */
-export async function delegateFrom(index: number, to: Hex) {
+async function delegateFrom(index: number, to: Hex) {
   const wallet = createWalletClient({ account: member(index), transport: http(anvil.url) })
   const hash = await wallet.writeContract({
     chain: null,

@@ -21,7 +21,7 @@ export let anvil: AnvilInstance
 export let deployment: DemoDeployment
 export let database: TestDatabase
 export let app: FastifyInstance
-export let index: TokenIndex
+let index: TokenIndex
 export let client: PublicClient
 export let chain: { client: PublicClient; url: string; token: Address }
 

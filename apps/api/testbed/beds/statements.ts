@@ -26,7 +26,7 @@ export const stranger = privateKeyToAccount(
 )
 
 export let anvil: AnvilInstance
-export let deployment: DemoDeployment
+let deployment: DemoDeployment
 export let database: TestDatabase
 export let app: FastifyInstance
 export let domain: ReturnType<typeof demoDomain>

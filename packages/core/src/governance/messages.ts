@@ -271,7 +271,7 @@ export const delegateStatementId = (domain: GovernanceDomain, message: DelegateS
   hashTypedData(delegateStatementTypedData(domain, message))
 
 /** A governance message with its EIP-712 primary type. */
-export type GovernanceMessage =
+type GovernanceMessage =
   | { type: 'Proposal'; message: ProposalMessage }
   | { type: 'Vote'; message: VoteMessage }
   | { type: 'DelegateStatement'; message: DelegateStatementMessage }
