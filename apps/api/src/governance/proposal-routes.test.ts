@@ -6,7 +6,7 @@ import {
   type ProposalMessage,
   proposalId,
   proposalListSchema,
-  proposalTypedData,
+  signGovernanceMessage,
   type VoteMessage,
 } from '@guildhall/core'
 import { eq } from 'drizzle-orm'
@@ -43,7 +43,7 @@ describe('proposals', () => {
     const { response, message, id } = await createProposal(ada)
     expect(response.statusCode).toBe(201)
     expect(response.json()).toEqual({ id })
-    const signature = await ada.signTypedData(proposalTypedData(domain, message))
+    const { signature } = await signGovernanceMessage(ada, domain, { type: 'Proposal', message })
     const replay = await post('/api/proposals', { message, signature })
     expect(replay.statusCode).toBe(200)
     expect((await database.db.select().from(proposals).where(eq(proposals.id, id))).length).toBe(1)
@@ -102,7 +102,7 @@ describe('proposals', () => {
 
   test('behavior: signed by another key → 401, nothing stored', async () => {
     const message = proposalMessage(ada, { title: 'Forged' })
-    const signature = await stranger.signTypedData(proposalTypedData(domain, message))
+    const { signature } = await signGovernanceMessage(stranger, domain, { type: 'Proposal', message })
     const response = await post('/api/proposals', { message, signature })
     expect(response.statusCode).toBe(401)
     expect(

@@ -4,9 +4,9 @@
 import {
   type DelegateStatementMessage,
   delegateStatementId,
-  delegateStatementTypedData,
   GOVERNANCE_LIMITS,
   LOCAL_CHAIN_ID,
+  signGovernanceMessage,
   TIMESTAMP_MAX_AGE_SECONDS,
   TIMESTAMP_MAX_SKEW_SECONDS,
 } from '@guildhall/core'
@@ -184,7 +184,8 @@ describe('delegate statements refused (the adversarial vote cases, for statement
       timestamp: nowSeconds(),
     }
     const id = delegateStatementId(domain, message)
-    const ownersKey = await ada.signTypedData(delegateStatementTypedData(domain, message))
+    const ownersKey = (await signGovernanceMessage(ada, domain, { type: 'DelegateStatement', message }))
+      .signature
     expect((await publish(message.delegate, { message, signature: ownersKey })).statusCode).toBe(401)
     const signature = await signHashAsSafe({
       safe: message.delegate,

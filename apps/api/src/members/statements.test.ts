@@ -1,16 +1,10 @@
 // Delegate statements over HTTP against a real chain (anvil with the demo DAO) and a real database (PGlite,
 // or PostgreSQL under scripts/with-postgres.sh): published, replaced, read, and linked in the hash-chained log.
 import {
-  BASIC_CHOICES,
   delegateStatementSchema,
   type LogEntry,
   logChainProblem,
-  type ProposalMessage,
-  proposalId,
-  proposalTypedData,
   publishStatementResponseSchema,
-  type VoteMessage,
-  voteTypedData,
 } from '@guildhall/core'
 import { count, eq } from 'drizzle-orm'
 import { createPublicClient, type Hex, http } from 'viem'
@@ -32,7 +26,7 @@ import {
   useStatementsBed,
   versionsOf,
 } from '../../testbed/beds/statements.ts'
-import { nowSeconds } from '../../testbed/signers.ts'
+import { nowSeconds, signProposal, signVote } from '../../testbed/signers.ts'
 import { delegateStatements } from '../platform/db/schema.ts'
 
 useStatementsBed()
@@ -132,31 +126,15 @@ describe('statements in the hash-chained log', () => {
   test('behavior: the log export links statements with proposals and votes end to end; a proposal’s bundle carries only its own entries', async () => {
     // A proposal and a vote after the statements above, so the chain mixes all three kinds.
     const chain = createPublicClient({ transport: http(anvil.url) })
-    const now = nowSeconds()
-    const proposal: ProposalMessage = {
-      author: ada.address,
-      title: 'After the statements',
-      body: '',
-      kind: 'basic',
-      choices: [...BASIC_CHOICES],
-      start: now - 60,
-      end: now + 3600,
-      snapshot: Number(await chain.getBlockNumber({ cacheTime: 0 })) - 1,
-      quorum: '1000000000000000000000',
-      threshold: '1000000000000000000',
-      abstainCountsToQuorum: true,
-      timestamp: now - 30,
-    }
-    const id = proposalId(domain, proposal)
-    const created = await post('/api/proposals', {
-      message: proposal,
-      signature: await ada.signTypedData(proposalTypedData(domain, proposal)),
-    })
+    const snapshot = Number(await chain.getBlockNumber({ cacheTime: 0 })) - 1
+    const proposal = await signProposal(ada, domain, { snapshot, title: 'After the statements', body: '' })
+    const { id } = proposal
+    const created = await post('/api/proposals', { message: proposal.message, signature: proposal.signature })
     expect(created.statusCode).toBe(201)
-    const vote: VoteMessage = { voter: ben.address, proposal: id, choices: [1], reason: '', timestamp: now }
+    const vote = await signVote(ben, domain, { proposal: id })
     const voted = await post(`/api/proposals/${id}/votes`, {
-      message: vote,
-      signature: await ben.signTypedData(voteTypedData(domain, vote)),
+      message: vote.message,
+      signature: vote.signature,
     })
     expect(voted.statusCode).toBe(201)
     const last = await signedStatement(ada, { statement: 'After the vote.', timestamp: nowSeconds() + 1 })
