@@ -4,6 +4,7 @@ import { leaderJobs, nameDeps, nameResolutionClient, signInDeps, tokenDeps } fro
 import type { Settings } from './env.ts'
 import { errorsPlugin } from './plugins/errors.ts'
 import { healthRoutes } from './plugins/health.ts'
+import { openapiPlugin } from './plugins/openapi.ts'
 import { securityPlugin, serverOptions } from './plugins/security.ts'
 import { webShellPlugin } from './plugins/web-shell.ts'
 import { authRoutes } from './routes/auth.ts'
@@ -35,6 +36,8 @@ export async function buildApp({
   // First: routes take the error handler and the hooks that exist when they are added.
   await app.register(errorsPlugin)
   await app.register(securityPlugin, { settings, database })
+  // Before the routes: it checks their inputs and answers by their schemas, and documents them (ADR 045).
+  await app.register(openapiPlugin, { appUrl: publicConfig.appUrl })
   const token = tokenDeps(settings, database, now, app.log)
   const names = nameDeps(settings, database, now, app.log)
   const leadership = leaderJobs(database, [token?.tokenIndex, names?.refresher], app.log)
