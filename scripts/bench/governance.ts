@@ -44,10 +44,10 @@ import {
   parseEther,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { openDatabase } from '../../apps/api/src/db/client.ts'
 import { testEnv } from '../../apps/api/src/demo/local-chain.ts'
-import { TokenIndex } from '../../apps/api/src/indexer/token-index.ts'
-import { startApiProcess, stopApiProcess } from '../../apps/api/test-support/api-process.ts'
+import { openDatabase } from '../../apps/api/src/platform/db/client.ts'
+import { TokenIndex } from '../../apps/api/src/token/token-index.ts'
+import { startApiProcess, stopApiProcess } from '../../apps/api/testbed/api-process.ts'
 import { benchVoterKey, deployTokenHelper, startBenchChain } from './bench-chain.ts'
 import { table } from './report.ts'
 import type { GovernanceBenchResult } from './schema.ts'

@@ -21,10 +21,10 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { mainnet } from 'viem/chains'
-import { openDatabase } from '../../apps/api/src/db/client.ts'
-import { memberStats } from '../../apps/api/src/db/schema.ts'
-import { NameRefresher, nameLookupClient } from '../../apps/api/src/indexer/name-refresher.ts'
-import { NameProfiles } from '../../apps/api/src/services/names.ts'
+import { NameRefresher, nameLookupClient } from '../../apps/api/src/names/name-refresher.ts'
+import { NameProfiles } from '../../apps/api/src/names/profiles.ts'
+import { openDatabase } from '../../apps/api/src/platform/db/client.ts'
+import { memberStats } from '../../apps/api/src/platform/db/schema.ts'
 import type { NamesBenchResult } from './schema.ts'
 
 const ADDRESSES = 1_000

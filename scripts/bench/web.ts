@@ -7,7 +7,7 @@ import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { TEST_WALLET_RDNS, testWalletInitScript } from '@guildhall/devchain/wallet/inject'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { signIn } from '../../apps/api/test-support/sign-in.ts'
+import { signIn } from '../../apps/api/testbed/sign-in.ts'
 import type { BenchContext, SectionResult } from '../bench.ts'
 import { allJs, indexHtmlJs, sizeOf, staticGraphJs } from './bundle.ts'
 import {
