@@ -1,15 +1,12 @@
-// HTTP for proposals, votes and delegate statements: validate strictly, call the service, map its answer.
+// HTTP for proposals, votes, results and the log: validate strictly, call the service, map its answer.
 import { Readable } from 'node:stream'
 import {
   castVoteResponseSchema,
   createProposalResponseSchema,
-  delegateStatementSchema,
   logEntrySchema,
   proposalDetailSchema,
   proposalListQuerySchema,
   proposalListSchema,
-  publishStatementResponseSchema,
-  signedDelegateStatementSchema,
   signedProposalSchema,
   signedVoteSchema,
   tallyToJson,
@@ -20,16 +17,9 @@ import {
 import { resultBundleSchema } from '@guildhall/core/recount'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { latestStatement, publishStatement } from '../members/statements.ts'
 import { cursorField, readCursorField } from '../platform/http/keyset-page.ts'
 import { type ApiTypeProvider, errorAnswers } from '../platform/http/openapi.ts'
-import {
-  addressParam,
-  addressParams,
-  addressPathSchema,
-  named,
-  proposalIdParams,
-} from '../platform/http/params.ts'
+import { addressParam, addressPathSchema, named, proposalIdParams } from '../platform/http/params.ts'
 import { type GovernanceDeps, seconds } from './deps.ts'
 import { logPage } from './log.ts'
 import { listProposals } from './proposal-list.ts'
@@ -42,11 +32,6 @@ import { votingPowerAt } from './voting-power.ts'
 /** A proposal's body is the largest signed text (20 000 characters, up to 4 bytes each in UTF-8). */
 const PROPOSAL_BODY_LIMIT = 128 * 1024
 const VOTE_BODY_LIMIT = 16 * 1024
-/**
- * A statement is at most 20 000 UTF-8 bytes (GOVERNANCE_LIMITS.statementMaxBytes); JSON may escape each
- * character as \uXXXX, so the body gets room for that and the schema names the limit that was passed.
- */
-const STATEMENT_BODY_LIMIT = 64 * 1024
 /** `after`: a log seq (a `bigint` column), read as the page links' fields are (400 `bad_cursor` otherwise). */
 const logQuery = z.strictObject({ after: z.string().optional() })
 /** GET /api/governance/log: up to a page of entries after `after`, in order; none past the end. */
@@ -57,7 +42,7 @@ const proposalId = named('proposal id', proposalIdParams)
 export interface GovernanceRouteOptions {
   deps: GovernanceDeps
   /**
-   * Proposals, votes and statements each client may submit per minute, each route counted apart: every one costs a
+   * Proposals and votes each client may submit per minute, each route counted apart: every one costs a
    * signature check, and a contract account's check is a request to the chain's RPC provider.
    */
   writeRateLimitPerMinute: number
@@ -203,42 +188,6 @@ export async function governanceRoutes(
         reason: power.reason,
       }
     },
-  )
-
-  api.post(
-    '/api/delegates/:address/statement',
-    {
-      bodyLimit: STATEMENT_BODY_LIMIT,
-      config: writeLimit,
-      schema: {
-        summary: 'Publish a signed delegate statement (201 stored, 200 the same one again)',
-        tags: ['delegates'],
-        params: addressParams,
-        body: named('statement', signedDelegateStatementSchema),
-        response: {
-          200: publishStatementResponseSchema,
-          201: publishStatementResponseSchema,
-          ...errorAnswers,
-        },
-      },
-    },
-    async (request, reply) => {
-      const result = await publishStatement(deps, request.params.address, request.body)
-      return reply.status(result.created ? 201 : 200).send(result)
-    },
-  )
-
-  api.get(
-    '/api/delegates/:address/statement',
-    {
-      schema: {
-        summary: 'A delegate’s latest statement as signed (404: none)',
-        tags: ['delegates'],
-        params: addressParams,
-        response: { 200: delegateStatementSchema, ...errorAnswers },
-      },
-    },
-    async (request) => latestStatement(deps, request.params.address),
   )
 
   /** Everything a recount needs, and the log entries that anchor it in the chain of all accepted messages. */

@@ -1,5 +1,6 @@
-// HTTP for the members directory and a member's page: validate strictly, call the service, map its answer.
+// HTTP for the members directory, a member's page and delegates' statements: validate strictly, call the service, map its answer.
 import {
+  delegateStatementSchema,
   memberDelegatorListSchema,
   memberListQuerySchema,
   memberListSchema,
@@ -9,6 +10,8 @@ import {
   memberVoteListSchema,
   powerHistoryQuerySchema,
   powerHistorySchema,
+  publishStatementResponseSchema,
+  signedDelegateStatementSchema,
 } from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
 import type { Address } from 'viem'
@@ -18,7 +21,7 @@ import { type GovernanceDeps, seconds } from '../governance/deps.ts'
 import type { NameProfiles } from '../names/profiles.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { type ApiTypeProvider, errorAnswers } from '../platform/http/openapi.ts'
-import { addressParam, named } from '../platform/http/params.ts'
+import { addressParam, addressParams, named } from '../platform/http/params.ts'
 import type { TokenIndex } from '../token/token-index.ts'
 import { listMembers } from './member-list.ts'
 import {
@@ -30,7 +33,13 @@ import {
   noName,
   powerHistory,
 } from './member-page.ts'
-import { latestStatement } from './statements.ts'
+import { latestStatement, publishStatement } from './statements.ts'
+
+/**
+ * A statement is at most 20 000 UTF-8 bytes (GOVERNANCE_LIMITS.statementMaxBytes); JSON may escape each
+ * character as \uXXXX, so the body gets room for that and the schema names the limit that was passed.
+ */
+const STATEMENT_BODY_LIMIT = 64 * 1024
 
 /** A member's path: checked by `member` below, which may look a name up (404) or refuse it in its own words. */
 const memberParams = named(
@@ -51,6 +60,7 @@ export async function memberRoutes(
     tokenIndex,
     profiles,
     namesOn,
+    writeRateLimitPerMinute,
   }: {
     deps: GovernanceDeps
     tokenIndex: TokenIndex
@@ -58,9 +68,12 @@ export async function memberRoutes(
     profiles: NameProfiles | undefined
     /** Whether this server looks names up (ENS_RPC_URL): without, a name opens no page. */
     namesOn: boolean
+    /** Statements each client may publish per minute: each costs a signature check (governance's write limit). */
+    writeRateLimitPerMinute: number
   },
 ) {
   const { db } = deps.database
+  const writeLimit = { rateLimit: { max: writeRateLimitPerMinute, timeWindow: '1 minute' } }
 
   /** The member a path names: an address (any case), or a forward-checked primary name such as ada.eth. */
   async function member(param: string): Promise<Address> {
@@ -223,5 +236,41 @@ export async function memberRoutes(
         })),
       }
     },
+  )
+
+  api.post(
+    '/api/delegates/:address/statement',
+    {
+      bodyLimit: STATEMENT_BODY_LIMIT,
+      config: writeLimit,
+      schema: {
+        summary: 'Publish a signed delegate statement (201 stored, 200 the same one again)',
+        tags: ['delegates'],
+        params: addressParams,
+        body: named('statement', signedDelegateStatementSchema),
+        response: {
+          200: publishStatementResponseSchema,
+          201: publishStatementResponseSchema,
+          ...errorAnswers,
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await publishStatement(deps, request.params.address, request.body)
+      return reply.status(result.created ? 201 : 200).send(result)
+    },
+  )
+
+  api.get(
+    '/api/delegates/:address/statement',
+    {
+      schema: {
+        summary: 'A delegate’s latest statement as signed (404: none)',
+        tags: ['delegates'],
+        params: addressParams,
+        response: { 200: delegateStatementSchema, ...errorAnswers },
+      },
+    },
+    async (request) => latestStatement(deps, request.params.address),
   )
 }
