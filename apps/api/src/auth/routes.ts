@@ -6,7 +6,7 @@ import {
   sessionResponseSchema,
   sessionsResponseSchema,
   verifyRequestSchema,
-} from '@guildhall/core/auth'
+} from '@guildhall/core'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { ApiError } from '../platform/http/errors.ts'
