@@ -10,7 +10,7 @@ import { z } from 'zod'
 import { ApiError } from '../platform/http/errors.ts'
 import { type ApiTypeProvider, errorAnswers } from '../platform/http/openapi.ts'
 import { checkedInHandler } from '../platform/http/params.ts'
-import type { ChainSettings } from '../settings/env.ts'
+import type { ChainSettings } from '../settings/chains.ts'
 
 /**
  * What viem, wagmi, RainbowKit, the app's pages and an extension wallet given this URL call: reads, fee
