@@ -1,12 +1,13 @@
 // npm run tallies:check — with the server's DATABASE_URL (PostgreSQL) or DATA_DIR (the embedded database, while
 // the server is stopped: PGlite takes one process at a time).
 // Recounts every proposal from its ballots and compares with the totals the pages show, which each vote moves in
-// its own transaction (apps/api/src/services/tallies.ts), and recounts every member's directory figures from the
-// token index, the ballots and the sessions (apps/api/src/services/member-stats.ts). Exit code: 0 all equal, 1 a
+// its own transaction (apps/api/src/governance/tallies.ts), and recounts every member's directory figures from the
+// token index, the ballots and the sessions (apps/api/src/member-stats/vote-moves.ts). Exit code: 0 all equal, 1 a
 // proposal or a member differs, 2 the check could not run.
-import { openDatabase } from '../apps/api/src/db/client.ts'
-import { checkMemberStats } from '../apps/api/src/services/member-stats.ts'
-import { checkTallies } from '../apps/api/src/services/tallies.ts'
+
+import { checkTallies } from '../apps/api/src/governance/tallies.ts'
+import { checkMemberStats } from '../apps/api/src/member-stats/vote-moves.ts'
+import { openDatabase } from '../apps/api/src/platform/db/client.ts'
 
 async function main(): Promise<number> {
   const databaseUrl = process.env.DATABASE_URL

@@ -14,8 +14,8 @@ import { join, resolve } from 'node:path'
 import { PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { type TestDatabase, testDatabase } from '../apps/api/src/db/test-database.ts'
-import { INSTANCE_KEEP_ALIVE_MS } from '../apps/api/src/fault/haproxy.ts'
+import { type TestDatabase, testDatabase } from '../apps/api/src/platform/db/test-database.ts'
+import { INSTANCE_KEEP_ALIVE_MS } from '../apps/api/testbed/haproxy.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const PASSWORD = 'cluster-test-password-1f3a'

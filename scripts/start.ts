@@ -10,8 +10,8 @@ import { NAME_SERVICE_LABEL, type NameService, startNameService } from '@guildha
 import { deploySafes } from '@guildhall/devchain/safe'
 import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
 import { demoEnv } from '../apps/api/src/demo/local-chain.ts'
-import { EnvError, parseEnv } from '../apps/api/src/env.ts'
 import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
+import { EnvError, parseEnv } from '../apps/api/src/settings/env.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const dataDir = resolve(root, process.env.GUILDHALL_DATA_DIR ?? '.data')

@@ -11,12 +11,7 @@ import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Page, Route } from '@playwright/test'
 import { createPublicClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import {
-  cookieValue,
-  prepareSignIn,
-  SESSION_COOKIE,
-  verifySignIn,
-} from '../../apps/api/test-support/sign-in.ts'
+import { cookieValue, prepareSignIn, SESSION_COOKIE, verifySignIn } from '../../apps/api/testbed/sign-in.ts'
 import { type App, type Chains, connectButton, expect, member, test } from '../support/fixtures.ts'
 import { TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
 

@@ -13,10 +13,10 @@ import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildApp } from './app.ts'
-import { type Database, openDatabase } from './db/client.ts'
-import { testDatabase } from './db/test-database.ts'
 import { startDemoChain, testEnv } from './demo/local-chain.ts'
-import { parseEnv } from './env.ts'
+import { type Database, openDatabase } from './platform/db/client.ts'
+import { testDatabase } from './platform/db/test-database.ts'
+import { parseEnv } from './settings/env.ts'
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment

@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
 import { testEnv } from './demo/local-chain.ts'
-import { parseEnv } from './env.ts'
 import { startServer } from './server.ts'
+import { parseEnv } from './settings/env.ts'
 
 let holder: Server | undefined
 afterEach(() => holder?.close())

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
-import { type Database, openDatabase } from './db/client.ts'
-import { EnvError, parseEnv, type Settings } from './env.ts'
+import { type Database, openDatabase } from './platform/db/client.ts'
+import { EnvError, parseEnv, type Settings } from './settings/env.ts'
 
 /** Opens and migrates the database, then starts the API (and the web app when WEB_DIST is set). */
 export async function startServer(

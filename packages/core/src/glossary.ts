@@ -1,7 +1,7 @@
 /**
  * The words of governance a newcomer meets in the app, in plain language: `short` is what a term's
  * explanation shows on hover and focus (the web app's `Term`, and the server's shell of a proposal's page,
- * apps/api/src/app-shell.ts), `more` what the glossary page (`/glossary`) adds below it. docs/architecture.md's
+ * apps/api/src/web/app-shell.ts), `more` what the glossary page (`/glossary`) adds below it. docs/architecture.md's
  * glossary says the same for developers; a change of meaning there is made here too.
  */
 export const GLOSSARY = [

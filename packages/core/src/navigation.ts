@@ -1,6 +1,6 @@
 /**
  * The main navigation, in order. The web app's header renders it with React Router's NavLink, and the
- * server renders the same links into index.html's app shell (apps/api/src/app-shell.ts), so the two
+ * server renders the same links into index.html's app shell (apps/api/src/web/app-shell.ts), so the two
  * cannot drift apart. `end`: active only on exactly `to`, not on the paths beneath it.
  */
 export const MAIN_NAV: ReadonlyArray<{ to: string; label: string; end: boolean }> = [

@@ -1,5 +1,5 @@
 // How a proposal's place in time reads, in the web app's proposal pages and in the server's shell of a
-// proposal's page (apps/api/src/app-shell.ts), which must say the same.
+// proposal's page (apps/api/src/web/app-shell.ts), which must say the same.
 import type { ProposalState } from './tally.ts'
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })

@@ -9,8 +9,8 @@ import { startNameService } from '@guildhall/devchain/name-service'
 import { type Browser, chromium } from 'playwright-core'
 import { seedDemoDatabase } from '../../../apps/api/src/demo/governance-seed.ts'
 import { demoEnv, startDemoChain } from '../../../apps/api/src/demo/local-chain.ts'
-import { parseEnv } from '../../../apps/api/src/env.ts'
 import { startServer } from '../../../apps/api/src/server.ts'
+import { parseEnv } from '../../../apps/api/src/settings/env.ts'
 import { CHROMIUM_ARGS } from '../../../e2e/support/chromium.ts'
 
 const root = resolve(import.meta.dirname, '../../..')

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { openDatabase } from '../../../apps/api/src/db/client.ts'
+import { openDatabase } from '../../../apps/api/src/platform/db/client.ts'
 import { processTreeCpuMs, procStat } from './processes.ts'
 
 const root = resolve(import.meta.dirname, '../../..')

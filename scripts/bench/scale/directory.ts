@@ -4,7 +4,7 @@
 // core schema.
 import { MEMBER_SORTS, type MemberSort, memberListSchema } from '@guildhall/core'
 import { sql } from 'drizzle-orm'
-import type { Database } from '../../../apps/api/src/db/client.ts'
+import type { Database } from '../../../apps/api/src/platform/db/client.ts'
 import type { DirectoryLatency } from '../harness/schema.ts'
 import { latency } from '../harness/stats.ts'
 

@@ -11,19 +11,19 @@ import {
 import { asc, eq } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import { afterEach, expect, test } from 'vitest'
+import type { GovernanceDeps } from '../../../apps/api/src/governance/deps.ts'
+import { ProposalReads } from '../../../apps/api/src/governance/proposal-reads.ts'
+import { recountTally, storedTally, tallyRules } from '../../../apps/api/src/governance/tallies.ts'
+import { castVote } from '../../../apps/api/src/governance/votes.ts'
 import {
   ballots,
   governanceLog,
   memberStats,
   proposalTallies,
   votes,
-} from '../../../apps/api/src/db/schema.ts'
-import { type TestDatabase, testDatabase } from '../../../apps/api/src/db/test-database.ts'
-import type { TokenIndex } from '../../../apps/api/src/indexer/token-index.ts'
-import type { GovernanceDeps } from '../../../apps/api/src/services/governance-deps.ts'
-import { ProposalReads } from '../../../apps/api/src/services/proposal-reads.ts'
-import { recountTally, storedTally, tallyRules } from '../../../apps/api/src/services/tallies.ts'
-import { castVote } from '../../../apps/api/src/services/votes.ts'
+} from '../../../apps/api/src/platform/db/schema.ts'
+import { type TestDatabase, testDatabase } from '../../../apps/api/src/platform/db/test-database.ts'
+import type { TokenIndex } from '../../../apps/api/src/token/token-index.ts'
 import { seedProposalVotes } from './seed.ts'
 import { scaleProposalMessage, signScaleProposal, signScaleVotes } from './votes.ts'
 

@@ -1,5 +1,5 @@
 // The scale bench's bulk seed: a signed proposal and its signed votes written straight into the database,
-// in one transaction of multi-row inserts, leaving exactly what the vote path (services/votes.ts) leaves
+// in one transaction of multi-row inserts, leaving exactly what the vote path (governance/votes.ts) leaves
 // for the same messages arriving in this order: the proposal, its votes, one ballot per voter with its power,
 // the hash-chained log entries, the stored tally and the voters' directory rows. A hundred thousand votes through HTTP would take an
 // hour; the signatures are not checked here (the bench made them), the recount checks them.
@@ -15,11 +15,17 @@ import {
 } from '@guildhall/core'
 import { desc, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
-import type { Database } from '../../../apps/api/src/db/client.ts'
-import { ballots, governanceLog, proposals, proposalTallies, votes } from '../../../apps/api/src/db/schema.ts'
-import { LOG_LOCK_KEY } from '../../../apps/api/src/services/governance-log.ts'
-import { recordBallots } from '../../../apps/api/src/services/member-stats.ts'
-import { tallyRules } from '../../../apps/api/src/services/tallies.ts'
+import { LOG_LOCK_KEY } from '../../../apps/api/src/governance/log.ts'
+import { tallyRules } from '../../../apps/api/src/governance/tallies.ts'
+import { recordBallots } from '../../../apps/api/src/member-stats/vote-moves.ts'
+import type { Database } from '../../../apps/api/src/platform/db/client.ts'
+import {
+  ballots,
+  governanceLog,
+  proposals,
+  proposalTallies,
+  votes,
+} from '../../../apps/api/src/platform/db/schema.ts'
 
 export type SeedVote = {
   /** voteId(domain, message), computed by the caller (it caches them with the signatures). */

@@ -3,7 +3,7 @@
 // one verification costs.
 //
 // The real API server (startServer(parseEnv(…)), anvil as the RPC of chain 31337) runs in a child process
-// (apps/api/test-support/api-process.ts), not in this one. In-process, the server would share its CPU counter and event loop
+// (apps/api/testbed/api-process.ts), not in this one. In-process, the server would share its CPU counter and event loop
 // with the load generator (HTTP client, bookkeeping), so "server CPU" would be a guess after subtracting a
 // separately measured client cost; in its own process, process.cpuUsage() there is the server's work and
 // nothing else. The load generator's CPU over the same window is reported beside it, and the PostgreSQL
@@ -16,14 +16,10 @@ import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { poolSettings } from '../../../apps/api/src/db/client.ts'
 import { startChain, testEnv } from '../../../apps/api/src/demo/local-chain.ts'
-import {
-  type ApiProcess,
-  startApiProcess,
-  stopApiProcess,
-} from '../../../apps/api/test-support/api-process.ts'
-import { PREAUTH_COOKIE, signedSignInMessage } from '../../../apps/api/test-support/sign-in.ts'
+import { poolSettings } from '../../../apps/api/src/platform/db/client.ts'
+import { type ApiProcess, startApiProcess, stopApiProcess } from '../../../apps/api/testbed/api-process.ts'
+import { PREAUTH_COOKIE, signedSignInMessage } from '../../../apps/api/testbed/sign-in.ts'
 import type { BenchContext, SectionResult } from '../harness/context.ts'
 import { pool, post } from '../harness/http.ts'
 import { startPostgres } from '../harness/postgres.ts'

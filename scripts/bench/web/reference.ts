@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static'
 import react from '@vitejs/plugin-react'
 import Fastify from 'fastify'
 import { build } from 'vite'
-import { staticFilesOptions } from '../../../apps/api/src/plugins/web-shell.ts'
+import { staticFilesOptions } from '../../../apps/api/src/web/web-shell.ts'
 import { precompress } from './bundle.ts'
 
 export type ReferenceName = 'rainbowkit' | 'floor'
@@ -32,7 +32,7 @@ export async function buildReference(name: ReferenceName, outDir: string): Promi
 
 /**
  * Serves a reference build the way Guildhall's API serves apps/web (staticFilesOptions of
- * apps/api/src/plugins/web-shell.ts), so every page gets brotli from the same pre-compressed files (a phone
+ * apps/api/src/web/web-shell.ts), so every page gets brotli from the same pre-compressed files (a phone
  * on a slow link pays for bytes on the wire: serving the references uncompressed would make Guildhall look
  * better than it is) and the same cache headers; and POST /rpc/<chainId> proxied to the same anvil.
  */

@@ -17,14 +17,14 @@ import {
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { Database } from '../db/client.ts'
-import { proposals } from '../db/schema.ts'
-import type { Settings } from '../env.ts'
-import { TokenIndex } from '../indexer/token-index.ts'
-import type { GovernanceDeps } from '../services/governance-deps.ts'
-import { ProposalReads } from '../services/proposal-reads.ts'
-import { createProposal } from '../services/proposals.ts'
-import { castVote } from '../services/votes.ts'
+import type { GovernanceDeps } from '../governance/deps.ts'
+import { ProposalReads } from '../governance/proposal-reads.ts'
+import { createProposal } from '../governance/proposals.ts'
+import { castVote } from '../governance/votes.ts'
+import type { Database } from '../platform/db/client.ts'
+import { proposals } from '../platform/db/schema.ts'
+import type { Settings } from '../settings/env.ts'
+import { TokenIndex } from '../token/token-index.ts'
 
 const HOUR = 3_600
 const DAY = 24 * HOUR

@@ -1,7 +1,7 @@
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import type { NameService } from '@guildhall/devchain/name-service'
 import { expect, test } from 'vitest'
-import { parseEnv } from '../env.ts'
+import { parseEnv } from '../settings/env.ts'
 import { demoEnv } from './local-chain.ts'
 
 const deployment: DemoDeployment = {

@@ -24,8 +24,9 @@ import {
   startApiProcess,
   stopApiProcess,
   stopApiProcesses,
-} from '../../test-support/api-process.ts'
-import { openStream } from '../../test-support/event-stream.ts'
+} from '../../testbed/api-process.ts'
+import { openStream } from '../../testbed/event-stream.ts'
+import { type Haproxy, INSTANCE_KEEP_ALIVE_MS, startHaproxy } from '../../testbed/haproxy.ts'
 import {
   createProposals,
   expectConverged,
@@ -35,12 +36,11 @@ import {
   signBurst,
   startVoteChain,
   voters,
-} from '../../test-support/vote-burst.ts'
-import { governanceLog } from '../db/schema.ts'
-import { type TestDatabase, testDatabase } from '../db/test-database.ts'
+} from '../../testbed/vote-burst.ts'
 import { type DemoChain, testEnv } from '../demo/local-chain.ts'
-import { recountTally, tallyRules } from '../services/tallies.ts'
-import { type Haproxy, INSTANCE_KEEP_ALIVE_MS, startHaproxy } from './haproxy.ts'
+import { recountTally, tallyRules } from '../governance/tallies.ts'
+import { governanceLog } from '../platform/db/schema.ts'
+import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
 
 const INSTANCES = 3
 /** Proposals voted on by Ada, Ben and Cleo each, plus re-votes on the first RE_VOTED of them. */

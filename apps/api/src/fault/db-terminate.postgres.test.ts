@@ -16,15 +16,15 @@ import {
   startApiProcess,
   stopApiProcess,
   stopApiProcesses,
-} from '../../test-support/api-process.ts'
-import { openStream } from '../../test-support/event-stream.ts'
+} from '../../testbed/api-process.ts'
+import { openStream } from '../../testbed/event-stream.ts'
 import {
   cookieValue,
   PREAUTH_COOKIE,
   SESSION_COOKIE,
   signedSignInMessage,
   signIn,
-} from '../../test-support/sign-in.ts'
+} from '../../testbed/sign-in.ts'
 import {
   createProposals,
   expectConverged,
@@ -33,11 +33,11 @@ import {
   signBurst,
   startVoteChain,
   voters,
-} from '../../test-support/vote-burst.ts'
-import { authNonces, governanceLog, sessions } from '../db/schema.ts'
-import { type TestDatabase, testDatabase } from '../db/test-database.ts'
+} from '../../testbed/vote-burst.ts'
 import { type DemoChain, testEnv } from '../demo/local-chain.ts'
-import { TOKEN_INDEX_LEADER_LOCK_KEY } from '../indexer/leader.ts'
+import { authNonces, governanceLog, sessions } from '../platform/db/schema.ts'
+import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
+import { TOKEN_INDEX_LEADER_LOCK_KEY } from '../platform/jobs/leader.ts'
 
 const DAO_NAME = 'Guildhall Terminate DAO'
 /** Proposals voted on by Ada, Ben and Cleo each, plus re-votes on the first RE_VOTED of them. */

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { type Haproxy, startHaproxy } from './haproxy.ts'
+import { type Haproxy, startHaproxy } from '../../testbed/haproxy.ts'
 
 type Instance = { server: Server; address: string; received: string[] }
 

@@ -16,18 +16,18 @@ import {
   startApiProcess,
   stopApiProcess,
   stopApiProcesses,
-} from '../../test-support/api-process.ts'
+} from '../../testbed/api-process.ts'
 import {
   cookieValue,
   type PreparedSignIn,
   prepareSignIn,
   SESSION_COOKIE,
   verifySignIn,
-} from '../../test-support/sign-in.ts'
-import { type Database, openDatabase } from '../db/client.ts'
-import { authNonces, sessions } from '../db/schema.ts'
-import { type TestDatabase, testDatabase, testDatabaseUrl } from '../db/test-database.ts'
+} from '../../testbed/sign-in.ts'
 import { startChain, testEnv } from '../demo/local-chain.ts'
+import { type Database, openDatabase } from '../platform/db/client.ts'
+import { authNonces, sessions } from '../platform/db/schema.ts'
+import { type TestDatabase, testDatabase, testDatabaseUrl } from '../platform/db/test-database.ts'
 
 const DAO_NAME = 'Guildhall Fault DAO'
 const ACCOUNTS = 200

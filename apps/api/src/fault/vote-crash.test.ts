@@ -3,12 +3,12 @@
 // TEST_DATABASE_URL). Afterwards: every 2xx vote is stored and in the log; the log chain verifies end to end;
 // the counts reconcile (one log entry per stored message, one counting vote per voter, the one the ordering
 // rule picks); an answered refusal left nothing; and every request that got no answer, sent again with the
-// same signed payload, converges to one stored effect (test-support/vote-burst.ts).
+// same signed payload, converges to one stored effect (testbed/vote-burst.ts).
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, test } from 'vitest'
-import { startApiProcess, stopApiProcess, stopApiProcesses } from '../../test-support/api-process.ts'
+import { startApiProcess, stopApiProcess, stopApiProcesses } from '../../testbed/api-process.ts'
 import {
   createProposals,
   expectNothingLost,
@@ -16,10 +16,10 @@ import {
   runBurst,
   signBurst,
   startVoteChain,
-} from '../../test-support/vote-burst.ts'
-import { openDatabase } from '../db/client.ts'
-import { type TestDatabase, testDatabase, testDatabaseUrl } from '../db/test-database.ts'
+} from '../../testbed/vote-burst.ts'
 import { type DemoChain, testEnv } from '../demo/local-chain.ts'
+import { openDatabase } from '../platform/db/client.ts'
+import { type TestDatabase, testDatabase, testDatabaseUrl } from '../platform/db/test-database.ts'
 
 /** Proposals voted on by Ada, Ben and Cleo each, plus re-votes on the first RE_VOTED of them. */
 const PROPOSALS = 40

@@ -10,7 +10,7 @@ import { PageErrorBoundary } from './page-error-boundary.tsx'
 
 /**
  * The shell every page shares: header with navigation and the connect button. The server renders the same
- * markup into index.html (apps/api/src/app-shell.ts) so the page paints before this code runs: a change
+ * markup into index.html (apps/api/src/web/app-shell.ts) so the page paints before this code runs: a change
  * here must be made there too (e2e/tests/shell.spec.ts checks that nothing moves when React takes over).
  */
 export function Layout() {

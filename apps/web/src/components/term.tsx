@@ -9,7 +9,7 @@ const EDGE = 8
  * A word of governance with its explanation: a link to its glossary entry, whose short explanation shows
  * on hover and on keyboard focus (and is the link's description for screen readers); Escape hides it. On a
  * touch screen, where nothing hovers, the link opens the glossary. The server's shell of a proposal's page
- * writes the same markup for its byline's snapshot block (apps/api/src/app-shell.ts, `renderTerm`).
+ * writes the same markup for its byline's snapshot block (apps/api/src/web/app-shell.ts, `renderTerm`).
  */
 export function Term({ id, children }: { id: GlossaryTermId; children: ReactNode }) {
   const tipId = useId()

@@ -39,7 +39,7 @@ const ICON =
 
 /**
  * anvil's test accounts as a wallet, so a newcomer can try every flow without an extension.
- * Only offered when the app runs against the local demo chain (the server decides, see env.ts).
+ * Only offered when the app runs against the local demo chain (the server decides, see settings/env.ts).
  */
 export function developmentWallet({
   accounts,

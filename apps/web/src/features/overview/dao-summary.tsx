@@ -6,7 +6,7 @@ import { useTokenHolders } from './queries/token-holders.ts'
 
 /**
  * The DAO's name and description with live figures of its governance token. The server renders the same
- * page-header markup into index.html (apps/api/src/app-shell.ts): change both together.
+ * page-header markup into index.html (apps/api/src/web/app-shell.ts): change both together.
  */
 export function DaoSummary() {
   const config = usePublicConfig()

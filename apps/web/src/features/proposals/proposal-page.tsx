@@ -51,7 +51,7 @@ export function ProposalPage() {
         <Link to="/proposals">← Proposals</Link>
       </p>
       {/* The server writes this heading into the page's shell too (renderProposalHeader, apps/api/src/
-          app-shell.ts): a change here must be made there (e2e: governance.spec checks nothing moves). */}
+          web/app-shell.ts): a change here must be made there (e2e: governance.spec checks nothing moves). */}
       <header className="page-header">
         <span className={`state state-${proposal.state}`}>{STATE_LABELS[proposal.state]}</span>
         <h1>{proposal.message.title}</h1>

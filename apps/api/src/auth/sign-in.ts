@@ -1,0 +1,204 @@
+// Sign-In with Ethereum and sessions (ADR 007, docs/security.md). Checks run cheapest first:
+// shape, policy, nonce, signature; the nonce is consumed in the transaction that creates the session.
+import { createHash, randomBytes } from 'node:crypto'
+import { ChainUnavailableError, verifyPersonalSignature } from '@guildhall/core/signature'
+import { checkSiwePolicy, parseRfc3339, parseSiweMessageStrict, type SiwePolicy } from '@guildhall/core/siwe'
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
+import type { Hex, PublicClient } from 'viem'
+import type { Db } from '../platform/db/client.ts'
+import { authNonces, type Session, sessions } from '../platform/db/schema.ts'
+import { ApiError } from '../platform/http/errors.ts'
+
+export type { Session }
+
+export const NONCE_TTL_MS = 10 * 60_000
+export const SESSION_IDLE_MS = 7 * 24 * 60 * 60_000
+export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60_000
+/** last_seen / idle expiry are written at most this often per session. */
+const TOUCH_INTERVAL_MS = 60_000
+const USER_AGENT_MAX_LENGTH = 256
+
+export interface SignInDeps {
+  db: Db
+  now: () => Date
+  /** The policy of the deployment; `now` and `nonce` are filled in per request. */
+  policy: Omit<SiwePolicy, 'now' | 'nonce'>
+  /** A client for each allowed chain, used only for contract accounts. */
+  clientFor: (chainId: number) => PublicClient | undefined
+}
+
+/** An opaque random token (32 bytes) for a cookie. */
+export const newToken = (): string => randomBytes(32).toString('base64url')
+/** What the database stores instead of a token. */
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
+
+/** Issues a single-use nonce (128 bits) bound to the pre-auth cookie; drops expired ones on the way. */
+export async function issueNonce(deps: SignInDeps, preauthToken: string): Promise<string> {
+  const now = deps.now()
+  const nonce = randomBytes(16).toString('hex')
+  await deps.db.delete(authNonces).where(lt(authNonces.expiresAt, now))
+  await deps.db.insert(authNonces).values({
+    nonce,
+    preauthHash: hashToken(preauthToken),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + NONCE_TTL_MS),
+  })
+  return nonce
+}
+
+/** The message's nonce has expired or was used (checked before the signature, and again when consumed). */
+const nonceSpent = () =>
+  new ApiError(401, 'invalid_nonce', 'This sign-in message has expired or was already used. Sign in again.')
+
+/** Verifies a signed SIWE message and, if everything holds, creates a session. */
+export async function verifySignIn(
+  deps: SignInDeps,
+  input: { message: string; signature: Hex; preauthToken: string | undefined; userAgent: string | undefined },
+): Promise<{ token: string; session: Session }> {
+  const parsed = parseSiweMessageStrict(input.message)
+  if (!parsed.ok)
+    throw new ApiError(400, 'malformed_message', `The sign-in message is malformed: ${parsed.reason}`)
+  const { fields } = parsed
+  const now = deps.now()
+  if (!input.preauthToken)
+    throw new ApiError(401, 'invalid_nonce', 'Ask for a new sign-in message: this one was not issued to you.')
+  const preauthHash = hashToken(input.preauthToken)
+  const nonceMatches = and(eq(authNonces.nonce, fields.nonce), eq(authNonces.preauthHash, preauthHash))
+
+  const policy = checkSiwePolicy(fields, { ...deps.policy, now })
+  if (!policy.ok) {
+    // A message the signer got wrong must not be replayable with its nonce; a failure that was not the
+    // signer's (e.g. clock skew) keeps the nonce usable for a retry.
+    if (!policy.nonceStillUsable)
+      await deps.db.update(authNonces).set({ consumedAt: now }).where(nonceMatches)
+    throw new ApiError(401, policy.code, policy.message)
+  }
+
+  const [issued] = await deps.db.select().from(authNonces).where(nonceMatches)
+  if (!issued || issued.consumedAt || issued.expiresAt <= now) {
+    throw nonceSpent()
+  }
+
+  const client = deps.clientFor(fields.chainId)
+  let valid: boolean
+  try {
+    if (!client) throw new ChainUnavailableError(`No client for chain ${fields.chainId}`)
+    valid = await verifyPersonalSignature({
+      address: fields.address,
+      message: input.message,
+      signature: input.signature,
+      client,
+    })
+  } catch (error) {
+    if (error instanceof ChainUnavailableError) {
+      throw ApiError.contractCheckUnavailable()
+    }
+    throw error
+  }
+  if (!valid)
+    throw new ApiError(401, 'bad_signature', 'The signature does not match the address in the message.')
+
+  const token = newToken()
+  // The session never outlives what the member signed: its Expiration Time, when given, caps it.
+  const signedExpiry = fields.expirationTime === undefined ? undefined : parseRfc3339(fields.expirationTime)
+  const absoluteExpiry = Math.min(
+    now.getTime() + SESSION_ABSOLUTE_MS,
+    signedExpiry ?? Number.POSITIVE_INFINITY,
+  )
+  const session = await deps.db.transaction(async (tx) => {
+    // Exactly one of any number of concurrent verifies of this message gets the nonce.
+    const consumed = await tx
+      .update(authNonces)
+      .set({ consumedAt: now })
+      .where(and(nonceMatches, isNull(authNonces.consumedAt), gt(authNonces.expiresAt, now)))
+      .returning({ nonce: authNonces.nonce })
+    if (consumed.length === 0) {
+      throw nonceSpent()
+    }
+    const [created] = await tx
+      .insert(sessions)
+      .values({
+        tokenHash: hashToken(token),
+        address: fields.address,
+        chainId: fields.chainId,
+        createdAt: now,
+        lastSeenAt: now,
+        idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, absoluteExpiry)),
+        absoluteExpiresAt: new Date(absoluteExpiry),
+        userAgent: input.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
+      })
+      .returning()
+    return created as Session
+  })
+  return { token, session }
+}
+
+/** Not revoked, and neither its idle nor its absolute expiry has passed. */
+const isLive = (now: Date) =>
+  and(isNull(sessions.revokedAt), gt(sessions.idleExpiresAt, now), gt(sessions.absoluteExpiresAt, now))
+
+/** When a session ends: the earlier of its idle and absolute expiry. */
+export const sessionExpiresAt = (session: Session): Date =>
+  session.idleExpiresAt < session.absoluteExpiresAt ? session.idleExpiresAt : session.absoluteExpiresAt
+
+/** The live session of a token, sliding its idle expiry; undefined when unknown, revoked or expired. */
+export async function findSession(
+  deps: Pick<SignInDeps, 'db' | 'now'>,
+  token: string | undefined,
+): Promise<Session | undefined> {
+  if (!token) return undefined
+  const now = deps.now()
+  const [session] = await deps.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isLive(now)))
+  if (!session) return undefined
+  if (now.getTime() - session.lastSeenAt.getTime() < TOUCH_INTERVAL_MS) return session
+  const [touched] = await deps.db
+    .update(sessions)
+    .set({ lastSeenAt: now, idleExpiresAt: new Date(now.getTime() + SESSION_IDLE_MS) })
+    .where(eq(sessions.id, session.id))
+    .returning()
+  return touched ?? session
+}
+
+/** Revokes the session of a token; a no-op for unknown or already revoked tokens. */
+export async function revokeToken(
+  deps: Pick<SignInDeps, 'db' | 'now'>,
+  token: string | undefined,
+): Promise<void> {
+  if (!token) return
+  await deps.db
+    .update(sessions)
+    .set({ revokedAt: deps.now() })
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
+}
+
+/** The live sessions of an address, newest first. */
+export async function listSessions(
+  deps: Pick<SignInDeps, 'db' | 'now'>,
+  address: string,
+): Promise<Session[]> {
+  const now = deps.now()
+  return deps.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.address, address), isLive(now)))
+    .orderBy(desc(sessions.createdAt))
+}
+
+/** Revokes one session of `address` (by id) or all of them; returns how many were revoked. */
+export async function revokeSessions(
+  deps: Pick<SignInDeps, 'db' | 'now'>,
+  address: string,
+  id?: string,
+): Promise<number> {
+  const revoked = await deps.db
+    .update(sessions)
+    .set({ revokedAt: deps.now() })
+    .where(
+      and(eq(sessions.address, address), isNull(sessions.revokedAt), id ? eq(sessions.id, id) : sql`true`),
+    )
+    .returning({ id: sessions.id })
+  return revoked.length
+}

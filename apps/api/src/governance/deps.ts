@@ -1,0 +1,58 @@
+// What the governance services (proposals, votes, voting power, results, the log) work with, and the
+// chain checks proposals and votes share.
+import type { GovernanceDomain, GovernanceRules } from '@guildhall/core'
+import { ChainUnavailableError, verifyHashSignature } from '@guildhall/core/signature'
+import type { Address, Hex, PublicClient } from 'viem'
+import { type Database, isDatabaseUnavailable } from '../platform/db/client.ts'
+import { ApiError } from '../platform/http/errors.ts'
+import type { TokenIndex } from '../token/token-index.ts'
+import type { ProposalReads } from './proposal-reads.ts'
+
+export interface GovernanceDeps {
+  database: Database
+  client: PublicClient
+  tokenIndex: TokenIndex
+  domain: GovernanceDomain
+  rules: GovernanceRules
+  /** A new proposal's snapshot must be one of this many blocks before the head (ADR 015). */
+  snapshotMaxAgeBlocks: number
+  now: () => Date
+  /** One proposal's reads shared by its concurrent readers (ADR 025). */
+  reads: ProposalReads
+}
+
+/** Unix seconds of a date (the governance clock's unit). */
+export const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
+
+/**
+ * A chain read that cannot get an answer is a 503, not a 500. Voting power may come from the token index in
+ * the database: the database failing is said as such (the error handler's 503 database_unavailable).
+ */
+export async function chainRead<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    if (error instanceof ApiError || isDatabaseUnavailable(error)) throw error
+    throw ApiError.chainUnavailable()
+  }
+}
+
+/** A 401 unless `signature` proves `address` signed the digest `hash`; a 503 when the chain cannot tell. */
+export async function checkSignature(deps: GovernanceDeps, address: Address, hash: Hex, signature: Hex) {
+  let valid: boolean
+  try {
+    valid = await verifyHashSignature({ address, hash, signature, client: deps.client })
+  } catch (error) {
+    if (error instanceof ChainUnavailableError) {
+      throw ApiError.contractCheckUnavailable()
+    }
+    throw error
+  }
+  if (!valid) {
+    throw new ApiError(
+      401,
+      'bad_signature',
+      'The signature does not match this message, this DAO and the signer in it.',
+    )
+  }
+}

@@ -1,0 +1,181 @@
+// Live results (ADR 024). Every transaction that appends to the governance log also sends
+// pg_notify(LOG_CHANNEL, {seq, kind, proposalId}); the database delivers it only when the transaction commits,
+// to every server listening on it (PostgreSQL: each API instance; PGlite: this process). Each server listens
+// once and fans out to its own streams. Votes are coalesced: a proposal's watchers get at most one `tally`
+// per window, its totals read once per server, whatever the number of votes or watchers.
+import { type LiveProposal, type LiveTally, type TallyRules, tallyToJson } from '@guildhall/core'
+import { asc, desc, eq, gt } from 'drizzle-orm'
+import type { Hex } from 'viem'
+import type { Database } from '../../platform/db/client.ts'
+import { governanceLog, proposals } from '../../platform/db/schema.ts'
+import { seconds } from '../deps.ts'
+import { LOG_CHANNEL, type LogNotice } from '../log.ts'
+import type { ProposalReads } from '../proposal-reads.ts'
+import { storedTallyAt } from '../tallies.ts'
+
+/** An event of a stream; `id` is the seq of the log entry it stands at. */
+export type LiveEvent =
+  | { event: 'tally'; id: string; data: LiveTally }
+  | { event: 'proposal'; id: string; data: LiveProposal }
+  | { event: 'ready'; id: string; data: { seq: number } }
+
+export type LiveSend = (event: LiveEvent) => void
+
+/** Created proposals a list stream replays at most on reconnect; the client refetches its list on any. */
+export const LIST_REPLAY_LIMIT = 100
+
+export interface LiveEventsOptions {
+  database: Database
+  now: () => Date
+  /** Told of every vote the log announces, this server's or another's. */
+  reads: ProposalReads
+  /** A proposal's watchers get at most one tally per this many ms. */
+  coalesceMs: number
+  onError: (error: unknown) => void
+}
+
+export class LiveEvents {
+  readonly #options: LiveEventsOptions
+  readonly #proposalWatchers = new Map<string, { rules: TallyRules; sends: Set<LiveSend> }>()
+  readonly #listWatchers = new Set<LiveSend>()
+  /** Watched proposals with a vote since the last flush. */
+  #voted = new Set<string>()
+  #created: LiveProposal[] = []
+  #timer: NodeJS.Timeout | undefined
+  #flushing: Promise<void> = Promise.resolve()
+  #unlisten: (() => Promise<void>) | undefined
+
+  constructor(options: LiveEventsOptions) {
+    this.#options = options
+  }
+
+  async start(): Promise<void> {
+    this.#unlisten = await this.#options.database.listen(
+      LOG_CHANNEL,
+      (payload) => this.#received(payload),
+      () => this.#reconnected(),
+    )
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    await this.#unlisten?.()
+    await this.#flushing
+  }
+
+  /** Streams `send` every coalesced tally of the proposal until the returned function is called. */
+  watchProposal(proposalId: string, rules: TallyRules, send: LiveSend): () => void {
+    let watched = this.#proposalWatchers.get(proposalId)
+    if (!watched) {
+      watched = { rules, sends: new Set() }
+      this.#proposalWatchers.set(proposalId, watched)
+    }
+    const sends = watched.sends
+    sends.add(send)
+    return () => {
+      sends.delete(send)
+      if (sends.size === 0) this.#proposalWatchers.delete(proposalId)
+    }
+  }
+
+  /** Streams `send` every created proposal until the returned function is called. */
+  watchList(send: LiveSend): () => void {
+    this.#listWatchers.add(send)
+    return () => this.#listWatchers.delete(send)
+  }
+
+  /** The proposal's totals now, as the event that stands at its last counted log entry. */
+  async tallyEvent(proposalId: string, rules: TallyRules): Promise<LiveEvent | undefined> {
+    const stored = await storedTallyAt(this.#options.database.db, proposalId, rules)
+    if (!stored) return undefined
+    const { result, lastSeq } = stored
+    const data = {
+      proposalId: proposalId as Hex,
+      seq: lastSeq,
+      tally: tallyToJson(result),
+      now: seconds(this.#options.now()),
+    }
+    return { event: 'tally', id: String(lastSeq), data }
+  }
+
+  /** The proposals created after log entry `after`, oldest first, at most LIST_REPLAY_LIMIT. */
+  async proposalsAfter(after: number): Promise<LiveEvent[]> {
+    // From the proposals (few) to their log entries (by unique message id), not through every vote's entry.
+    const rows = await this.#options.database.db
+      .select({ seq: governanceLog.seq, proposalId: proposals.id })
+      .from(proposals)
+      .innerJoin(governanceLog, eq(governanceLog.messageId, proposals.id))
+      .where(gt(governanceLog.seq, after))
+      .orderBy(asc(governanceLog.seq))
+      .limit(LIST_REPLAY_LIMIT)
+    return rows.map((row) => ({
+      event: 'proposal',
+      id: String(row.seq),
+      data: { proposalId: row.proposalId as Hex, seq: row.seq },
+    }))
+  }
+
+  /** Where the log stands now: a new list stream's first id, so a reconnect resumes from here. */
+  async readyEvent(): Promise<LiveEvent> {
+    const [last] = await this.#options.database.db
+      .select({ seq: governanceLog.seq })
+      .from(governanceLog)
+      .orderBy(desc(governanceLog.seq))
+      .limit(1)
+    const seq = last?.seq ?? 0
+    return { event: 'ready', id: String(seq), data: { seq } }
+  }
+
+  #received(payload: string) {
+    let notice: LogNotice
+    try {
+      notice = JSON.parse(payload) as LogNotice
+    } catch (error) {
+      this.#options.onError(error)
+      return
+    }
+    // A statement belongs to no proposal: no stream shows it.
+    if (notice.proposalId === null) return
+    if (notice.kind === 'vote') {
+      this.#options.reads.changed(notice.proposalId)
+      if (this.#proposalWatchers.has(notice.proposalId)) this.#voted.add(notice.proposalId)
+    } else if (this.#listWatchers.size > 0) {
+      this.#created.push({ proposalId: notice.proposalId, seq: notice.seq })
+    }
+    this.#schedule()
+  }
+
+  /** Notices sent while the connection was down are lost: every watched proposal is read again. */
+  #reconnected() {
+    for (const proposalId of this.#proposalWatchers.keys()) this.#voted.add(proposalId)
+    this.#schedule()
+  }
+
+  #schedule() {
+    if (this.#timer) return
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined
+      // One flush at a time, so a proposal's tallies go out in the order they were read.
+      this.#flushing = this.#flushing.then(() => this.#flush().catch(this.#options.onError))
+    }, this.#options.coalesceMs)
+  }
+
+  async #flush() {
+    const created = this.#created
+    this.#created = []
+    for (const data of created) {
+      const event: LiveEvent = { event: 'proposal', id: String(data.seq), data }
+      for (const send of this.#listWatchers) send(event)
+    }
+    const voted = this.#voted
+    this.#voted = new Set()
+    for (const proposalId of voted) {
+      const watched = this.#proposalWatchers.get(proposalId)
+      if (!watched) continue
+      const event = await this.tallyEvent(proposalId, watched.rules)
+      if (!event) continue
+      for (const send of this.#proposalWatchers.get(proposalId)?.sends ?? []) send(event)
+    }
+  }
+}

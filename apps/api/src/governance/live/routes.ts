@@ -1,0 +1,136 @@
+// Live events as server-sent events (@fastify/sse, ADR 024): a proposal's tallies, and the proposals list's
+// new proposals. Each event's id is the log entry it stands at; a client that reconnects sends it back as
+// Last-Event-ID and gets what it missed, read from the database, before the live events go on.
+import fastifySse from '@fastify/sse'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError } from '../../platform/http/errors.ts'
+import { parse, proposalIdParams } from '../../platform/http/params.ts'
+import type { GovernanceDeps } from '../deps.ts'
+import { requireProposal } from '../proposals.ts'
+import { tallyRules } from '../tallies.ts'
+import { type LiveEvent, LiveEvents, type LiveSend } from './live-events.ts'
+
+/** A proposal's watchers get at most one tally per this many ms, however fast votes arrive (ADR 024). */
+export const TALLY_COALESCE_MS = 250
+/** A comment line this often keeps proxies from closing a quiet stream (below REQUEST_TIMEOUT_MS's 30 s). */
+const HEARTBEAT_MS = 15_000
+/** Open streams per client address on one server: a few tabs each, and a bound on what one client holds. */
+export const STREAMS_PER_CLIENT = 16
+/** A client this far behind on reading is cut off; it reconnects and resumes from its last event id. */
+const MAX_UNREAD_BYTES = 64 * 1024
+
+export interface EventRouteOptions {
+  deps: GovernanceDeps
+  coalesceMs?: number
+}
+
+export async function eventRoutes(
+  app: FastifyInstance,
+  { deps, coalesceMs = TALLY_COALESCE_MS }: EventRouteOptions,
+) {
+  await app.register(fastifySse, { heartbeatInterval: HEARTBEAT_MS })
+  const live = new LiveEvents({
+    database: deps.database,
+    now: deps.now,
+    reads: deps.reads,
+    coalesceMs,
+    onError: (error) => app.log.error({ err: error }, 'live events'),
+  })
+  await live.start()
+  const streamsByClient = new Map<string, number>()
+  const openStreams = new Set<FastifyReply>()
+  // Open streams never end by themselves: closing the server ends them first.
+  app.addHook('preClose', async () => {
+    for (const reply of openStreams) reply.sse.close()
+  })
+  app.addHook('onClose', () => live.stop())
+
+  /**
+   * Streams what `replay` reads for the client's Last-Event-ID, then what `watch` sends, each event once and
+   * in log order. Watching starts before the replay, and what it sends meanwhile waits for the replay.
+   */
+  async function stream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    watch: (send: LiveSend) => () => void,
+    replay: (after: number | undefined) => Promise<LiveEvent[]>,
+  ) {
+    const client = request.ip
+    const open = streamsByClient.get(client) ?? 0
+    if (open >= STREAMS_PER_CLIENT) {
+      throw new ApiError(429, 'too_many_streams', 'Too many live views are open from this address.', 10)
+    }
+    streamsByClient.set(client, open + 1)
+    let lastSent = -1
+    let waiting: LiveEvent[] | undefined = []
+    const write = (event: LiveEvent) => {
+      const seq = Number(event.id)
+      if (seq <= lastSent || !reply.sse.isConnected) return
+      if (reply.raw.writableLength > MAX_UNREAD_BYTES) return reply.sse.close()
+      lastSent = seq
+      reply.sse.send(event).catch(() => reply.sse.close())
+    }
+    const unwatch = watch((event) => (waiting ? waiting.push(event) : write(event)))
+    openStreams.add(reply)
+    let released = false
+    const release = () => {
+      if (released) return
+      released = true
+      unwatch()
+      openStreams.delete(reply)
+      const left = (streamsByClient.get(client) ?? 1) - 1
+      if (left > 0) streamsByClient.set(client, left)
+      else streamsByClient.delete(client)
+    }
+    reply.sse.onClose(release)
+    // Gone already (while the proposal was read): its close has passed, so nothing else would release it.
+    if (!reply.sse.isConnected) return release()
+    reply.sse.keepAlive()
+    reply.sse.sendHeaders()
+    // Node holds written headers until the first byte of body; a resumed stream may have nothing to say yet.
+    reply.raw.flushHeaders()
+    try {
+      for (const event of await replay(lastEventId(request))) write(event)
+    } catch (error) {
+      // The client reconnects with the same Last-Event-ID and is replayed again.
+      request.log.error({ err: error }, 'live events replay')
+      reply.sse.close()
+      return
+    }
+    const queued = waiting
+    waiting = undefined
+    for (const event of queued) write(event)
+  }
+
+  app.get('/api/proposals/:id/events', { sse: 'only' }, async (request, reply) => {
+    const { id } = parse(proposalIdParams, request.params, 'proposal id')
+    const proposal = await requireProposal(deps, id)
+    const rules = tallyRules(proposal.message)
+    // The current totals first (unless the client already has them): they count every vote it missed.
+    await stream(
+      request,
+      reply,
+      (send) => live.watchProposal(proposal.id, rules, send),
+      async (after) => {
+        const current = await live.tallyEvent(proposal.id, rules)
+        return current && (after === undefined || Number(current.id) > after) ? [current] : []
+      },
+    )
+  })
+
+  app.get('/api/events', { sse: 'only' }, async (request, reply) => {
+    // A new stream starts where the log stands; a resumed one gets the proposals created since its id.
+    await stream(
+      request,
+      reply,
+      (send) => live.watchList(send),
+      async (after) => (after === undefined ? [await live.readyEvent()] : live.proposalsAfter(after)),
+    )
+  })
+}
+
+/** The client's Last-Event-ID as a log seq; anything else is ignored (a new stream), never an error. */
+function lastEventId(request: FastifyRequest): number | undefined {
+  const header = request.headers['last-event-id']
+  return typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : undefined
+}

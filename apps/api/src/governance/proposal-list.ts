@@ -1,0 +1,65 @@
+// The proposal list, one page at a time, filtered by state in SQL: a proposal's state is a function of the
+// clock (core's `proposalState`), so each state is a range condition on start and end.
+import { FINALITY_DELAY_SECONDS, type ProposalListQuery, type ProposalState } from '@guildhall/core'
+import { and, gt, lte, or, type SQL, sql } from 'drizzle-orm'
+import type { Hex } from 'viem'
+import type { Db } from '../platform/db/client.ts'
+import { proposals } from '../platform/db/schema.ts'
+import { cursorCodec, cursorField } from '../platform/http/keyset-page.ts'
+import { proposalSummary } from './proposals.ts'
+
+/** Proposals in `state` at `now`: the SQL form of `proposalState`, tested against it. */
+function inState(state: ProposalState, now: number): SQL | undefined {
+  switch (state) {
+    case 'pending':
+      return gt(proposals.start, now)
+    case 'active':
+      return and(lte(proposals.start, now), gt(proposals.end, now))
+    case 'closed':
+      return and(lte(proposals.end, now), gt(proposals.end, now - FINALITY_DELAY_SECONDS))
+    case 'final':
+      return lte(proposals.end, now - FINALITY_DELAY_SECONDS)
+  }
+}
+
+/** The last row's start and id, each in its column's range; the member page's "proposals written" shares it. */
+const cursor = cursorCodec(null, [cursorField.int8, cursorField.digest])
+
+export function listProposals(db: Db, now: number, query: ProposalListQuery) {
+  const filter =
+    query.state === undefined ? undefined : or(...query.state.map((state) => inState(state, now)))
+  return proposalPage(db, now, filter, query)
+}
+
+/**
+ * A page of the proposals `filter` keeps, latest start first (the id breaking ties), after `cursor`: the
+ * proposal list's order, which the member page's "proposals written" shares on its own index.
+ */
+export async function proposalPage(
+  db: Db,
+  now: number,
+  filter: SQL | undefined,
+  query: { cursor?: string | undefined; limit: number },
+) {
+  const from = query.cursor === undefined ? undefined : cursor.decode(query.cursor)
+  const rows = await db
+    .select()
+    .from(proposals)
+    .where(
+      and(
+        filter,
+        from === undefined
+          ? undefined
+          : sql`(${proposals.start}, ${proposals.id}) < (${String(from[0])}::bigint, ${from[1]})`,
+      ),
+    )
+    // As the index is built (nulls last), so the page is read from it in order, not sorted.
+    .orderBy(sql`${proposals.start} desc nulls last`, sql`${proposals.id} desc nulls last`)
+    .limit(query.limit + 1)
+  const page = rows.slice(0, query.limit)
+  const last = page.at(-1)
+  return {
+    proposals: page.map((row) => proposalSummary(row, now)),
+    next: rows.length > query.limit && last ? cursor.encode([BigInt(last.start), last.id as Hex]) : null,
+  }
+}

@@ -1,0 +1,111 @@
+// Proposals (docs/product.md, docs/security.md "Signed governance messages"): verify a signed proposal
+// against the domain this server rebuilds from its config, check it against the DAO's rules, and store it
+// with its log entry in one transaction; read proposals back for the list and their pages.
+import {
+  proposalId,
+  proposalState,
+  type SignedProposal,
+  snapshotProblem,
+  timestampProblem,
+  timestampProblemMessage,
+} from '@guildhall/core'
+import { eq } from 'drizzle-orm'
+import type { Hex } from 'viem'
+import { proposals } from '../platform/db/schema.ts'
+import { ApiError } from '../platform/http/errors.ts'
+import { chainRead, checkSignature, type GovernanceDeps, seconds } from './deps.ts'
+import { appendLog } from './log.ts'
+import { insertEmptyTally } from './tallies.ts'
+import { votingPowerAt } from './voting-power.ts'
+
+export type StoredProposal = typeof proposals.$inferSelect
+
+export async function createProposal(
+  deps: GovernanceDeps,
+  { message, signature }: SignedProposal,
+): Promise<{ id: Hex; created: boolean }> {
+  const id = proposalId(deps.domain, message)
+  const existing = await deps.database.db
+    .select({ id: proposals.id })
+    .from(proposals)
+    .where(eq(proposals.id, id))
+  // An exact replay: the same signed message is already stored.
+  if (existing.length > 0) return { id, created: false }
+
+  const now = seconds(deps.now())
+  const { rules } = deps
+  if (
+    message.quorum !== rules.quorum ||
+    message.threshold !== rules.threshold ||
+    message.abstainCountsToQuorum !== rules.abstainCountsToQuorum
+  ) {
+    throw new ApiError(
+      422,
+      'rules_mismatch',
+      `A proposal takes the DAO's current rules: quorum ${rules.quorum}, threshold ${rules.threshold}, abstain ${rules.abstainCountsToQuorum ? 'counts' : 'does not count'} toward the quorum.`,
+    )
+  }
+  const clock = timestampProblem(message.timestamp, now)
+  if (clock) throw new ApiError(422, 'bad_timestamp', timestampProblemMessage('proposal', clock))
+  if (message.end <= now) throw new ApiError(422, 'ended', 'This proposal would end before it is created.')
+  const head = Number(await chainRead(() => deps.client.getBlockNumber({ cacheTime: 0 })))
+  const snapshot = snapshotProblem(message.snapshot, head, deps.snapshotMaxAgeBlocks)
+  if (snapshot) throw new ApiError(422, 'bad_snapshot', snapshot)
+  const power = await chainRead(() => votingPowerAt(deps, message.author, message.snapshot))
+  if (power.power < BigInt(message.threshold)) {
+    throw new ApiError(
+      403,
+      'below_threshold',
+      `Creating a proposal needs ${message.threshold} votes at the snapshot block; you had ${power.power}.${power.reason ? ` ${power.reason.message}` : ''}`,
+    )
+  }
+  await checkSignature(deps, message.author, id, signature)
+
+  return deps.database.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(proposals)
+      .values({
+        id,
+        author: message.author,
+        start: message.start,
+        end: message.end,
+        snapshot: message.snapshot,
+        message,
+        signature,
+      })
+      .onConflictDoNothing()
+      .returning({ id: proposals.id })
+    if (inserted.length === 0) return { id, created: false }
+    const logged = await appendLog(tx, { kind: 'proposal', messageId: id, proposalId: id, signature })
+    await insertEmptyTally(tx, id, message, logged.seq)
+    return { id, created: true }
+  })
+}
+
+/** What the proposal list shows of a proposal, and the heading of its page: its state as of `nowSeconds`. */
+export function proposalSummary(proposal: StoredProposal, nowSeconds: number) {
+  return {
+    id: proposal.id,
+    author: proposal.author,
+    title: proposal.message.title,
+    kind: proposal.message.kind,
+    start: proposal.start,
+    end: proposal.end,
+    snapshot: proposal.snapshot,
+    state: proposalState(proposal, nowSeconds),
+  }
+}
+
+export function findProposal(deps: GovernanceDeps, id: string): Promise<StoredProposal | undefined> {
+  return deps.reads.proposal(id, async () => {
+    const [row] = await deps.database.db.select().from(proposals).where(eq(proposals.id, id))
+    return row
+  })
+}
+
+/** The proposal of `id`, or a 404. */
+export async function requireProposal(deps: GovernanceDeps, id: string): Promise<StoredProposal> {
+  const proposal = await findProposal(deps, id)
+  if (!proposal) throw ApiError.unknownProposal()
+  return proposal
+}

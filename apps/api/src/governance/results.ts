@@ -1,0 +1,71 @@
+// A proposal's result, from its stored totals (governance/tallies.ts), and the result bundle a recount reads,
+// streamed: a page of rows at a time, so its memory is one page whether the proposal has 10 votes or 100,000,
+// and it stops at the log entry its tally stands at, so votes, log and tally always agree.
+import { TALLY_VERSION, type Tally, tallyToJson } from '@guildhall/core'
+import { and, count, eq, inArray, lte } from 'drizzle-orm'
+import { governanceLog, proposalTallies, votes } from '../platform/db/schema.ts'
+import type { GovernanceDeps } from './deps.ts'
+import { proposalLogPages } from './log.ts'
+import type { StoredProposal } from './proposals.ts'
+import { storedTally, tallyRules } from './tallies.ts'
+
+/** A proposal's result under its frozen rules, from its stored totals: one row, whatever the number of votes. */
+export function proposalResult(deps: GovernanceDeps, proposal: StoredProposal): Promise<Tally> {
+  return deps.reads.shared(proposal.id, 'tally', () =>
+    storedTally(deps.database.db, proposal.id, tallyRules(proposal.message)),
+  )
+}
+
+/** The result bundle (format guildhall-result-bundle/1) of a stored proposal, as JSON text in pieces. */
+export async function* resultBundleJson(
+  deps: GovernanceDeps,
+  proposal: StoredProposal,
+): AsyncGenerator<string> {
+  const { db } = deps.database
+  // One read fixes where the bundle stops: the log entry the totals stand at.
+  const [stands] = await db
+    .select({ lastSeq: proposalTallies.lastSeq })
+    .from(proposalTallies)
+    .where(eq(proposalTallies.proposalId, proposal.id))
+  const lastSeq = stands?.lastSeq ?? 0
+  const [counted] = await db
+    .select({ votes: count() })
+    .from(governanceLog)
+    .where(
+      and(
+        eq(governanceLog.proposalId, proposal.id),
+        eq(governanceLog.kind, 'vote'),
+        lte(governanceLog.seq, lastSeq),
+      ),
+    )
+  const head = {
+    format: 'guildhall-result-bundle/1',
+    tallyVersion: TALLY_VERSION,
+    domain: deps.domain,
+    proposal: { id: proposal.id, message: proposal.message, signature: proposal.signature },
+    snapshot: proposal.snapshot,
+    tally: tallyToJson(await proposalResult(deps, proposal)),
+    voteCount: counted?.votes ?? 0,
+  }
+  yield `${JSON.stringify(head).slice(0, -1)},"votes":[`
+  let first = true
+  for await (const page of proposalLogPages(deps, proposal.id, lastSeq, 'vote')) {
+    const ids = page.map((entry) => entry.messageId)
+    const rows = await db
+      .select({ id: votes.id, message: votes.message, signature: votes.signature })
+      .from(votes)
+      .where(and(eq(votes.proposalId, proposal.id), inArray(votes.id, ids)))
+    const byId = new Map(rows.map((row) => [row.id, row]))
+    const text = ids.map((id) => JSON.stringify(byId.get(id))).join(',')
+    yield first ? text : `,${text}`
+    first = false
+  }
+  yield '],"log":['
+  first = true
+  for await (const page of proposalLogPages(deps, proposal.id, lastSeq)) {
+    const text = page.map((entry) => JSON.stringify(entry)).join(',')
+    yield first ? text : `,${text}`
+    first = false
+  }
+  yield ']}'
+}

@@ -1,0 +1,399 @@
+// The database schema (ADR 007). One pg-core schema for both backends (PGlite and PostgreSQL); the
+// migrations in apps/api/drizzle/ are generated from this file (`npm run db:generate`) and committed.
+import type { DelegateStatementMessage, LogEntryKind, ProposalMessage, VoteMessage } from '@guildhall/core'
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core'
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/** Sign-in nonces: bound to the hash of the pre-auth cookie, single use, short-lived. */
+export const authNonces = pgTable(
+  'auth_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    preauthHash: text('preauth_hash').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    consumedAt: timestamptz('consumed_at'),
+  },
+  (table) => [index('auth_nonces_expires_at_idx').on(table.expiresAt)],
+)
+
+/** Server sessions: the cookie holds a random token, only its SHA-256 is stored here. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    tokenHash: text('token_hash').notNull().unique('sessions_token_hash_unique'),
+    /** EIP-55 checksummed address, as verified at sign-in. */
+    address: text('address').notNull(),
+    chainId: integer('chain_id').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    lastSeenAt: timestamptz('last_seen_at').notNull().defaultNow(),
+    idleExpiresAt: timestamptz('idle_expires_at').notNull(),
+    absoluteExpiresAt: timestamptz('absolute_expires_at').notNull(),
+    revokedAt: timestamptz('revoked_at'),
+    /** Capped in the application before insert. */
+    userAgent: text('user_agent'),
+  },
+  (table) => [index('sessions_address_idx').on(table.address)],
+)
+
+// The governance token index (apps/api/src/token/token-index.ts). Block numbers fit a JavaScript number;
+// token amounts are uint256, hence numeric(78). Addresses are EIP-55 checksummed.
+const blockNumber = (name: string) => bigint(name, { mode: 'number' })
+const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0, mode: 'bigint' })
+
+/**
+ * Where the index stands: every event of `token` on `chainId` from `fromBlock` through `block` is applied.
+ * One row; another token, chain or start block in the configuration resets the index.
+ */
+export const tokenIndexCursor = pgTable('token_index_cursor', {
+  id: text('id').primaryKey(),
+  chainId: integer('chain_id').notNull(),
+  token: text('token').notNull(),
+  fromBlock: blockNumber('from_block').notNull(),
+  /** fromBlock − 1 until the first range is applied. */
+  block: blockNumber('block').notNull(),
+  /** The hash of `block` as indexed (null before the first range): a different hash on the chain = reorg. */
+  blockHash: text('block_hash'),
+  /** The time of `block` (unix seconds); null before the first range and after a rewind. */
+  blockTime: bigint('block_time', { mode: 'number' }),
+  /** Every delegate's votes at `block` added up (the directory's share of voting power), moved with each range. */
+  totalVotes: uint256('total_votes').notNull().default(sql`0`),
+  updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+})
+
+/** Hashes of the newest indexed blocks (range ends and blocks with events), to find a reorg's fork point. */
+export const tokenIndexBlocks = pgTable('token_index_blocks', {
+  number: blockNumber('number').primaryKey(),
+  hash: text('hash').notNull(),
+})
+
+/** An account's token balance after `block`, for every block in which it changed. */
+export const tokenBalanceCheckpoints = pgTable(
+  'token_balance_checkpoints',
+  {
+    account: text('account').notNull(),
+    block: blockNumber('block').notNull(),
+    balance: uint256('balance').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.account, table.block] })],
+)
+
+/** Whom `delegator` delegates to after `block` (DelegateChanged), for every block in which it changed. */
+export const tokenDelegateChanges = pgTable(
+  'token_delegate_changes',
+  {
+    delegator: text('delegator').notNull(),
+    block: blockNumber('block').notNull(),
+    delegate: text('delegate').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.delegator, table.block] })],
+)
+
+/** A delegate's votes after `block` (DelegateVotesChanged newVotes): the token's own vote checkpoints, dated. */
+export const tokenVoteCheckpoints = pgTable(
+  'token_vote_checkpoints',
+  {
+    delegate: text('delegate').notNull(),
+    block: blockNumber('block').notNull(),
+    votes: uint256('votes').notNull(),
+    /** The block's time (unix seconds), for dating a member's voting power over time. */
+    blockTime: bigint('block_time', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.delegate, table.block] })],
+)
+
+// Governance: signed proposals and votes as they were signed, the vote that counts per voter, and
+// the hash-chained log of everything accepted. Ids are EIP-712 digests (0x + 64 lower-case hex).
+
+/** Accepted proposals; `message` is the signed JSON message exactly as verified. */
+export const proposals = pgTable(
+  'proposals',
+  {
+    id: text('id').primaryKey(),
+    author: text('author').notNull(),
+    start: bigint('start', { mode: 'number' }).notNull(),
+    end: bigint('end', { mode: 'number' }).notNull(),
+    snapshot: blockNumber('snapshot').notNull(),
+    message: jsonb('message').$type<ProposalMessage>().notNull(),
+    signature: text('signature').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('proposals_end_idx').on(table.end),
+    // The proposal list's order, latest start first (governance/proposal-list.ts).
+    index('proposals_by_start_idx').on(table.start.desc(), table.id.desc()),
+    // A member's proposals in the same order (members/member-page.ts).
+    index('proposals_by_author_idx').on(table.author, table.start.desc(), table.id.desc()),
+  ],
+)
+
+/** Accepted votes, replaced ones included (the history); `power` is the voter's at the snapshot block. */
+export const votes = pgTable(
+  'votes',
+  {
+    id: text('id').primaryKey(),
+    proposalId: text('proposal_id')
+      .notNull()
+      .references(() => proposals.id),
+    voter: text('voter').notNull(),
+    timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+    message: jsonb('message').$type<VoteMessage>().notNull(),
+    signature: text('signature').notNull(),
+    power: uint256('power').notNull(),
+    /** Where the power was read: the token index, or the chain while the index lagged. */
+    powerSource: text('power_source').notNull(),
+    receivedAt: timestamptz('received_at').notNull().defaultNow(),
+  },
+  (table) => [index('votes_proposal_idx').on(table.proposalId)],
+)
+
+/** The vote that counts, per voter and proposal (latest timestamp, then lower id: `supersedes`). */
+export const ballots = pgTable(
+  'ballots',
+  {
+    proposalId: text('proposal_id')
+      .notNull()
+      .references(() => proposals.id),
+    voter: text('voter').notNull(),
+    voteId: text('vote_id')
+      .notNull()
+      .references(() => votes.id),
+    timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+    /** The counting vote's power, copied so the votes list pages by power on an index. */
+    power: uint256('power').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.proposalId, table.voter] }),
+    // The votes list's two orders, newest or heaviest first, the voter breaking ties (governance/vote-list.ts).
+    index('ballots_by_power_idx').on(table.proposalId, table.power.desc(), table.voter.desc()),
+    index('ballots_by_time_idx').on(table.proposalId, table.timestamp.desc(), table.voter.desc()),
+    // A member's votes across proposals, newest first (members/member-page.ts).
+    index('ballots_by_voter_idx').on(table.voter, table.timestamp.desc(), table.proposalId.desc()),
+  ],
+)
+
+/**
+ * A proposal's tally totals (`TallyTotals`), moved in each vote's transaction under this row's lock: the page
+ * reads one row, and `npm run tallies:check` proves it equal to a recount of the ballots.
+ */
+export const proposalTallies = pgTable('proposal_tallies', {
+  proposalId: text('proposal_id')
+    .primaryKey()
+    .references(() => proposals.id),
+  voters: integer('voters').notNull(),
+  votingPower: uint256('voting_power').notNull(),
+  quorumPower: uint256('quorum_power').notNull(),
+  /** Power per choice as decimal strings, index 0 = choice 1. */
+  perChoice: jsonb('per_choice').$type<string[]>().notNull(),
+  /** The log entry of the last message counted in, so an export can stop exactly where these totals stand. */
+  lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
+})
+
+/**
+ * Accepted delegate statements, every version kept; the latest (`supersedes`: later timestamp, then lower
+ * id) is the delegate's statement. `message` is the signed JSON message exactly as verified.
+ */
+export const delegateStatements = pgTable(
+  'delegate_statements',
+  {
+    id: text('id').primaryKey(),
+    delegate: text('delegate').notNull(),
+    timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+    message: jsonb('message').$type<DelegateStatementMessage>().notNull(),
+    signature: text('signature').notNull(),
+    receivedAt: timestamptz('received_at').notNull().defaultNow(),
+  },
+  // A delegate's latest first, in the order `supersedes` decides (members/statements.ts).
+  (table) => [index('delegate_statements_latest_idx').on(table.delegate, table.timestamp.desc(), table.id)],
+)
+
+/** Every accepted proposal, vote and statement, each entry carrying the previous entry's hash (`logEntryHash`). */
+export const governanceLog = pgTable(
+  'governance_log',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    kind: text('kind').$type<LogEntryKind>().notNull(),
+    messageId: text('message_id').notNull().unique('governance_log_message_id_unique'),
+    /**
+     * The proposal the message belongs to (its own id for a proposal), for a proposal's export bundle; null
+     * for a statement, which belongs to none.
+     */
+    proposalId: text('proposal_id'),
+    signature: text('signature').notNull(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  // A proposal's entries in order (the bundle's pages, its vote count): a seek, not a sort of all of them.
+  (table) => [index('governance_log_proposal_seq_idx').on(table.proposalId, table.seq)],
+)
+
+/**
+ * Rate-limit counters shared by every API instance on one PostgreSQL database (ADR 022), in the layout
+ * rate-limiter-flexible's RateLimiterPostgres reads and writes: `route:client` key, points used in the
+ * window, the window's end (epoch ms). Unused on PGlite, where one process counts in memory.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
+})
+
+/**
+ * Names and avatars resolved on Ethereum's ENS (names/profiles.ts, names/name-refresher.ts), one row per
+ * address asked about. The table is also the refresh queue: `requested_at` is set when a reader finds the
+ * row missing or expired, and cleared by the leader's refresh, so any instance can queue and one resolves.
+ */
+export const nameProfiles = pgTable(
+  'name_profiles',
+  {
+    /** EIP-55 checksummed. */
+    address: text('address').primaryKey(),
+    /** The primary name, forward-checked and normalized; null when there is none (a cached negative). */
+    name: text('name'),
+    /** The name's `avatar` text record as stored on chain. */
+    avatarRecord: text('avatar_record'),
+    /**
+     * The record's image on the configured gateway (avatar-url.ts), null when it has none or the gateway
+     * does not serve an image there. Given to readers only while it is still what the gateways in the
+     * settings derive.
+     */
+    avatarUrl: text('avatar_url'),
+    /** Null until the first lookup has answered. */
+    resolvedAt: timestamptz('resolved_at'),
+    expiresAt: timestamptz('expires_at').notNull(),
+    /** When a reader queued it for a lookup; null when nothing is queued. */
+    requestedAt: timestamptz('requested_at'),
+  },
+  (table) => [
+    index('name_profiles_requested_at_idx')
+      .on(table.requestedAt)
+      .where(sql`${table.requestedAt} is not null`),
+    // The members directory's search by the start of a name, in any case (members/member-list.ts), and a
+    // member page opened by name (members/member-page.ts, an equality on the same expression). Not
+    // partial: the planner estimates a prefix's matches only from a whole index's statistics, and picks the
+    // order's index for a prefix most names share, this one for a rare prefix.
+    index('name_profiles_name_prefix_idx').using('btree', sql`lower(${table.name}) text_pattern_ops`),
+  ],
+)
+
+/**
+ * The members directory (members/member-list.ts, ADRs 030, 037): one row per account the token index
+ * touched (holder, delegate, delegator) or voter, so a page is an index seek; signing in adds none. The token
+ * index moves `votes`, `balance`, `delegate` and `delegators` in the transaction of each range it applies,
+ * and counts `eligibleProposals` once the index passes a proposal's snapshot; the vote transaction moves
+ * `votesCast` and `lastVoteAt`.
+ * `npm run tallies:check` proves the rows equal to a recount from the index and the ballots.
+ */
+export const memberStats = pgTable(
+  'member_stats',
+  {
+    /** EIP-55 checksummed. */
+    address: text('address').primaryKey(),
+    /** Voting power at the indexed block (the token's getVotes). */
+    votes: uint256('votes').notNull().default(sql`0`),
+    /** Tokens held at the indexed block. */
+    balance: uint256('balance').notNull().default(sql`0`),
+    /** Whom this member delegates to; null: nobody. */
+    delegate: text('delegate'),
+    /** Other accounts holding tokens that delegate to this member. */
+    delegators: integer('delegators').notNull().default(0),
+    /** Proposals with a ballot of this member. */
+    votesCast: integer('votes_cast').notNull().default(0),
+    /** Proposals whose snapshot the index has passed at which this member had voting power. */
+    eligibleProposals: integer('eligible_proposals').notNull().default(0),
+    /** votesCast / eligibleProposals in millionths (capped at 1,000,000), 0 when there were none: the sort key. */
+    participation: integer('participation')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`case when eligible_proposals = 0 then 0 else least(1000000, votes_cast::bigint * 1000000 / eligible_proposals)::integer end`,
+      ),
+    /** The timestamp of this member's latest vote (unix seconds). */
+    lastVoteAt: bigint('last_vote_at', { mode: 'number' }),
+    /**
+     * Whether the directory lists the member (ADR 037): they hold tokens, have voting power or delegators, or
+     * voted. A row with none of these (an account a transfer of nothing touched, a former holder) is found
+     * only by its full address.
+     */
+    listed: boolean('listed')
+      .notNull()
+      .generatedAlwaysAs(sql`votes > 0 or balance > 0 or delegators > 0 or votes_cast > 0`),
+  },
+  (table) => [
+    // The directory's three orders, the address breaking ties (members/member-list.ts), over the listed
+    // members only: rows with nothing, however many, cost a page nothing.
+    index('member_stats_by_votes_idx')
+      .on(table.votes.desc(), table.address.desc())
+      .where(sql`${table.listed}`),
+    index('member_stats_by_delegators_idx')
+      .on(table.delegators.desc(), table.votes.desc(), table.address.desc())
+      .where(sql`${table.listed}`),
+    index('member_stats_by_participation_idx')
+      .on(table.participation.desc(), table.votes.desc(), table.address.desc())
+      .where(sql`${table.listed}`),
+    // Search by the start of an address, in any case.
+    index('member_stats_address_prefix_idx').using('btree', sql`lower(${table.address}) text_pattern_ops`),
+    // A delegate's delegators: counted by the index, listed most tokens first on the member page.
+    index('member_stats_by_delegate_idx').on(table.delegate, table.balance.desc(), table.address.desc()),
+  ],
+)
+
+/**
+ * Proposals whose eligible members the token index counts into `member_stats.eligible_proposals` (once the
+ * index passed their snapshot), a chunk of members by address at a time (ADR 033); a rewind below a
+ * snapshot removes the row and recounts.
+ */
+export const memberEligibilityCounted = pgTable('member_eligibility_counted', {
+  proposalId: text('proposal_id')
+    .primaryKey()
+    .references(() => proposals.id),
+  snapshot: blockNumber('snapshot').notNull(),
+  /**
+   * Every member is counted. The counter inserts false; the default is for rows from before counting in
+   * chunks, each counted whole in one statement.
+   */
+  done: boolean('done').notNull().default(true),
+  /** While not done: the last address counted so far (members at or below it are counted); null: none yet. */
+  countedThrough: text('counted_through'),
+})
+
+export const schema = {
+  authNonces,
+  proposals,
+  votes,
+  ballots,
+  proposalTallies,
+  delegateStatements,
+  governanceLog,
+  sessions,
+  tokenIndexCursor,
+  tokenIndexBlocks,
+  tokenBalanceCheckpoints,
+  tokenDelegateChanges,
+  tokenVoteCheckpoints,
+  rateLimits,
+  nameProfiles,
+  memberStats,
+  memberEligibilityCounted,
+}
+export type Schema = typeof schema
+export type AuthNonce = typeof authNonces.$inferSelect
+export type NewAuthNonce = typeof authNonces.$inferInsert
+export type Session = typeof sessions.$inferSelect
+export type NewSession = typeof sessions.$inferInsert

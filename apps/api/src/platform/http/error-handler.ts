@@ -1,0 +1,48 @@
+// The one error envelope, { error: code, message } (architecture.md, convention 13).
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { isDatabaseUnavailable } from '../db/client.ts'
+import { ApiError } from './errors.ts'
+
+const ERROR_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+}
+
+/** The root scope's error handler; registered before any route, which takes the handler it finds. */
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    // ApiError answers as it says; other 4xx keep their status (413 body too large, 415 media type, 429 rate limit).
+    app.setErrorHandler(async (error: { statusCode?: number; message: string }, request, reply) => {
+      if (error instanceof ApiError) {
+        if (error.retryAfter) reply.header('retry-after', String(error.retryAfter))
+        return reply.status(error.status).send({ error: error.code, message: error.message })
+      }
+      const status =
+        error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
+      // Any route: an error saying the database is unreachable or dropped the connection (a restart,
+      // failover or pooler) is a 503, try again shortly; judged by the error (platform/db/client.ts), not by asking
+      // the database, which may be back already. Nothing is half-written (every write is one transaction),
+      // and a signed message sent again is stored once. A bug stays a 500.
+      if (status === 500 && isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable')
+        const down = ApiError.databaseUnavailable()
+        return reply
+          .status(down.status)
+          .header('retry-after', String(down.retryAfter))
+          .send({ error: down.code, message: down.message })
+      }
+      if (status === 500) request.log.error(error)
+      return reply.status(status).send({
+        error: ERROR_CODES[status] ?? (status === 500 ? 'internal' : 'bad_request'),
+        message: status === 500 ? 'Internal error' : error.message,
+      })
+    })
+  },
+  { name: 'guildhall-errors' },
+)
