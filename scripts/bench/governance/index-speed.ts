@@ -1,10 +1,11 @@
 // The governance section's index speed: a fresh TokenIndex.syncOnce() on PGlite over the synthetic history,
 // checked against the chain for a sample of accounts, then voting-power lookups (TokenIndex.votesAt) from it.
+
+import { openDatabase } from '@guildhall/api/database'
+import { TokenIndex } from '@guildhall/api/operations'
 import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { createPublicClient, getAbiItem, http, type PublicClient } from 'viem'
-import { openDatabase } from '../../../apps/api/src/platform/db/client.ts'
-import { TokenIndex } from '../../../apps/api/src/token/token-index.ts'
 import { cpuMs, processCpuMs } from '../harness/processes.ts'
 import type { GovernanceBenchResult } from '../harness/schema.ts'
 import { latency, round1 } from '../harness/stats.ts'

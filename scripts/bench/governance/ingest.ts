@@ -2,6 +2,8 @@
 // over HTTP to the real server in a child process at 50 concurrent, its CPU read there (PostgreSQL's from
 // /proc); the votes stored are checked against the chain's power afterwards.
 import { Agent } from 'node:http'
+import { testEnv } from '@guildhall/api/demo'
+import { startApiProcess, stopApiProcess } from '@guildhall/api/testbed'
 import {
   BASIC_CHOICES,
   DEFAULT_GOVERNANCE_RULES,
@@ -17,8 +19,6 @@ import {
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { testEnv } from '../../../apps/api/src/demo/local-chain.ts'
-import { startApiProcess, stopApiProcess } from '../../../apps/api/testbed/api-process.ts'
 import { JSON_HEADERS, pool, post } from '../harness/http.ts'
 import { cpuMs } from '../harness/processes.ts'
 import type { GovernanceBenchResult } from '../harness/schema.ts'

@@ -2,6 +2,8 @@
 // (startDemoChain), viem clients on it, a helper contract of contracts/ (compiled here by solc-js) that the
 // token's owner deploys and mints tokens to, for it to hand out a few hundred holders per transaction; and the
 // bench's voter keys, fixed so every run has the same voters.
+
+import { startDemoChain } from '@guildhall/api/demo'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
@@ -19,7 +21,6 @@ import {
   toHex,
 } from 'viem'
 import { foundry } from 'viem/chains'
-import { startDemoChain } from '../../../apps/api/src/demo/local-chain.ts'
 import { compileContract } from '../../build-contracts.ts'
 
 /** Voter `i` of a bench section's voters (`label`: "bench", "scale"): keccak256("guildhall-<label>-voter-<i>"). */

@@ -3,14 +3,12 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { parseEnv, startServer } from '@guildhall/api'
+import { demoEnv, seedDemoDatabase, startDemoChain } from '@guildhall/api/demo'
 import type { PublicConfig } from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { startNameService } from '@guildhall/devchain/name-service'
 import { type Browser, chromium } from 'playwright-core'
-import { seedDemoDatabase } from '../../../apps/api/src/demo/governance-seed.ts'
-import { demoEnv, startDemoChain } from '../../../apps/api/src/demo/local-chain.ts'
-import { startServer } from '../../../apps/api/src/server.ts'
-import { parseEnv } from '../../../apps/api/src/settings/env.ts'
 import { CHROMIUM_ARGS } from '../../../e2e/support/chromium.ts'
 
 const root = resolve(import.meta.dirname, '../../..')

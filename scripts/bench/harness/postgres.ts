@@ -2,8 +2,8 @@
 // it stays open.
 import { spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
+import { openDatabase } from '@guildhall/api/database'
 import { sql } from 'drizzle-orm'
-import { openDatabase } from '../../../apps/api/src/platform/db/client.ts'
 import { processTreeCpuMs, procStat } from './processes.ts'
 
 const root = resolve(import.meta.dirname, '../../..')

@@ -3,6 +3,8 @@
 // primary name and an ipfs:// avatar record, half with none (most holders have no name), all asked at once
 // and refreshed from nothing, through a recording proxy that counts the RPC calls.
 
+import { memberStats, openDatabase } from '@guildhall/api/database'
+import { NameProfiles, NameRefresher, nameLookupClient } from '@guildhall/api/operations'
 import { NAMES_PER_REQUEST_MAX } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { startNameService } from '@guildhall/devchain/name-service'
@@ -21,10 +23,6 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { mainnet } from 'viem/chains'
-import { NameRefresher, nameLookupClient } from '../../../apps/api/src/names/name-refresher.ts'
-import { NameProfiles } from '../../../apps/api/src/names/profiles.ts'
-import { openDatabase } from '../../../apps/api/src/platform/db/client.ts'
-import { memberStats } from '../../../apps/api/src/platform/db/schema.ts'
 import type { BenchContext, SectionResult } from '../harness/context.ts'
 import type { NamesBenchResult } from '../harness/schema.ts'
 import { round1 } from '../harness/stats.ts'

@@ -3,11 +3,16 @@
 // were doing meanwhile.
 import { Agent } from 'node:http'
 import { cpus } from 'node:os'
+import { type Database, openDatabase } from '@guildhall/api/database'
+import {
+  type ApiProcess,
+  type Haproxy,
+  startApiProcess,
+  startHaproxy,
+  stopApiProcess,
+} from '@guildhall/api/testbed'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { sql } from 'drizzle-orm'
-import { type Database, openDatabase } from '../../../apps/api/src/platform/db/client.ts'
-import { type ApiProcess, startApiProcess, stopApiProcess } from '../../../apps/api/testbed/api-process.ts'
-import { type Haproxy, startHaproxy } from '../../../apps/api/testbed/haproxy.ts'
 import { JSON_HEADERS } from '../harness/http.ts'
 import { childCpuMs, cpuMs } from '../harness/processes.ts'
 import type { InstancesRun, ScaleInstances } from '../harness/schema.ts'

@@ -2,9 +2,10 @@
 // holders indexed (100,000 by default): the first page and a page deep in the list in each order, and a
 // search by the start of an address and of a name, one reader at a time, each answer checked against the
 // core schema.
+
+import type { Database } from '@guildhall/api/database'
 import { MEMBER_SORTS, type MemberSort, memberListSchema } from '@guildhall/core'
 import { sql } from 'drizzle-orm'
-import type { Database } from '../../../apps/api/src/platform/db/client.ts'
 import type { DirectoryLatency } from '../harness/schema.ts'
 import { latency } from '../harness/stats.ts'
 

@@ -2,7 +2,7 @@
 // meanwhile, a page of the governance log, and the large bundle from a server whose heap is capped below
 // its size.
 import { Agent } from 'node:http'
-import { type ApiProcess, startApiProcess, stopApiProcess } from '../../../apps/api/testbed/api-process.ts'
+import { type ApiProcess, startApiProcess, stopApiProcess } from '@guildhall/api/testbed'
 import { get } from '../harness/http.ts'
 import { rssMiB } from '../harness/processes.ts'
 import { latency, round1 } from '../harness/stats.ts'

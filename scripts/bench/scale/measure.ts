@@ -1,6 +1,6 @@
 // The scale section's figures from one API server on a prepared database: reads (readers.ts), vote POSTs
 // under readers and the ingest (ingest.ts), bundle exports and a log page (exports.ts), in that order.
-import type { ApiProcess } from '../../../apps/api/testbed/api-process.ts'
+import type { ApiProcess } from '@guildhall/api/testbed'
 import { JSON_HEADERS, phaseAgents } from '../harness/http.ts'
 import type { ScaleChain } from './chain.ts'
 import { exportBundles } from './exports.ts'

@@ -1,12 +1,11 @@
 // The scale section's database, once per database: the chain indexed by a fresh TokenIndex, the proposals'
 // signed votes seeded in bulk (seed.ts), the members directory counted and named, the deep page's cursor.
+
+import { ballots, openDatabase } from '@guildhall/api/database'
+import { TokenIndex, voteListCursors } from '@guildhall/api/operations'
 import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
 import { desc, eq, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
-import { voteListCursors } from '../../../apps/api/src/governance/vote-list.ts'
-import { openDatabase } from '../../../apps/api/src/platform/db/client.ts'
-import { ballots } from '../../../apps/api/src/platform/db/schema.ts'
-import { TokenIndex } from '../../../apps/api/src/token/token-index.ts'
 import { round1 } from '../harness/stats.ts'
 import type { ScaleChain } from './chain.ts'
 import { seedNames } from './directory.ts'

@@ -1,3 +1,14 @@
+import { ballots, governanceLog, memberStats, proposalTallies, votes } from '@guildhall/api/database'
+import {
+  castVote,
+  type GovernanceDeps,
+  ProposalReads,
+  recountTally,
+  storedTally,
+  type TokenIndex,
+  tallyRules,
+} from '@guildhall/api/operations'
+import { type TestDatabase, testDatabase } from '@guildhall/api/testbed'
 import {
   DEFAULT_GOVERNANCE_RULES,
   governanceDomain,
@@ -11,19 +22,6 @@ import {
 import { asc, eq } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import { afterEach, expect, test } from 'vitest'
-import type { GovernanceDeps } from '../../../apps/api/src/governance/deps.ts'
-import { ProposalReads } from '../../../apps/api/src/governance/proposal-reads.ts'
-import { recountTally, storedTally, tallyRules } from '../../../apps/api/src/governance/tallies.ts'
-import { castVote } from '../../../apps/api/src/governance/votes.ts'
-import {
-  ballots,
-  governanceLog,
-  memberStats,
-  proposalTallies,
-  votes,
-} from '../../../apps/api/src/platform/db/schema.ts'
-import { type TestDatabase, testDatabase } from '../../../apps/api/src/platform/db/test-database.ts'
-import type { TokenIndex } from '../../../apps/api/src/token/token-index.ts'
 import { seedProposalVotes } from './seed.ts'
 import { scaleProposalMessage, signScaleProposal, signScaleVotes } from './votes.ts'
 

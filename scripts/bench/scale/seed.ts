@@ -3,6 +3,16 @@
 // for the same messages arriving in this order: the proposal, its votes, one ballot per voter with its power,
 // the hash-chained log entries, the stored tally and the voters' directory rows. A hundred thousand votes through HTTP would take an
 // hour; the signatures are not checked here (the bench made them), the recount checks them.
+
+import {
+  ballots,
+  type Database,
+  governanceLog,
+  proposals,
+  proposalTallies,
+  votes,
+} from '@guildhall/api/database'
+import { LOG_LOCK_KEY, recordBallots, tallyRules } from '@guildhall/api/operations'
 import {
   addToTotals,
   emptyTallyTotals,
@@ -15,17 +25,6 @@ import {
 } from '@guildhall/core'
 import { desc, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
-import { LOG_LOCK_KEY } from '../../../apps/api/src/governance/log.ts'
-import { tallyRules } from '../../../apps/api/src/governance/tallies.ts'
-import { recordBallots } from '../../../apps/api/src/member-stats/vote-moves.ts'
-import type { Database } from '../../../apps/api/src/platform/db/client.ts'
-import {
-  ballots,
-  governanceLog,
-  proposals,
-  proposalTallies,
-  votes,
-} from '../../../apps/api/src/platform/db/schema.ts'
 
 export type SeedVote = {
   /** voteId(domain, message), computed by the caller (it caches them with the signatures). */

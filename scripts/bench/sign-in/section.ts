@@ -14,12 +14,17 @@ import { mkdtemp } from 'node:fs/promises'
 import { Agent } from 'node:http'
 import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { poolSettings } from '@guildhall/api/database'
+import { startChain, testEnv } from '@guildhall/api/demo'
+import {
+  type ApiProcess,
+  PREAUTH_COOKIE,
+  signedSignInMessage,
+  startApiProcess,
+  stopApiProcess,
+} from '@guildhall/api/testbed'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { startChain, testEnv } from '../../../apps/api/src/demo/local-chain.ts'
-import { poolSettings } from '../../../apps/api/src/platform/db/client.ts'
-import { type ApiProcess, startApiProcess, stopApiProcess } from '../../../apps/api/testbed/api-process.ts'
-import { PREAUTH_COOKIE, signedSignInMessage } from '../../../apps/api/testbed/sign-in.ts'
 import type { BenchContext, SectionResult } from '../harness/context.ts'
 import { pool, post } from '../harness/http.ts'
 import { startPostgres } from '../harness/postgres.ts'

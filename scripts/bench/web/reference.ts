@@ -2,10 +2,10 @@
 // builds (Vite, the same React plugin and target as apps/web) and a small server for them on 127.0.0.1.
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
+import { staticFilesOptions } from '@guildhall/api'
 import react from '@vitejs/plugin-react'
 import Fastify from 'fastify'
 import { build } from 'vite'
-import { staticFilesOptions } from '../../../apps/api/src/web/web-shell.ts'
 import { precompress } from './bundle.ts'
 
 export type ReferenceName = 'rainbowkit' | 'floor'

@@ -2,12 +2,12 @@
 // page with its wallet list (less the development wallet) and a plain-wagmi floor page, measured by the same
 // code (page.ts).
 import { join } from 'node:path'
+import { signIn } from '@guildhall/api/testbed'
 import { LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { TEST_WALLET_RDNS, testWalletInitScript } from '@guildhall/devchain/wallet/inject'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { signIn } from '../../../apps/api/testbed/sign-in.ts'
 import { PROFILES, type ProfileName } from '../harness/browser.ts'
 import type { BenchContext, SectionResult } from '../harness/context.ts'
 import type { NetworkAtLoad, RpcCount } from '../harness/schema.ts'

@@ -104,7 +104,7 @@ export type TokenIndexOptions = {
 }
 
 /** eth_getLogs block span per request; providers commonly cap ranges near 10k blocks. */
-export const DEFAULT_MAX_RANGE = 10_000
+const DEFAULT_MAX_RANGE = 10_000
 /** Successful ranges in a row before a narrowed range is doubled again. */
 const RANGE_GROWTH_AFTER = 8
 /** Stored block hashes kept for finding a fork point; a reorg deeper than all of them re-indexes from scratch. */
@@ -124,7 +124,7 @@ const TOKEN_EVENTS = [
 ] as const
 
 /** The block asked about is after the chain's head: nothing can be known about it yet. */
-export class FutureBlockError extends Error {
+class FutureBlockError extends Error {
   override name = 'FutureBlockError'
   constructor(
     readonly block: bigint,
@@ -135,7 +135,7 @@ export class FutureBlockError extends Error {
 }
 
 /** The chain changed under a range while it was read; the range was not applied and the next sync retries. */
-export class ChainMovedError extends Error {
+class ChainMovedError extends Error {
   override name = 'ChainMovedError'
 }
 

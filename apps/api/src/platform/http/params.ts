@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { ApiError } from './errors.ts'
 
 /** A session id as the database writes it; anything else would fail inside the query (a 500). */
-export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A proposal id: its EIP-712 digest, as the server writes it (lower-case hex). */
 export const proposalIdParams = z.strictObject({
