@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
+import type { StoredProposal } from '../platform/db/schema.ts'
 import { ProposalReads } from './proposal-reads.ts'
-import type { StoredProposal } from './proposals.ts'
 
 /** A promise and the function that settles it, so a test decides when a read finishes. */
 function deferred<T>() {

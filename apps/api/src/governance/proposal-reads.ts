@@ -6,7 +6,7 @@
 //   asks while the same read is running gets that read's answer, not a query of its own. A vote this server
 //   stores, or one another instance announces on the log channel, ends the sharing of the reads already
 //   running, so a reader who asks after a vote is acknowledged reads again.
-import type { StoredProposal } from './proposals.ts'
+import type { StoredProposal } from '../platform/db/schema.ts'
 
 /** Signed proposals kept per server; beyond it the first kept goes first (a DAO has hundreds, not thousands). */
 const KEPT_PROPOSALS = 10_000

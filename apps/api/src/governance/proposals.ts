@@ -11,14 +11,12 @@ import {
 } from '@guildhall/core'
 import { eq } from 'drizzle-orm'
 import type { Hex } from 'viem'
-import { proposals } from '../platform/db/schema.ts'
+import { proposals, type StoredProposal } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { chainRead, checkSignature, type GovernanceDeps, seconds } from './deps.ts'
 import { appendLog } from './log.ts'
 import { insertEmptyTally } from './tallies.ts'
 import { votingPowerAt } from './voting-power.ts'
-
-export type StoredProposal = typeof proposals.$inferSelect
 
 export async function createProposal(
   deps: GovernanceDeps,

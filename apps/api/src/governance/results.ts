@@ -3,10 +3,10 @@
 // and it stops at the log entry its tally stands at, so votes, log and tally always agree.
 import { TALLY_VERSION, type Tally, tallyToJson } from '@guildhall/core'
 import { and, count, eq, inArray, lte } from 'drizzle-orm'
+import type { StoredProposal } from '../platform/db/schema.ts'
 import { governanceLog, proposalTallies, votes } from '../platform/db/schema.ts'
 import type { GovernanceDeps } from './deps.ts'
 import { proposalLogPages } from './log.ts'
-import type { StoredProposal } from './proposals.ts'
 import { storedTally, tallyRules } from './tallies.ts'
 
 /** A proposal's result under its frozen rules, from its stored totals: one row, whatever the number of votes. */

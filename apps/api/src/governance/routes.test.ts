@@ -65,10 +65,11 @@ import {
   testApp,
 } from '../../testbed/app.ts'
 import { testEnv } from '../demo/local-chain.ts'
-import { tokenDeps } from '../deps.ts'
 import { ballots, governanceLog, proposals, proposalTallies, votes } from '../platform/db/schema.ts'
 import type { TestDatabase } from '../platform/db/test-database.ts'
 import { parseEnv } from '../settings/env.ts'
+import { tokenArea } from '../token/area.ts'
+import { governanceArea } from './area.ts'
 import { findProposal } from './proposals.ts'
 import { proposalResult } from './results.ts'
 import { checkTallies, recountTally, tallyRules } from './tallies.ts'
@@ -878,7 +879,8 @@ describe('stored tallies and pages (reads cost a page, not the history)', () => 
 
   test('behavior: a detail read still running when a vote is stored is not shared with the reader who asks after the vote (ADR 025)', async () => {
     const settings = parseEnv({ PUBLIC_ORIGIN: ORIGIN, ...testEnv(anvil.url, deployment), SIGN_IN: 'off' })
-    const deps = tokenDeps(settings, database, () => new Date(), app.log)?.governance
+    const context = { settings, database, now: () => new Date(), logger: app.log }
+    const deps = governanceArea(context, tokenArea(context))?.deps
     if (!deps) throw new Error('no governance deps')
     const { id } = await createProposal(ada, { title: 'Read after a vote' })
     const proposal = await findProposal(deps, id)

@@ -1,8 +1,7 @@
-// HTTP for proposals, votes and delegate statements: validate strictly, call the service, map its answer.
+// HTTP for proposals, votes, results and the log: validate strictly, call the service, map its answer.
 import { Readable } from 'node:stream'
 import {
   proposalListQuerySchema,
-  signedDelegateStatementSchema,
   signedProposalSchema,
   signedVoteSchema,
   tallyToJson,
@@ -10,7 +9,6 @@ import {
 } from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { latestStatement, publishStatement } from '../members/statements.ts'
 import { cursorField, readCursorField } from '../platform/http/keyset-page.ts'
 import { addressParam, parse, proposalIdParams } from '../platform/http/params.ts'
 import { type GovernanceDeps, seconds } from './deps.ts'
@@ -25,18 +23,13 @@ import { votingPowerAt } from './voting-power.ts'
 /** A proposal's body is the largest signed text (20 000 characters, up to 4 bytes each in UTF-8). */
 const PROPOSAL_BODY_LIMIT = 128 * 1024
 const VOTE_BODY_LIMIT = 16 * 1024
-/**
- * A statement is at most 20 000 UTF-8 bytes (GOVERNANCE_LIMITS.statementMaxBytes); JSON may escape each
- * character as \uXXXX, so the body gets room for that and the schema names the limit that was passed.
- */
-const STATEMENT_BODY_LIMIT = 64 * 1024
 /** `after`: a log seq (a `bigint` column), read as the page links' fields are (400 `bad_cursor` otherwise). */
 const logQuery = z.strictObject({ after: z.string().optional() })
 
 export interface GovernanceRouteOptions {
   deps: GovernanceDeps
   /**
-   * Proposals, votes and statements each client may submit per minute, each route counted apart: every one costs a
+   * Proposals and votes each client may submit per minute, each route counted apart: every one costs a
    * signature check, and a contract account's check is a request to the chain's RPC provider.
    */
   writeRateLimitPerMinute: number
@@ -127,21 +120,6 @@ export async function governanceRoutes(
         reason: power.reason,
       }
     },
-  )
-
-  app.post<{ Params: { address: string } }>(
-    '/api/delegates/:address/statement',
-    { bodyLimit: STATEMENT_BODY_LIMIT, config: writeLimit },
-    async (request, reply) => {
-      const delegate = addressParam(request.params.address)
-      const body = parse(signedDelegateStatementSchema, request.body, 'statement')
-      const result = await publishStatement(deps, delegate, body)
-      return reply.status(result.created ? 201 : 200).send(result)
-    },
-  )
-
-  app.get<{ Params: { address: string } }>('/api/delegates/:address/statement', async (request) =>
-    latestStatement(deps, addressParam(request.params.address)),
   )
 
   /** Everything a recount needs, and the log entries that anchor it in the chain of all accepted messages. */

@@ -1,5 +1,10 @@
-// HTTP for the members directory and a member's page: validate strictly, call the service, map its answer.
-import { memberListQuerySchema, memberPageQuerySchema, powerHistoryQuerySchema } from '@guildhall/core'
+// HTTP for the members directory, a member's page and delegates' statements: validate strictly, call the service, map its answer.
+import {
+  memberListQuerySchema,
+  memberPageQuerySchema,
+  powerHistoryQuerySchema,
+  signedDelegateStatementSchema,
+} from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
 import type { Address } from 'viem'
 import { normalize } from 'viem/ens'
@@ -19,7 +24,13 @@ import {
   noName,
   powerHistory,
 } from './member-page.ts'
-import { latestStatement } from './statements.ts'
+import { latestStatement, publishStatement } from './statements.ts'
+
+/**
+ * A statement is at most 20 000 UTF-8 bytes (GOVERNANCE_LIMITS.statementMaxBytes); JSON may escape each
+ * character as \uXXXX, so the body gets room for that and the schema names the limit that was passed.
+ */
+const STATEMENT_BODY_LIMIT = 64 * 1024
 
 type MemberParams = { Params: { address: string } }
 /** The member's own answer takes no parameters. */
@@ -32,6 +43,7 @@ export async function memberRoutes(
     tokenIndex,
     profiles,
     namesOn,
+    writeRateLimitPerMinute,
   }: {
     deps: GovernanceDeps
     tokenIndex: TokenIndex
@@ -39,9 +51,12 @@ export async function memberRoutes(
     profiles: NameProfiles | undefined
     /** Whether this server looks names up (ENS_RPC_URL): without, a name opens no page. */
     namesOn: boolean
+    /** Statements each client may publish per minute: each costs a signature check (governance's write limit). */
+    writeRateLimitPerMinute: number
   },
 ) {
   const { db } = deps.database
+  const writeLimit = { rateLimit: { max: writeRateLimitPerMinute, timeWindow: '1 minute' } }
 
   /** The member a path names: an address (any case), or a forward-checked primary name such as ada.eth. */
   async function member(param: string): Promise<Address> {
@@ -137,4 +152,19 @@ export async function memberRoutes(
       })),
     }
   })
+
+  app.post<{ Params: { address: string } }>(
+    '/api/delegates/:address/statement',
+    { bodyLimit: STATEMENT_BODY_LIMIT, config: writeLimit },
+    async (request, reply) => {
+      const delegate = addressParam(request.params.address)
+      const body = parse(signedDelegateStatementSchema, request.body, 'statement')
+      const result = await publishStatement(deps, delegate, body)
+      return reply.status(result.created ? 201 : 200).send(result)
+    },
+  )
+
+  app.get<{ Params: { address: string } }>('/api/delegates/:address/statement', async (request) =>
+    latestStatement(deps, addressParam(request.params.address)),
+  )
 }

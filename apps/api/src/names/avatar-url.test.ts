@@ -1,11 +1,6 @@
 // The SSRF guard's pure part: which avatar records give a gateway URL, and which give none.
 import { describe, expect, test } from 'vitest'
-import {
-  AVATAR_RECORD_MAX_LENGTH,
-  avatarGatewayOrigins,
-  avatarRecordProblem,
-  avatarUrl,
-} from './avatar-url.ts'
+import { AVATAR_RECORD_MAX_LENGTH, avatarRecordProblem, avatarUrl } from './avatar-url.ts'
 
 const gateways = { ipfs: ['https://ipfs.example', 'https://second.example'], arweave: ['https://ar.example'] }
 const CID_V1 = 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
@@ -61,12 +56,6 @@ describe('avatarUrl', () => {
     ]
     for (const record of refused) expect([record, avatarUrl(record, gateways)]).toEqual([record, null])
   })
-})
-
-test('avatarGatewayOrigins: each configured gateway by origin, for img-src', () => {
-  expect(
-    avatarGatewayOrigins({ ipfs: ['https://ipfs.example/prefix'], arweave: ['http://127.0.0.1:9000'] }),
-  ).toEqual(['https://ipfs.example', 'http://127.0.0.1:9000'])
 })
 
 describe('avatarRecordProblem (the spec’s words for a record that gives no image)', () => {

@@ -78,11 +78,6 @@ export async function avatarRecordProblem(record: string): Promise<string> {
   return unresolved
 }
 
-/** The gateways' origins, for the Content-Security-Policy's img-src. */
-export function avatarGatewayOrigins(gateways: AvatarGateways): string[] {
-  return [...gateways.ipfs, ...gateways.arweave].map((url) => new URL(url).origin)
-}
-
 /** How long the gateway may take to answer whether it serves an avatar. */
 const GATEWAY_CHECK_TIMEOUT_MS = 5_000
 

@@ -1,6 +1,7 @@
 // A real local HTTP server that cuts the connection of the first requests it is told to (no answer, as an
-// instance killed mid-request behind a proxy), and answers the others with what `answer` says; the page's
-// relative API paths reach it through the real fetch, resolved against its origin as a browser would.
+// instance killed mid-request behind a proxy), and answers the others with what `answer` says, when it
+// says (a promise holds the answer back); the page's relative API paths reach it through the real fetch,
+// resolved against its origin as a browser would.
 import { createServer, type Server } from 'node:http'
 import { vi } from 'vitest'
 
@@ -12,8 +13,8 @@ export type DroppingServer = {
   received: Received[]
   /** Cuts the next `count` requests' connections instead of answering them. */
   drop: (count: number) => void
-  /** How requests are answered from now on (200 `{}` by default). */
-  answer: (reply: (request: Received) => Answer) => void
+  /** How requests are answered from now on (200 `{}` by default); a promise answers once it settles. */
+  answer: (reply: (request: Received) => Answer | Promise<Answer>) => void
   close: () => Promise<void>
 }
 
@@ -21,7 +22,7 @@ export type DroppingServer = {
 export async function startDroppingServer(): Promise<DroppingServer> {
   const received: Received[] = []
   let dropping = 0
-  let reply = (_request: Received): Answer => ({ status: 200, body: {} })
+  let reply = (_request: Received): Answer | Promise<Answer> => ({ status: 200, body: {} })
   const server: Server = createServer((request, response) => {
     let body = ''
     request.on('data', (chunk) => {
@@ -35,9 +36,10 @@ export async function startDroppingServer(): Promise<DroppingServer> {
         request.socket.destroy()
         return
       }
-      const { status, body: answerBody } = reply(entry)
-      response.writeHead(status, { 'content-type': 'application/json' })
-      response.end(answerBody === undefined ? undefined : JSON.stringify(answerBody))
+      void Promise.resolve(reply(entry)).then(({ status, body: answerBody }) => {
+        response.writeHead(status, { 'content-type': 'application/json' })
+        response.end(answerBody === undefined ? undefined : JSON.stringify(answerBody))
+      })
     })
   })
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))

@@ -9,6 +9,7 @@ import {
   GOVERNANCE_LIMITS,
   snapshotProblem,
   supersedes,
+  supersedingTimestamp,
   TIMESTAMP_MAX_AGE_SECONDS,
   TIMESTAMP_MAX_SKEW_SECONDS,
   timestampProblem,
@@ -147,6 +148,39 @@ describe('which vote counts', () => {
         const actual = countingVotes(shuffled)
         expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(expected))
       }),
+    )
+  })
+})
+
+describe('supersedingTimestamp', () => {
+  const NOON = Date.UTC(2030, 0, 1, 12) // ms
+  const id = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex
+
+  test('default: a first message is dated now, in whole seconds', () => {
+    expect(supersedingTimestamp(NOON + 999)).toBe(NOON / 1000)
+  })
+
+  test('behavior: within the same second as the one it replaces, or on a clock behind it, one second later; later on, now', () => {
+    expect(supersedingTimestamp(NOON + 400, { timestamp: NOON / 1000 })).toBe(NOON / 1000 + 1)
+    expect(supersedingTimestamp(NOON, { timestamp: NOON / 1000 + 60 })).toBe(NOON / 1000 + 61)
+    expect(supersedingTimestamp(NOON, { timestamp: NOON / 1000 - 3600 })).toBe(NOON / 1000)
+  })
+
+  test('property: the replacement supersedes what it replaces whatever their ids, and is never dated before now', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4_000_000_000_000 }),
+        fc.integer({ min: 0, max: 4_000_000_000 }),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 0, max: 20 }),
+        (nowMs, replacedAt, newId, oldId) => {
+          const timestamp = supersedingTimestamp(nowMs, { timestamp: replacedAt })
+          expect(supersedes({ id: id(newId), timestamp }, { id: id(oldId), timestamp: replacedAt })).toBe(
+            true,
+          )
+          expect(timestamp).toBeGreaterThanOrEqual(Math.floor(nowMs / 1000))
+        },
+      ),
     )
   })
 })

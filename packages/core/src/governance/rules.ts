@@ -130,6 +130,15 @@ export function supersedes(a: OrderedVote, b: OrderedVote): boolean {
   return a.id.toLowerCase() < b.id.toLowerCase()
 }
 
+/**
+ * The timestamp of a message that replaces `replaced` (a re-vote, a statement's new version), signed at
+ * `nowMs` (Date.now()): now in whole seconds, but always later than the one it replaces, even within the
+ * same second or on a clock behind it, so it supersedes it by time alone.
+ */
+export function supersedingTimestamp(nowMs: number, replaced?: { timestamp: number }): number {
+  return Math.max(Math.floor(nowMs / 1000), (replaced?.timestamp ?? 0) + 1)
+}
+
 /** Each voter's counting vote among any number of votes (replays and re-votes included), by voter. */
 export function countingVotes<V extends OrderedVote & { voter: string }>(votes: Iterable<V>): Map<string, V> {
   const byVoter = new Map<string, V>()

@@ -1,5 +1,4 @@
 import { WALLET_CONNECT_WALLET_IDS } from '@guildhall/core'
-import { avatarGatewayOrigins } from '../../names/avatar-url.ts'
 import type { Settings } from '../../settings/env.ts'
 
 /**
@@ -71,10 +70,10 @@ export function contentSecurityPolicy(settings: PolicySettings): Record<string, 
     .map((chain) => new URL(chain.rpcUrl).origin)
     .filter((rpcOrigin) => rpcOrigin !== new URL(appUrl).origin)
   const ens = settings.chains.some((chain) => chain.id === MAINNET_ID) ? ENS_AVATAR_GATEWAYS : []
-  // The server's own avatar URLs (GET /api/names) point only at the configured gateways (avatar-url.ts).
+  // The server's own avatar URLs (GET /api/names) point only at the configured gateways (names/avatar-url.ts).
   const nameService = settings.nameService
   const avatarGateways = nameService
-    ? avatarGatewayOrigins({ ipfs: nameService.ipfsGateways, arweave: nameService.arweaveGateways })
+    ? [...nameService.ipfsGateways, ...nameService.arweaveGateways].map((url) => new URL(url).origin)
     : []
   const unique = (values: string[]) => [...new Set(values)]
   const frames = unique(sdks.flatMap((sdk) => sdk.frame))

@@ -7,6 +7,7 @@
 // check (token-index.ts), so two indexers running at once (say, while a dead leader's session lingers)
 // never apply a range twice.
 import type pg from 'pg'
+import type { Database } from '../db/client.ts'
 import { BackgroundLoop } from './background-loop.ts'
 
 /** A fixed key for pg_try_advisory_lock, distinct from the migration lock's (platform/db/client.ts). */
@@ -122,4 +123,30 @@ export class Leadership {
     this.#role = 'standby'
     await this.#options.onStandby()
   }
+}
+
+/** What only the leader runs: started when this instance leads, stopped when it no longer does. */
+export type LeaderJob = { start(): void; stop(): Promise<void> }
+
+/**
+ * One instance runs the background jobs (the token index, the name refresher) when several share a
+ * PostgreSQL database: the holder of the leader lock (ADR 022). On PGlite the one process leads.
+ */
+export function leaderJobs(
+  database: Database | undefined,
+  jobs: (LeaderJob | undefined)[],
+  logger: NonNullable<LeadershipOptions['logger']>,
+): Leadership | undefined {
+  const running = jobs.filter((job) => job !== undefined)
+  if (!database || running.length === 0) return undefined
+  return new Leadership({
+    connect: database.postgres?.newClient,
+    onLead: () => {
+      for (const job of running) job.start()
+    },
+    onStandby: async () => {
+      await Promise.all(running.map((job) => job.stop()))
+    },
+    logger,
+  })
 }

@@ -1,9 +1,10 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { type Address, getAddress, isAddress, zeroAddress } from 'viem'
 import { Card } from '../../components/card.tsx'
 import { FullAddress } from '../../components/full-address.tsx'
 import './delegation.css'
 import { describeRequestError } from '../../lib/api.ts'
+import { useDebouncedValue } from '../../lib/debounced-value.ts'
 import { MemberName, useDisplayName } from '../../lib/names.tsx'
 import { DelegationGateNotice, DelegationOutcome } from './delegation-gate.tsx'
 import { useResolvedName } from './queries/resolve-name.ts'
@@ -37,12 +38,7 @@ export function DelegationPanel() {
   const target = readTarget(text)
   const typedName = target.kind === 'name' ? target.name : undefined
   // The name to resolve: the typed one once typing pauses, or at once on submit.
-  const [lookup, setLookup] = useState<string>()
-  useEffect(() => {
-    if (typedName === undefined) return
-    const timer = setTimeout(() => setLookup(typedName), NAME_LOOKUP_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-  }, [typedName])
+  const [lookup, lookUpNow] = useDebouncedValue(typedName, NAME_LOOKUP_DEBOUNCE_MS)
   const resolution = useResolvedName(lookup)
   const resolving = typedName !== undefined && lookup === typedName
   const resolved = resolving ? resolution.data : undefined
@@ -73,7 +69,7 @@ export function DelegationPanel() {
     } else {
       // Not looked up yet: look it up now; the member confirms the address shown before the wallet asks.
       setError(undefined)
-      setLookup(target.name)
+      lookUpNow()
     }
   }
 

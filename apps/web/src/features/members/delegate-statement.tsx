@@ -1,35 +1,23 @@
-import { delegateStatementTypedData, GOVERNANCE_LIMITS } from '@guildhall/core'
+import { GOVERNANCE_LIMITS } from '@guildhall/core'
 import { type FormEvent, useState } from 'react'
 import type { Address } from 'viem'
-import { useAccount, useSignTypedData } from 'wagmi'
+import { useAccount } from 'wagmi'
 import { Card } from '../../components/card.tsx'
-import { ApiRequestError, describeRequestError } from '../../lib/api.ts'
+import { SignedActionStatusLine } from '../../components/signed-action-status.tsx'
+import { describeRequestError } from '../../lib/api.ts'
 import { useDaoChain } from '../../lib/dao-chain.ts'
 import { Preloaded } from '../../lib/preloadable.ts'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
-import { walletFailure } from '../../lib/wallet-errors.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { useDelegateStatement, usePublishStatement } from './queries/delegate-statement.ts'
 import { buildStatementMessage, statementSize } from './statement-message.ts'
 import { DelegateStatementView, markdownRenderer } from './statement-view.tsx'
 import './members.css'
 
-/** Why a publication failed, in a sentence: the server's for a refusal, the wallet's for a signature. */
-function publishFailure(error: unknown): string {
-  if (!(error instanceof ApiRequestError)) return walletFailure(error, 'the signature')
-  switch (error.status) {
-    case 401:
-      return `The signature was not accepted: ${error.message} Sign again with the connected account.`
-    case 409:
-      return `${error.message} Reload the page to edit your latest statement.`
-    case 400:
-    case 413:
-      return `The statement was refused: ${error.message}`
-    default:
-      // Timestamps (422), rate limits (429), the chain for a contract account (503), the network (0): the
-      // server's sentence or ours already says what to do.
-      return error.message
-  }
+const STATEMENT_WORDS = {
+  signing: 'Sign your statement in your wallet…',
+  submitting: 'Publishing your statement…',
+  done: 'Your statement is published. Sign a new version to change it.',
 }
 
 /**
@@ -56,12 +44,9 @@ function AccountStatementEditor({ delegate }: { delegate: Address }) {
   const dao = useDaoChain()
   const current = useDelegateStatement(delegate)
   const publish = usePublishStatement()
-  const { signTypedDataAsync } = useSignTypedData()
   const [draft, setDraft] = useState<string>()
   const [editing, setEditing] = useState(false)
   const [preview, setPreview] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [status, setStatus] = useState<{ text: string; error: boolean }>()
 
   const latest = current.data ?? undefined
   const text = draft ?? latest?.message.statement ?? ''
@@ -80,26 +65,13 @@ function AccountStatementEditor({ delegate }: { delegate: Address }) {
   async function onPublish(event: FormEvent) {
     event.preventDefault()
     if (!dao.domain || disabledReason) return
-    const message = buildStatementMessage({
-      delegate,
-      statement: text,
-      replaces: latest?.message,
-      now: Date.now(),
-    })
-    setBusy(true)
-    setStatus({ text: 'Sign your statement in your wallet…', error: false })
-    try {
-      const signature = await signTypedDataAsync(delegateStatementTypedData(dao.domain, message))
-      setStatus({ text: 'Publishing your statement…', error: false })
-      await publish.mutateAsync({ message, signature })
+    const published = await publish.run(
+      buildStatementMessage({ delegate, statement: text, replaces: latest?.message, now: Date.now() }),
+    )
+    if (published) {
       setDraft(undefined)
       setEditing(false)
       setPreview(false)
-      setStatus({ text: 'Your statement is published. Sign a new version to change it.', error: false })
-    } catch (error) {
-      setStatus({ text: publishFailure(error), error: true })
-    } finally {
-      setBusy(false)
     }
   }
 
@@ -163,7 +135,7 @@ function AccountStatementEditor({ delegate }: { delegate: Address }) {
               <button
                 type="submit"
                 className="button primary"
-                disabled={busy || Boolean(disabledReason)}
+                disabled={publish.busy || Boolean(disabledReason)}
                 aria-describedby={disabledReason ? 'statement-disabled-reason' : undefined}
               >
                 {latest ? 'Sign and publish new version' : 'Sign and publish'}
@@ -189,11 +161,7 @@ function AccountStatementEditor({ delegate }: { delegate: Address }) {
           ) : null}
         </form>
       )}
-      {status ? (
-        <p role={status.error ? 'alert' : 'status'} className={status.error ? 'error' : undefined}>
-          {status.text}
-        </p>
-      ) : null}
+      <SignedActionStatusLine status={publish.status} words={STATEMENT_WORDS} />
     </Card>
   )
 }

@@ -7,8 +7,10 @@ import {
 } from '@guildhall/core'
 import { useEffect, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
+import { MorePages } from '../../components/more-pages.tsx'
 import { Term } from '../../components/term.tsx'
 import { describeRequestError } from '../../lib/api.ts'
+import { SEARCH_PAUSE_MS, useDebouncedValue } from '../../lib/debounced-value.ts'
 import { MemberAvatar, useName } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
 import { percent } from './format.ts'
@@ -20,8 +22,6 @@ const SORT_LABELS: Record<MemberSort, string> = {
   delegators: 'Most delegators',
   participation: 'Highest participation',
 }
-/** How long the search waits after the last keystroke before asking. */
-const SEARCH_DEBOUNCE_MS = 300
 
 /**
  * Every member with tokens, voting power, delegators or a vote (ADR 037), a page at a time, by voting power,
@@ -36,21 +36,19 @@ export function MembersPage() {
   const q = params.get('q')?.trim() ?? ''
   const limit = Number(params.get('limit')) || undefined
   const [typed, setTyped] = useState(q)
+  const [search] = useDebouncedValue(typed.trim(), SEARCH_PAUSE_MS)
   useEffect(() => {
-    const timer = setTimeout(() => {
-      if (typed.trim() === q) return
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current)
-          if (typed.trim()) next.set('q', typed.trim())
-          else next.delete('q')
-          return next
-        },
-        { replace: true },
-      )
-    }, SEARCH_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-  }, [typed, q, setParams])
+    if (search === q) return
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current)
+        if (search) next.set('q', search)
+        else next.delete('q')
+        return next
+      },
+      { replace: true },
+    )
+  }, [search, q, setParams])
   const members = useMembers({ sort, q: q || undefined, limit })
   // A member whose figures changed while paging can come again on a later page: the latest row stands.
   const rows = [
@@ -109,21 +107,7 @@ export function MembersPage() {
       ) : (
         <MemberRows rows={rows} stale={members.isPlaceholderData} />
       )}
-      {members.error && rows.length > 0 ? (
-        <p role="alert">More members could not be loaded. {describeRequestError(members.error)}</p>
-      ) : null}
-      {members.hasNextPage && !members.isPlaceholderData ? (
-        <p>
-          <button
-            type="button"
-            className="button"
-            disabled={members.isFetchingNextPage}
-            onClick={() => void members.fetchNextPage()}
-          >
-            {members.isFetchingNextPage ? 'Loading…' : 'Show more members'}
-          </button>
-        </p>
-      ) : null}
+      <MorePages list={members} what="members" />
     </article>
   )
 }

@@ -1,10 +1,9 @@
-import type { DelegateStatementMessage } from '@guildhall/core'
+import { type DelegateStatementMessage, supersedingTimestamp } from '@guildhall/core'
 import type { Address } from 'viem'
 
 /**
  * The EIP-712 statement message for what the delegate wrote, verbatim (markdown: spacing can matter). An
- * edit must win over the statement it replaces (the latest timestamp wins): its timestamp is later than
- * that one's, even within the same second.
+ * edit must win over the statement it replaces: core's `supersedingTimestamp` dates it later.
  */
 export function buildStatementMessage({
   delegate,
@@ -22,7 +21,7 @@ export function buildStatementMessage({
   return {
     delegate,
     statement,
-    timestamp: Math.max(Math.floor(now / 1000), (replaces?.timestamp ?? 0) + 1),
+    timestamp: supersedingTimestamp(now, replaces),
   }
 }
 

@@ -6,17 +6,15 @@ import {
   type ProposalKind,
   type ProposalMessage,
   proposalMessageSchema,
-  proposalTypedData,
 } from '@guildhall/core'
 import { type FormEvent, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { getBlockNumber } from 'viem/actions'
-import { useClient, useSignTypedData } from 'wagmi'
+import { useClient } from 'wagmi'
 import { Card } from '../../components/card.tsx'
 import { useDaoChain } from '../../lib/dao-chain.ts'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
-import { walletFailure } from '../../lib/wallet-errors.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { useCreateProposal } from './queries/create-proposal.ts'
 import './proposals.css'
@@ -32,7 +30,6 @@ const DAY = 24 * 60 * 60
 export function NewProposalPage() {
   const dao = useDaoChain()
   const client = useClient({ chainId: dao.token?.chainId })
-  const { signTypedDataAsync } = useSignTypedData()
   const navigate = useNavigate()
   const createProposal = useCreateProposal()
   const amount = useTokenAmount()
@@ -41,8 +38,9 @@ export function NewProposalPage() {
   const [kind, setKind] = useState<ProposalKind>('basic')
   const [choices, setChoices] = useState('')
   const [days, setDays] = useState('3')
-  const [error, setError] = useState<string>()
-  const [step, setStep] = useState<'idle' | 'signing' | 'sending'>('idle')
+  // What stops the proposal before the wallet is asked; the signing's own failure is the action's status.
+  const [problem, setProblem] = useState<string>()
+  const { status } = createProposal
   // With sign-in on, writing needs a session: the page asks for it before the form, not once it is filled in.
   const gate = useSessionGate()
 
@@ -51,13 +49,14 @@ export function NewProposalPage() {
   async function onSubmit(event: FormEvent) {
     event.preventDefault()
     if (!dao.address || !dao.domain || !client) return
-    setError(undefined)
+    setProblem(undefined)
+    createProposal.reset()
     const now = Math.floor(Date.now() / 1000)
     let snapshot: number
     try {
       snapshot = Number(await getBlockNumber(client, { cacheTime: 0 })) - 1
     } catch {
-      setError('The chain could not be reached to fix the snapshot block. Try again shortly.')
+      setProblem('The chain could not be reached to fix the snapshot block. Try again shortly.')
       return
     }
     const candidate = {
@@ -80,22 +79,14 @@ export function NewProposalPage() {
     }
     const parsed = proposalMessageSchema.safeParse(candidate)
     if (!parsed.success) {
-      setError(formatIssues(parsed.error).replaceAll('- ', ''))
+      setProblem(formatIssues(parsed.error).replaceAll('- ', ''))
       return
     }
     const message: ProposalMessage = parsed.data
-    try {
-      setStep('signing')
-      const signature = await signTypedDataAsync(proposalTypedData(dao.domain, message))
-      setStep('sending')
-      const { id } = await createProposal.mutateAsync({ message, signature })
-      navigate(`/proposals/${id}`)
-    } catch (e) {
-      setError(walletFailure(e, 'the signature'))
-    } finally {
-      setStep('idle')
-    }
+    const created = await createProposal.run(message)
+    if (created) navigate(`/proposals/${created.id}`)
   }
+  const error = problem ?? (status.step === 'failed' ? status.error : undefined)
 
   return (
     <article className="page">
@@ -170,10 +161,10 @@ export function NewProposalPage() {
             {dao.wrongChain ? (
               <SwitchChainButton purpose="to sign" primary />
             ) : (
-              <button type="submit" className="button primary" disabled={step !== 'idle'}>
-                {step === 'signing'
+              <button type="submit" className="button primary" disabled={createProposal.busy}>
+                {status.step === 'signing'
                   ? 'Sign in your wallet…'
-                  : step === 'sending'
+                  : status.step === 'submitting'
                     ? 'Submitting…'
                     : 'Sign and submit'}
               </button>

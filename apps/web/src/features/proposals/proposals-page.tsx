@@ -1,6 +1,7 @@
 import { PROPOSAL_STATES, type ProposalState, STATE_LABELS, timeLine } from '@guildhall/core'
 import { useState } from 'react'
 import { Link } from 'react-router'
+import { MorePages } from '../../components/more-pages.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { exactTime } from './format.ts'
 import { useLiveProposals } from './queries/live.ts'
@@ -19,9 +20,8 @@ export function ProposalsPage() {
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>(FILTERS[0] as (typeof FILTERS)[number])
   useLiveProposals()
   // "All" asks for every state: no filter.
-  const { data, error, isPending, hasNextPage, fetchNextPage, isFetchingNextPage } = useProposals(
-    filter.id === 'all' ? [] : filter.states,
-  )
+  const proposals = useProposals(filter.id === 'all' ? [] : filter.states)
+  const { data, error, isPending } = proposals
   const shown = data?.pages.flatMap((page) => page.proposals) ?? []
   const now = data?.pages[0]?.now ?? 0
   return (
@@ -45,7 +45,7 @@ export function ProposalsPage() {
           </button>
         ))}
       </fieldset>
-      {error ? (
+      {error && shown.length === 0 ? (
         <p role="alert">The proposals could not be loaded. {describeRequestError(error)}</p>
       ) : isPending ? (
         <p className="muted">Loading proposals…</p>
@@ -71,18 +71,7 @@ export function ProposalsPage() {
           ))}
         </ul>
       )}
-      {hasNextPage ? (
-        <p>
-          <button
-            type="button"
-            className="button"
-            disabled={isFetchingNextPage}
-            onClick={() => void fetchNextPage()}
-          >
-            {isFetchingNextPage ? 'Loading…' : 'Show more proposals'}
-          </button>
-        </p>
-      ) : null}
+      <MorePages list={proposals} what="proposals" />
     </article>
   )
 }

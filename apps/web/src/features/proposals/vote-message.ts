@@ -1,10 +1,9 @@
-import type { VoteMessage } from '@guildhall/core'
+import { supersedingTimestamp, type VoteMessage } from '@guildhall/core'
 import type { Address, Hex } from 'viem'
 
 /**
  * The EIP-712 vote message for the choices a member picked (1-based, in any order) and their reason.
- * A change of mind must win over the vote it replaces (the latest timestamp wins): its timestamp is
- * later than that vote's, even within the same second.
+ * A change of mind must win over the vote it replaces: core's `supersedingTimestamp` dates it later.
  */
 export function buildVoteMessage({
   voter,
@@ -28,6 +27,6 @@ export function buildVoteMessage({
     proposal: proposal as Hex,
     choices: [...picked].sort((a, b) => a - b),
     reason: reason.trim(),
-    timestamp: Math.max(Math.floor(now / 1000), (replaces?.timestamp ?? 0) + 1),
+    timestamp: supersedingTimestamp(now, replaces),
   }
 }

@@ -1,19 +1,25 @@
-import { GOVERNANCE_LIMITS, type ProposalDetail, voteTypedData } from '@guildhall/core'
+import { GOVERNANCE_LIMITS, type ProposalDetail } from '@guildhall/core'
 import { type FormEvent, useState } from 'react'
 import type { Address } from 'viem'
-import { useAccount, useSignTypedData } from 'wagmi'
+import { useAccount } from 'wagmi'
 import { Card } from '../../components/card.tsx'
+import { SignedActionStatusLine } from '../../components/signed-action-status.tsx'
 import { Term } from '../../components/term.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { useDaoChain } from '../../lib/dao-chain.ts'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
-import { walletFailure } from '../../lib/wallet-errors.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { useCastVote } from './queries/cast-vote.ts'
 import { useMyVote } from './queries/votes.ts'
 import { useVotingPower } from './queries/voting-power.ts'
 import { buildVoteMessage } from './vote-message.ts'
+
+const VOTE_WORDS = {
+  signing: 'Sign your vote in your wallet…',
+  submitting: 'Submitting your vote…',
+  done: 'Your vote is recorded. You can change it until voting ends.',
+}
 
 /** "Your vote": asks for a wallet, then (with sign-in on) a session, then offers the account's vote. */
 export function VotePanel({ proposal }: { proposal: ProposalDetail }) {
@@ -43,12 +49,9 @@ export function VotePanel({ proposal }: { proposal: ProposalDetail }) {
 function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
   const dao = useDaoChain()
   const castVote = useCastVote()
-  const { signTypedDataAsync } = useSignTypedData()
   const power = useVotingPower(proposal.id, dao.address)
   const [picked, setPicked] = useState<number[]>([])
   const [reason, setReason] = useState('')
-  const [status, setStatus] = useState<{ text: string; error: boolean }>()
-  const [busy, setBusy] = useState(false)
   const { message } = proposal
   const myVote = useMyVote(proposal.id, dao.address)
   const mine = myVote.data ?? undefined
@@ -69,29 +72,19 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
         ? 'Pick a choice first.'
         : null)
 
-  async function onVote(event: FormEvent) {
+  function onVote(event: FormEvent) {
     event.preventDefault()
     if (!dao.domain || !dao.address || disabledReason) return
-    const vote = buildVoteMessage({
-      voter: dao.address,
-      proposal: proposal.id,
-      picked,
-      reason,
-      replaces: mine,
-      now: Date.now(),
-    })
-    setBusy(true)
-    setStatus({ text: 'Sign your vote in your wallet…', error: false })
-    try {
-      const signature = await signTypedDataAsync(voteTypedData(dao.domain, vote))
-      setStatus({ text: 'Submitting your vote…', error: false })
-      await castVote.mutateAsync({ id: proposal.id, signed: { message: vote, signature } })
-      setStatus({ text: 'Your vote is recorded. You can change it until voting ends.', error: false })
-    } catch (e) {
-      setStatus({ text: walletFailure(e, 'the signature'), error: true })
-    } finally {
-      setBusy(false)
-    }
+    void castVote.run(
+      buildVoteMessage({
+        voter: dao.address,
+        proposal: proposal.id,
+        picked,
+        reason,
+        replaces: mine,
+        now: Date.now(),
+      }),
+    )
   }
 
   const single = message.kind !== 'approval'
@@ -148,7 +141,7 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
                 type="submit"
                 className="button primary"
                 // Until the counting vote is known, a new one could not be timed after it.
-                disabled={busy || myVote.isPending || Boolean(disabledReason)}
+                disabled={castVote.busy || myVote.isPending || Boolean(disabledReason)}
                 aria-describedby={disabledReason ? 'vote-disabled-reason' : undefined}
               >
                 {mine ? 'Change vote' : 'Vote'}
@@ -172,11 +165,7 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
           </p>
         </div>
       ) : null}
-      {status ? (
-        <p role={status.error ? 'alert' : 'status'} className={status.error ? 'error' : undefined}>
-          {status.text}
-        </p>
-      ) : null}
+      <SignedActionStatusLine status={castVote.status} words={VOTE_WORDS} />
     </Card>
   )
 }

@@ -1,9 +1,11 @@
 import { ADDRESS_START_PATTERN, type ProposalDetail, relativeTime, VOTE_LIST_ORDERS } from '@guildhall/core'
-import { useDeferredValue, useState } from 'react'
+import { useState } from 'react'
 import { Card } from '../../components/card.tsx'
+import { MorePages } from '../../components/more-pages.tsx'
 import { Term } from '../../components/term.tsx'
 import { VoteReason } from '../../components/vote-reason.tsx'
 import { describeRequestError } from '../../lib/api.ts'
+import { SEARCH_PAUSE_MS, useDebouncedValue } from '../../lib/debounced-value.ts'
 import { MemberName } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
 import { exactTime } from './format.ts'
@@ -20,7 +22,7 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
   const [order, setOrder] = useState<(typeof VOTE_LIST_ORDERS)[number]>('power')
   const [choice, setChoice] = useState<number | undefined>()
   const [search, setSearch] = useState('')
-  const typed = useDeferredValue(search.trim())
+  const [typed] = useDebouncedValue(search.trim(), SEARCH_PAUSE_MS)
   const searchable = typed === '' || ADDRESS_START_PATTERN.test(typed)
   const votes = useVotes(proposal.id, {
     order,
@@ -102,19 +104,7 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
           ))}
         </ol>
       )}
-      {votes.error && shown.length > 0 ? (
-        <p role="alert">More votes could not be loaded. {describeRequestError(votes.error)}</p>
-      ) : null}
-      {votes.hasNextPage ? (
-        <button
-          type="button"
-          className="button"
-          disabled={votes.isFetchingNextPage}
-          onClick={() => void votes.fetchNextPage()}
-        >
-          {votes.isFetchingNextPage ? 'Loading…' : 'Show more votes'}
-        </button>
-      ) : null}
+      <MorePages list={votes} what="votes" />
     </Card>
   )
 }

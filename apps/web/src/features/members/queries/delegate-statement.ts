@@ -1,12 +1,15 @@
 import {
   type DelegateStatement,
   delegateStatementSchema,
+  delegateStatementTypedData,
   publishStatementResponseSchema,
   type SignedDelegateStatement,
 } from '@guildhall/core'
-import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
 import type { Address } from 'viem'
 import { ApiRequestError, apiGet, apiSend } from '../../../lib/api.ts'
+import { useSignedAction } from '../../../lib/signed-action.ts'
+import { walletFailure } from '../../../lib/wallet-errors.ts'
 
 /** The query keys of delegate statements, one per delegate (any case of the address is one key). */
 const statementKeys = {
@@ -57,12 +60,30 @@ const submitStatement = (signed: SignedDelegateStatement) =>
     { idempotent: true },
   )
 
-/** Publishes a signed statement; settles once the delegate's statement has been read again. */
+/** Why a publication failed, in a sentence: the server's for a refusal, the wallet's for a signature. */
+function publishFailure(error: unknown): string {
+  if (!(error instanceof ApiRequestError)) return walletFailure(error, 'the signature')
+  switch (error.status) {
+    case 401:
+      return `The signature was not accepted: ${error.message} Sign again with the connected account.`
+    case 409:
+      return `${error.message} Reload the page to edit your latest statement.`
+    case 400:
+    case 413:
+      return `The statement was refused: ${error.message}`
+    default:
+      // Timestamps (422), rate limits (429), the chain for a contract account (503), the network (0): the
+      // server's sentence or ours already says what to do.
+      return error.message
+  }
+}
+
+/** Signs and publishes a statement; done once the delegate's statement has been read again. */
 export function usePublishStatement() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: submitStatement,
-    onSuccess: (_answer, signed) =>
-      queryClient.invalidateQueries({ queryKey: statementKeys.of(signed.message.delegate) }),
+  return useSignedAction({
+    typedData: delegateStatementTypedData,
+    submit: submitStatement,
+    changes: (signed) => [statementKeys.of(signed.message.delegate)],
+    failure: publishFailure,
   })
 }

@@ -1,20 +1,18 @@
-import { castVoteResponseSchema, type SignedVote } from '@guildhall/core'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { castVoteResponseSchema, type SignedVote, voteTypedData } from '@guildhall/core'
 import { apiSend } from '../../../lib/api.ts'
+import { useSignedAction } from '../../../lib/signed-action.ts'
 import { proposalKeys } from './keys.ts'
 
 /**
  * POST /api/proposals/:id/votes: a signed vote (a later one from the same voter replaces it). Stored once
  * by its digest, a replay answers 200: sent again if the connection failed.
  */
-const submitVote = (id: string, signed: SignedVote) =>
-  apiSend('POST', `/api/proposals/${id}/votes`, signed, castVoteResponseSchema, { idempotent: true })
-
-/** Submits a signed vote; settles once every proposal query has been refreshed. */
-export function useCastVote() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: ({ id, signed }: { id: string; signed: SignedVote }) => submitVote(id, signed),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: proposalKeys.all }),
+const submitVote = (signed: SignedVote) =>
+  apiSend('POST', `/api/proposals/${signed.message.proposal}/votes`, signed, castVoteResponseSchema, {
+    idempotent: true,
   })
+
+/** Signs and submits a vote; done once every proposal query has been refreshed. */
+export function useCastVote() {
+  return useSignedAction({ typedData: voteTypedData, submit: submitVote, changes: () => [proposalKeys.all] })
 }

@@ -1,6 +1,6 @@
-import { createProposalResponseSchema, type SignedProposal } from '@guildhall/core'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { createProposalResponseSchema, proposalTypedData, type SignedProposal } from '@guildhall/core'
 import { apiSend } from '../../../lib/api.ts'
+import { useSignedAction } from '../../../lib/signed-action.ts'
 import { proposalKeys } from './keys.ts'
 
 /**
@@ -10,11 +10,11 @@ import { proposalKeys } from './keys.ts'
 const submitProposal = (signed: SignedProposal) =>
   apiSend('POST', '/api/proposals', signed, createProposalResponseSchema, { idempotent: true })
 
-/** Submits a signed proposal; settles once the proposal queries have been refreshed. */
+/** Signs and submits a proposal; done once the proposal queries have been refreshed. */
 export function useCreateProposal() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: submitProposal,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: proposalKeys.all }),
+  return useSignedAction({
+    typedData: proposalTypedData,
+    submit: submitProposal,
+    changes: () => [proposalKeys.all],
   })
 }
