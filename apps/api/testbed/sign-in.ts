@@ -1,7 +1,6 @@
 // Sign-In with Ethereum over HTTP as the web app does it (nonce, EIP-4361 message, personal_sign, verify),
 // with a viem account, for the tests and the bench that need a signed-in member of a running server.
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
+import { buildSignInMessage, LOCAL_CHAIN_ID, signInStatement } from '@guildhall/core'
 import type { Hex, PrivateKeyAccount } from 'viem'
 
 export const SESSION_COOKIE = 'guildhall_session'

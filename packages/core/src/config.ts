@@ -12,7 +12,7 @@ export const hexColorSchema = z
   .string()
   .check(z.regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour of 3 or 6 digits, like #0e76fd'))
 
-export const addressSchema = z.pipe(
+const addressSchema = z.pipe(
   z
     .string()
     .check(z.refine((value) => isAddress(value, { strict: false }), 'must be a 0x-prefixed 20-byte address')),

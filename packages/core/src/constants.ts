@@ -28,9 +28,6 @@ export const ADDRESS_SHORTEN_MIN_LENGTH = 8
 export const ADDRESS_SHORTEN_KEEP = 4
 export const NAME_MAX_LENGTH = 24
 
-/** Compact (phone) layout below this width. */
-export const COMPACT_BREAKPOINT_PX = 768
-
 /** The required wallet group's name, and the order of its wallets. */
 export const WALLET_GROUP_NAME = 'Popular'
 export const POPULAR_WALLET_IDS = [

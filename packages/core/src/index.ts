@@ -1,16 +1,183 @@
-export * from './api-schemas.ts'
-export * from './auth.ts'
-export * from './config.ts'
-export * from './constants.ts'
-export * from './format.ts'
-export * from './glossary.ts'
-export * from './governance/log.ts'
-export * from './governance/messages.ts'
-export * from './governance/rules.ts'
-export * from './navigation.ts'
-export * from './primitives.ts'
-export * from './proposal-text.ts'
-export * from './rpc-transport.ts'
-export * from './siwe.ts'
-export * from './tally.ts'
-export * from './wallet-errors.ts'
+/**
+ * `@guildhall/core`, the main entry: what the web app and the API share, safe in a browser. Each export is
+ * named here once, and this is the one way to import it; core's other entries are named in package.json
+ * (`recount`, `rpc-socket`, `generated/governance-token`: ADR 044).
+ *
+ * `api/` holds the API's requests and answers, one file per resource; whole numbers that may exceed a
+ * JavaScript number are decimal strings there (JSON has no bigint). The result bundle's schema lives with
+ * the recount that reads it.
+ */
+
+export type { PublicSession, SessionListItem, SessionResponse, SessionsResponse } from './api/auth.ts'
+export {
+  nonceResponseSchema,
+  sessionResponseSchema,
+  sessionsResponseSchema,
+  verifyRequestSchema,
+} from './api/auth.ts'
+export { apiErrorSchema } from './api/errors.ts'
+export { ADDRESS_START_PATTERN, CURSOR_MAX_LENGTH } from './api/lists.ts'
+export type { LiveProposal, LiveTally } from './api/live.ts'
+export { liveProposalSchema, liveTallySchema } from './api/live.ts'
+export type {
+  MemberList,
+  MemberListItem,
+  MemberListQuery,
+  MemberPageQuery,
+  MemberProfile,
+  MemberSort,
+  PowerHistory,
+  PowerHistoryQuery,
+} from './api/members.ts'
+export {
+  MEMBER_SORTS,
+  memberDelegatorListSchema,
+  memberListQuerySchema,
+  memberListSchema,
+  memberPageQuerySchema,
+  memberProfileSchema,
+  memberProposalListSchema,
+  memberVoteListSchema,
+  powerHistoryQuerySchema,
+  powerHistorySchema,
+} from './api/members.ts'
+export type { NameAnswer, NameList, ResolvedName } from './api/names.ts'
+export {
+  ENS_NAME_MAX_LENGTH,
+  NAMES_PER_REQUEST_MAX,
+  nameListQuerySchema,
+  nameListSchema,
+  nameResolveQuerySchema,
+  resolvedNameSchema,
+} from './api/names.ts'
+export type { ProposalDetail, ProposalListQuery } from './api/proposals.ts'
+export {
+  createProposalResponseSchema,
+  proposalDetailSchema,
+  proposalListQuerySchema,
+  proposalListSchema,
+} from './api/proposals.ts'
+export type { DelegateStatement } from './api/statements.ts'
+export { delegateStatementSchema, publishStatementResponseSchema } from './api/statements.ts'
+export type { TallyJson } from './api/tallies.ts'
+export { tallyToJson } from './api/tallies.ts'
+export { holderStatsSchema } from './api/token.ts'
+export type { VoteListItem, VoteListQuery } from './api/votes.ts'
+export { castVoteResponseSchema, VOTE_LIST_ORDERS, voteListQuerySchema, voteListSchema } from './api/votes.ts'
+export type { AnswerSource, ZeroPowerExplanation } from './api/voting-power.ts'
+export { votingPowerResponseSchema } from './api/voting-power.ts'
+export type { GovernanceRules, PublicChain, PublicConfig } from './config.ts'
+export {
+  APP_SHELL_PLACEHOLDER,
+  DEFAULT_GOVERNANCE_RULES,
+  formatIssues,
+  hexColorSchema,
+  MISSING_PROJECT_ID_MESSAGE,
+  PUBLIC_CONFIG_ELEMENT_ID,
+  PUBLIC_CONFIG_PLACEHOLDER,
+  publicConfigSchema,
+} from './config.ts'
+export type { WalletId } from './constants.ts'
+export {
+  DEFAULT_CONFIRMATIONS,
+  HTTP_TIMEOUT_MS,
+  LOCAL_CHAIN_ID,
+  MULTICALL_BATCH_SIZE,
+  MULTICALL3_ADDRESS,
+  POLLING_INTERVAL_MS,
+  POPULAR_WALLET_IDS,
+  QUERY_GC_TIME_MS,
+  QUERY_NETWORK_MODE,
+  QUERY_PERSIST_KEY,
+  QUERY_RETRY,
+  RECEIPT_RETRY_BASE_DELAY_MS,
+  RECEIPT_RETRY_COUNT,
+  receiptRetryDelay,
+  WALLET_CONNECT_WALLET_IDS,
+  WALLET_GROUP_NAME,
+} from './constants.ts'
+export { formatTokenAmount, shortenAddress } from './format.ts'
+export type { GlossaryTermId } from './glossary.ts'
+export { GLOSSARY, glossaryEntry, glossaryPath } from './glossary.ts'
+export type { LogEntry, LogEntryKind } from './governance/log.ts'
+export { LOG_GENESIS_HASH, logChainProblem, logEntryHash } from './governance/log.ts'
+export type {
+  DelegateStatementMessage,
+  GovernanceDomain,
+  ProposalMessage,
+  SignedDelegateStatement,
+  SignedProposal,
+  SignedVote,
+  VoteMessage,
+} from './governance/messages.ts'
+export {
+  BASIC_CHOICES,
+  delegateStatementId,
+  delegateStatementMessageSchema,
+  delegateStatementTypedData,
+  governanceDomain,
+  proposalId,
+  proposalMessageSchema,
+  proposalTypedData,
+  signedDelegateStatementSchema,
+  signedProposalSchema,
+  signedVoteSchema,
+  voteId,
+  voteMessageSchema,
+  voteTypedData,
+} from './governance/messages.ts'
+export type { ProposalKind } from './governance/rules.ts'
+export {
+  countingVotes,
+  DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
+  GOVERNANCE_LIMITS,
+  PROPOSAL_KINDS,
+  snapshotProblem,
+  supersedes,
+  supersedingTimestamp,
+  TIMESTAMP_MAX_AGE_SECONDS,
+  TIMESTAMP_MAX_SKEW_SECONDS,
+  timestampProblem,
+  timestampProblemMessage,
+  voteChoicesProblem,
+} from './governance/rules.ts'
+export { MAIN_NAV } from './navigation.ts'
+export { BYTES32_PATTERN, bytes32Schema, checksummedAddressSchema, tokenAmountSchema } from './primitives.ts'
+export { relativeTime, STATE_LABELS, timeLine } from './proposal-text.ts'
+export { isWebSocketUrl, rpcTransport } from './rpc-transport.ts'
+export {
+  ChainUnavailableError,
+  SIGNATURE_CHECK_GAS,
+  verifyHashSignature,
+  verifyPersonalSignature,
+} from './signature.ts'
+export type { SiwePolicy } from './siwe.ts'
+export {
+  buildSignInMessage,
+  checkSiwePolicy,
+  parseRfc3339,
+  parseSiweMessageStrict,
+  signInStatement,
+} from './siwe.ts'
+export type { ProposalState, Tally, TallyRules, TallyTotals } from './tally.ts'
+export {
+  addToTotals,
+  basisPoints,
+  emptyTallyTotals,
+  FINALITY_DELAY_SECONDS,
+  formatBasisPoints,
+  nextStateChange,
+  PROPOSAL_STATES,
+  proposalState,
+  settleTally,
+  sharesInBasisPoints,
+  TALLY_VERSION,
+  tally,
+  voteContribution,
+} from './tally.ts'
+export {
+  chainNotConfiguredMessage,
+  SPEC_LIBRARY_MESSAGES,
+  WALLET_ERROR_MESSAGES,
+  walletErrorMessage,
+} from './wallet-errors.ts'

@@ -8,7 +8,7 @@
 import { JSONParser } from '@streamparser/json'
 import { getAddress, type Hex, hashTypedData, type PublicClient, parseAbi } from 'viem'
 import { getCode, multicall, readContract } from 'viem/actions'
-import { tallyJsonSchema } from './api-schemas.ts'
+import { tallyJsonSchema } from './api/tallies.ts'
 import { formatIssues } from './config.ts'
 import { MULTICALL3_ADDRESS } from './constants.ts'
 import { type LogEntry, logEntryHash, logEntrySchema } from './governance/log.ts'
@@ -55,7 +55,7 @@ export const resultBundleSchema = z.object({
   votes: z.array(bundleVoteSchema),
   log: z.array(logEntrySchema),
 })
-export type ResultBundle = z.infer<typeof resultBundleSchema>
+type ResultBundle = z.infer<typeof resultBundleSchema>
 
 const bundleHeadSchema = z.object({
   format: resultBundleSchema.shape.format,

@@ -31,7 +31,7 @@ export class ChainUnavailableError extends Error {
  */
 export const SIGNATURE_CHECK_GAS = 2_000_000n
 /** How long a signature check may wait on the chain in all, retries of the transport included. */
-export const SIGNATURE_CHECK_TIMEOUT_MS = 5_000
+const SIGNATURE_CHECK_TIMEOUT_MS = 5_000
 
 const ERC1271_MAGIC_VALUE = '0x1626ba7e'
 const erc1271Abi = [

@@ -7,7 +7,7 @@ import negativeObjects from '../test-fixtures/siwe/parsing_negative_objects.json
 import positive from '../test-fixtures/siwe/parsing_positive.json' with { type: 'json' }
 import verificationNegative from '../test-fixtures/siwe/verification_negative.json' with { type: 'json' }
 import verificationPositive from '../test-fixtures/siwe/verification_positive.json' with { type: 'json' }
-import { verifyRequestSchema } from './auth.ts'
+import { verifyRequestSchema } from './api/auth.ts'
 import {
   buildSignInMessage,
   checkSiwePolicy,

@@ -480,7 +480,7 @@ export function parseSiweMessageStrict(message: string, options: SiweParseOption
 // ---------------------------------------------------------------------------------------------------------------
 // Policy
 
-export type SiwePolicyCode =
+type SiwePolicyCode =
   | 'nonce_mismatch'
   | 'domain_mismatch'
   | 'scheme_mismatch'
@@ -521,14 +521,14 @@ export interface SiwePolicy {
   maxExpirationMs?: number
 }
 
-export const SIWE_DEFAULT_MAX_AGE_MS = 10 * 60_000
-export const SIWE_DEFAULT_MAX_FUTURE_MS = 60_000
-export const SIWE_DEFAULT_MAX_EXPIRATION_MS = 24 * 60 * 60_000
+const SIWE_DEFAULT_MAX_AGE_MS = 10 * 60_000
+const SIWE_DEFAULT_MAX_FUTURE_MS = 60_000
+const SIWE_DEFAULT_MAX_EXPIRATION_MS = 24 * 60 * 60_000
 
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** https, or http on a loopback host (development). */
-export function isSecureSignInOrigin(origin: string): boolean {
+function isSecureSignInOrigin(origin: string): boolean {
   try {
     const url = new URL(origin)
     return url.protocol === 'https:' || (url.protocol === 'http:' && LOCAL_HOSTNAMES.has(url.hostname))

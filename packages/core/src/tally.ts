@@ -4,7 +4,8 @@
  * by anyone. A change to how votes are counted must bump TALLY_VERSION: export bundles record the version
  * their result was computed with.
  */
-import { BASIC_ABSTAIN, BASIC_AGAINST, BASIC_FOR, type ProposalKind } from './governance/messages.ts'
+import { BASIC_ABSTAIN, BASIC_AGAINST, BASIC_FOR } from './governance/messages.ts'
+import type { ProposalKind } from './governance/rules.ts'
 
 export const TALLY_VERSION = 1
 
@@ -48,7 +49,7 @@ export type TallyRules = {
 export type CountedVote = { choices: readonly number[]; power: bigint }
 
 export const OUTCOMES = ['passed', 'rejected', 'no-quorum'] as const
-export type Outcome = (typeof OUTCOMES)[number]
+type Outcome = (typeof OUTCOMES)[number]
 
 export type Tally = TallyTotals & {
   version: number

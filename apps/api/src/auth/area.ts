@@ -1,6 +1,5 @@
 // The sign-in area: Sign-In with Ethereum, sessions, and the checks a signed-in request passes.
-import { rpcTransport } from '@guildhall/core'
-import { signInStatement } from '@guildhall/core/siwe'
+import { rpcTransport, signInStatement } from '@guildhall/core'
 import { createPublicClient, type PublicClient } from 'viem'
 import type { Area, AreaContext } from '../platform/area.ts'
 import { authRoutes } from './routes.ts'

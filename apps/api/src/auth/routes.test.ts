@@ -1,8 +1,7 @@
 import { gzipSync } from 'node:zlib'
 // Sign-in and sessions over HTTP (in-process), against a real anvil, real Safes and the test database
 // (PGlite, or PostgreSQL with TEST_DATABASE_URL). Cases from docs/security.md, "Adversarial cases: sign-in".
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
+import { buildSignInMessage, LOCAL_CHAIN_ID, signInStatement } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort } from '@guildhall/devchain/anvil'
 import {

@@ -1,5 +1,5 @@
 // HTTP for sign-in and sessions (ADR 007): validate, call the service, map its answer.
-import { type SessionResponse, type SessionsResponse, verifyRequestSchema } from '@guildhall/core/auth'
+import { type SessionResponse, type SessionsResponse, verifyRequestSchema } from '@guildhall/core'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../platform/http/errors.ts'
 import { parse, sessionIdParam } from '../platform/http/params.ts'

@@ -1,8 +1,14 @@
 // Sign-In with Ethereum and sessions (ADR 007, docs/security.md). Checks run cheapest first:
 // shape, policy, nonce, signature; the nonce is consumed in the transaction that creates the session.
 import { createHash, randomBytes } from 'node:crypto'
-import { ChainUnavailableError, verifyPersonalSignature } from '@guildhall/core/signature'
-import { checkSiwePolicy, parseRfc3339, parseSiweMessageStrict, type SiwePolicy } from '@guildhall/core/siwe'
+import {
+  ChainUnavailableError,
+  checkSiwePolicy,
+  parseRfc3339,
+  parseSiweMessageStrict,
+  type SiwePolicy,
+  verifyPersonalSignature,
+} from '@guildhall/core'
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import type { Db } from '../platform/db/client.ts'

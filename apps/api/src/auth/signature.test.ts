@@ -1,10 +1,10 @@
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import {
   ChainUnavailableError,
+  LOCAL_CHAIN_ID,
   SIGNATURE_CHECK_GAS,
   verifyHashSignature,
   verifyPersonalSignature,
-} from '@guildhall/core/signature'
+} from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'

@@ -1,7 +1,7 @@
 // What the governance services (proposals, votes, voting power, results, the log) work with, and the
 // chain checks proposals and votes share.
 import type { GovernanceDomain, GovernanceRules } from '@guildhall/core'
-import { ChainUnavailableError, verifyHashSignature } from '@guildhall/core/signature'
+import { ChainUnavailableError, verifyHashSignature } from '@guildhall/core'
 import type { Address, Hex, PublicClient } from 'viem'
 import { type Database, isDatabaseUnavailable } from '../platform/db/client.ts'
 import { ApiError } from '../platform/http/errors.ts'

@@ -5,7 +5,7 @@ import { and, gt, lte, or, type SQL, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import type { Db } from '../platform/db/client.ts'
 import { proposals } from '../platform/db/schema.ts'
-import { cursorCodec, cursorField } from '../platform/http/keyset-page.ts'
+import { cursorCodec, cursorField, keysetPage, rowsForPage } from '../platform/http/keyset-page.ts'
 import { proposalSummary } from './proposals.ts'
 
 /** Proposals in `state` at `now`: the SQL form of `proposalState`, tested against it. */
@@ -55,11 +55,9 @@ export async function proposalPage(
     )
     // As the index is built (nulls last), so the page is read from it in order, not sorted.
     .orderBy(sql`${proposals.start} desc nulls last`, sql`${proposals.id} desc nulls last`)
-    .limit(query.limit + 1)
-  const page = rows.slice(0, query.limit)
-  const last = page.at(-1)
-  return {
-    proposals: page.map((row) => proposalSummary(row, now)),
-    next: rows.length > query.limit && last ? cursor.encode([BigInt(last.start), last.id as Hex]) : null,
-  }
+    .limit(rowsForPage(query.limit))
+  const { page, next } = keysetPage(rows, query.limit, (last) =>
+    cursor.encode([BigInt(last.start), last.id as Hex]),
+  )
+  return { proposals: page.map((row) => proposalSummary(row, now)), next }
 }

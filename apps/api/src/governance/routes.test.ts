@@ -17,6 +17,7 @@ import {
   proposalId,
   proposalListSchema,
   proposalTypedData,
+  SIGNATURE_CHECK_GAS,
   tally,
   tallyToJson,
   type VoteMessage,
@@ -26,7 +27,6 @@ import {
 } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { BundleFormatError, type RecountProgress, recount, resultBundleSchema } from '@guildhall/core/recount'
-import { SIGNATURE_CHECK_GAS } from '@guildhall/core/signature'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'

@@ -6,7 +6,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import type { Db } from '../platform/db/client.ts'
 import { ballots, votes } from '../platform/db/schema.ts'
-import { cursorCodec, cursorField } from '../platform/http/keyset-page.ts'
+import { cursorCodec, cursorField, keysetPage, rowsForPage } from '../platform/http/keyset-page.ts'
 
 /** A cursor is only good for the order that wrote it: the last row's key and voter, each in its column's range. */
 export const voteListCursors = {
@@ -64,15 +64,12 @@ export async function listVotes(db: Db, proposalId: string, query: VoteListQuery
       byPower ? sql`${ballots.power} desc nulls last` : sql`${ballots.timestamp} desc nulls last`,
       sql`${ballots.voter} desc nulls last`,
     )
-    .limit(query.limit + 1)
-  const page = rows.slice(0, query.limit)
-  const last = page.at(-1)
-  const next =
-    rows.length > query.limit && last
-      ? byPower
-        ? voteListCursors.power.encode([last.power, last.voter as Address])
-        : voteListCursors.time.encode([BigInt(last.timestamp), last.voter as Address])
-      : null
+    .limit(rowsForPage(query.limit))
+  const { page, next } = keysetPage(rows, query.limit, (last) =>
+    byPower
+      ? voteListCursors.power.encode([last.power, last.voter as Address])
+      : voteListCursors.time.encode([BigInt(last.timestamp), last.voter as Address]),
+  )
   return {
     votes: page.map((row) => ({
       id: row.id,

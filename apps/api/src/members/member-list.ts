@@ -8,7 +8,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm'
 import { type Address, getAddress } from 'viem'
 import type { Db } from '../platform/db/client.ts'
 import { memberStats, nameProfiles } from '../platform/db/schema.ts'
-import { cursorCodec, cursorField } from '../platform/http/keyset-page.ts'
+import { cursorCodec, cursorField, keysetPage, rowsForPage } from '../platform/http/keyset-page.ts'
 import type { TokenIndex } from '../token/token-index.ts'
 
 const t = memberStats
@@ -131,27 +131,26 @@ export async function listMembers(
       .where(and(kept(query.q), query.cursor === undefined ? undefined : after(query.sort, query.cursor)))
       // "nulls last" as the indexes are built, so the page is read from the index in order, not sorted.
       .orderBy(...sortKeys(query.sort).map((key) => sql`${key} desc nulls last`))
-      .limit(query.limit + 1),
+      .limit(rowsForPage(query.limit)),
     tokenIndex.totalVotes(),
   ])
   const totalVotes = totals?.totalVotes ?? 0n
   // An account searched by its whole address is found even with no row: it signed in, say, and holds nothing.
   const address = wholeAddress(query.q)
   if (address !== undefined && rows.length === 0 && query.cursor === undefined) rows.push(emptyRow(address))
-  const page = rows.slice(0, query.limit)
-  const last = page.at(-1)
-  const next = (row: typeof t.$inferSelect) =>
+  const { page, next } = keysetPage(rows, query.limit, (row) =>
     query.sort === 'power'
       ? cursors.power.encode([row.votes, row.address as Address])
       : cursors[query.sort].encode([
           query.sort === 'delegators' ? row.delegators : row.participation,
           row.votes,
           row.address as Address,
-        ])
+        ]),
+  )
   return {
     members: page.map((row) => memberFigures(row, totalVotes)),
     totalVotes,
     blockNumber: totals?.blockNumber ?? null,
-    next: rows.length > query.limit && last ? next(last) : null,
+    next,
   }
 }

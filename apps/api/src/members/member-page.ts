@@ -9,7 +9,7 @@ import { proposalPage } from '../governance/proposal-list.ts'
 import type { Db } from '../platform/db/client.ts'
 import { ballots, memberStats, nameProfiles, proposals, votes } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
-import { cursorCodec, cursorField } from '../platform/http/keyset-page.ts'
+import { cursorCodec, cursorField, keysetPage, rowsForPage } from '../platform/http/keyset-page.ts'
 import type { TokenIndex } from '../token/token-index.ts'
 import { emptyRow, type MemberFigures, memberFigures } from './member-list.ts'
 
@@ -92,9 +92,10 @@ export async function memberVotes(db: Db, voter: Address, query: MemberPageQuery
     )
     // As the index is built (nulls last), so the page is read from it in order, not sorted.
     .orderBy(sql`${ballots.timestamp} desc nulls last`, sql`${ballots.proposalId} desc nulls last`)
-    .limit(query.limit + 1)
-  const page = rows.slice(0, query.limit)
-  const last = page.at(-1)
+    .limit(rowsForPage(query.limit))
+  const { page, next } = keysetPage(rows, query.limit, (last) =>
+    voteCursor.encode([BigInt(last.timestamp), last.proposalId as Hex]),
+  )
   return {
     votes: page.map((row) => ({
       id: row.id,
@@ -106,10 +107,7 @@ export async function memberVotes(db: Db, voter: Address, query: MemberPageQuery
       reason: row.reason,
       timestamp: row.timestamp,
     })),
-    next:
-      rows.length > query.limit && last
-        ? voteCursor.encode([BigInt(last.timestamp), last.proposalId as Hex])
-        : null,
+    next,
   }
 }
 
@@ -142,16 +140,11 @@ export async function memberDelegators(db: Db, delegate: Address, query: MemberP
       ),
     )
     .orderBy(sql`${t.balance} desc nulls last`, sql`${t.address} desc nulls last`)
-    .limit(query.limit + 1)
-  const page = rows.slice(0, query.limit)
-  const last = page.at(-1)
-  return {
-    delegators: page,
-    next:
-      rows.length > query.limit && last
-        ? delegatorCursor.encode([last.balance, last.address as Address])
-        : null,
-  }
+    .limit(rowsForPage(query.limit))
+  const { page, next } = keysetPage(rows, query.limit, (last) =>
+    delegatorCursor.encode([last.balance, last.address as Address]),
+  )
+  return { delegators: page, next }
 }
 
 /**

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import {
   BASIC_CHOICES,
+  buildSignInMessage,
   governanceDomain,
   LOCAL_CHAIN_ID,
   type MemberList,
@@ -11,11 +12,11 @@ import {
   type ProposalMessage,
   proposalId,
   proposalTypedData,
+  signInStatement,
   type VoteMessage,
   voteTypedData,
 } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
-import { buildSignInMessage, signInStatement } from '@guildhall/core/siwe'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { sql } from 'drizzle-orm'

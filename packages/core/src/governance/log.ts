@@ -7,7 +7,7 @@ import { encodeAbiParameters, type Hex, keccak256, zeroHash } from 'viem'
 import { hexSchema } from '../primitives.ts'
 import { z } from '../zod.ts'
 
-export const LOG_ENTRY_KINDS = ['proposal', 'vote', 'statement'] as const
+const LOG_ENTRY_KINDS = ['proposal', 'vote', 'statement'] as const
 export type LogEntryKind = (typeof LOG_ENTRY_KINDS)[number]
 
 /** One entry as the API answers it (a result bundle's `log`, GET /api/governance/log). */

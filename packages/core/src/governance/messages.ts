@@ -7,7 +7,7 @@
 import { type Address, type Hex, hashTypedData, type TypedDataDomain } from 'viem'
 import { bytes32Schema, checksummedAddressSchema, signatureSchema, tokenAmountSchema } from '../primitives.ts'
 import { z } from '../zod.ts'
-import { durationInWords, GOVERNANCE_LIMITS } from './rules.ts'
+import { durationInWords, GOVERNANCE_LIMITS, PROPOSAL_KINDS } from './rules.ts'
 
 export const GOVERNANCE_DOMAIN_NAME = 'Guildhall'
 export const GOVERNANCE_DOMAIN_VERSION = '1'
@@ -23,12 +23,6 @@ export function governanceDomain({ chainId, token }: { chainId: number; token: A
 }
 export type GovernanceDomain = ReturnType<typeof governanceDomain>
 
-/**
- * basic: For / Against / Abstain. single-choice: one of the author's choices. approval: any number of them.
- * A string in the signed struct, so a wallet shows the kind in words.
- */
-export const PROPOSAL_KINDS = ['basic', 'single-choice', 'approval'] as const
-export type ProposalKind = (typeof PROPOSAL_KINDS)[number]
 /** The choices of a basic proposal, in this order (1 For, 2 Against, 3 Abstain). */
 export const BASIC_CHOICES = ['For', 'Against', 'Abstain'] as const
 export const BASIC_FOR = 1
@@ -36,7 +30,7 @@ export const BASIC_AGAINST = 2
 export const BASIC_ABSTAIN = 3
 
 /** Wallet-friendly field types: strings, numbers, one flat array each; the author or voter inside. */
-export const proposalTypes = {
+const proposalTypes = {
   Proposal: [
     { name: 'author', type: 'address' },
     { name: 'title', type: 'string' },
@@ -53,7 +47,7 @@ export const proposalTypes = {
   ],
 } as const
 
-export const voteTypes = {
+const voteTypes = {
   Vote: [
     { name: 'voter', type: 'address' },
     { name: 'proposal', type: 'bytes32' },
@@ -64,7 +58,7 @@ export const voteTypes = {
 } as const
 
 /** A delegate's statement: who they are and how they will vote, in markdown; a later one replaces it. */
-export const delegateStatementTypes = {
+const delegateStatementTypes = {
   DelegateStatement: [
     { name: 'delegate', type: 'address' },
     { name: 'statement', type: 'string' },

@@ -3,7 +3,12 @@
  * message's timestamp and a proposal's snapshot must fall in, which choices fit a proposal, and which of a
  * member's votes counts. The same on the server, in the web forms and in every recount.
  */
-import type { ProposalKind } from './messages.ts'
+/**
+ * basic: For / Against / Abstain. single-choice: one of the author's choices. approval: any number of them.
+ * A string in the signed struct, so a wallet shows the kind in words.
+ */
+export const PROPOSAL_KINDS = ['basic', 'single-choice', 'approval'] as const
+export type ProposalKind = (typeof PROPOSAL_KINDS)[number]
 
 /** Limits of every field; the web forms show the same numbers. */
 export const GOVERNANCE_LIMITS = {

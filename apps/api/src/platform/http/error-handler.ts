@@ -1,4 +1,4 @@
-// The one error envelope, { error: code, message } (architecture.md, convention 13).
+// The one error envelope, { error: code, message }: core's `apiErrorSchema` (packages/core/src/api/errors.ts).
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { isDatabaseUnavailable } from '../db/client.ts'

@@ -1,6 +1,7 @@
-// Page links for keyset pagination: the last row's sort key, opaque to clients (base64url of its fields
-// joined by ':'), checked on return. Each field states the range of the column it is compared with, so a
-// link a client made by hand is a 400 `bad_cursor`, never a value the database refuses (a 500).
+// Keyset pagination, for every list: a page reads one row more than it shows (`rowsForPage`, `keysetPage`),
+// and its link to the next is the last row's sort key, opaque to clients (base64url of its fields joined by
+// ':'), checked on return. Each field states the range of the column it is compared with, so a link a client
+// made by hand is a 400 `bad_cursor`, never a value the database refuses (a 500).
 import {
   bytes32Schema,
   CURSOR_MAX_LENGTH,
@@ -94,4 +95,21 @@ export function readCursorField<T>(field: CursorField<T>, text: string, what: st
   const value = field.read(text)
   if (value === undefined) throw badCursor(`This page link is not valid: ${what}.`)
   return value
+}
+
+/** How many rows a keyset page reads: one more than it shows, to learn whether a next page exists. */
+export const rowsForPage = (limit: number) => limit + 1
+
+/**
+ * A keyset page from rows read with `.limit(rowsForPage(limit))`: the first `limit` of them, and the link to
+ * the next page (the cursor of the last row shown) when the extra row shows there is one.
+ */
+export function keysetPage<Row>(
+  rows: Row[],
+  limit: number,
+  cursorOf: (last: Row) => string,
+): { page: Row[]; next: string | null } {
+  const page = rows.slice(0, limit)
+  const last = page.at(-1)
+  return { page, next: rows.length > limit && last !== undefined ? cursorOf(last) : null }
 }

@@ -1,6 +1,7 @@
 // The browser's recount ("Verify this result"): the same code as `npm run recount`, off the main thread.
+
+import { rpcTransport } from '@guildhall/core'
 import { type RecountProgress, type RecountReport, recount, responseChunks } from '@guildhall/core/recount'
-import { rpcTransport } from '@guildhall/core/rpc-transport'
 import { createPublicClient } from 'viem'
 
 export type RecountRequest = { bundleUrl: string; rpcUrl: string }

@@ -1,13 +1,10 @@
 /**
  * The HTTP contract of sign-in and sessions (ADR 007). Shared by apps/api (validates requests, shapes responses)
- * and apps/web (validates responses). Errors use `apiErrorSchema` from `api-schemas.ts`.
+ * and apps/web (validates responses). Errors use `apiErrorSchema` (`errors.ts`).
  */
-import { chainIdSchema, checksummedAddressSchema, signatureSchema } from './primitives.ts'
-import { SIWE_MESSAGE_MAX_LENGTH } from './siwe.ts'
-import { z } from './zod.ts'
-
-/** Re-exported for the API's 400 messages (the same binding as in config.ts). */
-export { formatIssues } from './config.ts'
+import { chainIdSchema, checksummedAddressSchema, signatureSchema } from '../primitives.ts'
+import { SIWE_MESSAGE_MAX_LENGTH } from '../siwe.ts'
+import { z } from '../zod.ts'
 
 const isoDateTime = z.iso.datetime()
 
@@ -15,7 +12,6 @@ const isoDateTime = z.iso.datetime()
 export const nonceResponseSchema = z.strictObject({
   nonce: z.string().check(z.regex(/^[A-Za-z0-9]{8,128}$/, 'must be 8 to 128 ASCII letters or digits')),
 })
-export type NonceResponse = z.infer<typeof nonceResponseSchema>
 
 /**
  * POST /api/auth/verify body. The message is parsed strictly afterwards (`parseSiweMessageStrict`); the signature is
@@ -25,10 +21,9 @@ export const verifyRequestSchema = z.strictObject({
   message: z.string().check(z.minLength(1), z.maxLength(SIWE_MESSAGE_MAX_LENGTH)),
   signature: signatureSchema,
 })
-export type VerifyRequest = z.infer<typeof verifyRequestSchema>
 
 /** The signed-in session as the web app sees it (the server's record of it is a database row). */
-export const publicSessionSchema = z.strictObject({
+const publicSessionSchema = z.strictObject({
   address: checksummedAddressSchema,
   chainId: chainIdSchema,
   /** When the session ends at the latest (ISO 8601, UTC). */

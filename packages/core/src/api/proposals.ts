@@ -1,0 +1,55 @@
+import { proposalMessageSchema } from '../governance/messages.ts'
+import { PROPOSAL_KINDS } from '../governance/rules.ts'
+import { bytes32Schema, checksummedAddressSchema } from '../primitives.ts'
+import { PROPOSAL_STATES } from '../tally.ts'
+import { z } from '../zod.ts'
+import { cursorParamSchema, cursorSchema, pageLimit } from './lists.ts'
+import { tallyJsonSchema } from './tallies.ts'
+
+export const proposalSummarySchema = z.strictObject({
+  id: bytes32Schema,
+  author: checksummedAddressSchema,
+  title: z.string(),
+  kind: z.enum(PROPOSAL_KINDS),
+  start: z.int(),
+  end: z.int(),
+  snapshot: z.int(),
+  state: z.enum(PROPOSAL_STATES),
+})
+
+/** GET /api/proposals?state=&cursor=&limit= : latest start first; `state` is one state or several, comma-separated. */
+export const proposalListQuerySchema = z.strictObject({
+  state: z.optional(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((text: string) => text.split(',')),
+      ),
+      z.array(z.enum(PROPOSAL_STATES)),
+    ),
+  ),
+  cursor: z.optional(cursorParamSchema),
+  limit: pageLimit(20, 100),
+})
+export type ProposalListQuery = z.infer<typeof proposalListQuerySchema>
+
+/** GET /api/proposals */
+export const proposalListSchema = z.strictObject({
+  proposals: z.array(proposalSummarySchema),
+  /** The next page's cursor; null on the last page. */
+  next: z.nullable(cursorSchema),
+  /** The server's clock (unix seconds), so pages show times relative to it. */
+  now: z.int(),
+})
+
+/** GET /api/proposals/:id */
+export const proposalDetailSchema = z.extend(proposalSummarySchema, {
+  message: proposalMessageSchema,
+  signature: z.string(),
+  tally: tallyJsonSchema,
+  now: z.int(),
+})
+export type ProposalDetail = z.infer<typeof proposalDetailSchema>
+
+/** POST /api/proposals → the proposal's id (201 created, 200 a replay). */
+export const createProposalResponseSchema = z.strictObject({ id: bytes32Schema })
