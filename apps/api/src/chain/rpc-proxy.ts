@@ -8,7 +8,7 @@ import { socketRpcRequest } from '@guildhall/core/rpc-socket'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { ApiError } from '../platform/http/errors.ts'
-import type { ChainSettings } from '../settings/env.ts'
+import type { ChainSettings } from '../settings/chains.ts'
 
 /**
  * What viem, wagmi, RainbowKit, the app's pages and an extension wallet given this URL call: reads, fee

@@ -1,51 +1,17 @@
 // The database layer on both backends. The shared block runs on the backend `testDatabase()` picks:
 // PGlite in memory by default, PostgreSQL when TEST_DATABASE_URL is set (`scripts/with-postgres.sh npx vitest
-// run apps/api/src/db`). PGlite's own behaviour (persistence, one connection) is tested in every run;
-// PostgreSQL's own (pool, migration lock) whenever a server is given.
+// run apps/api/src/platform/db`). PostgreSQL's own (pool, migration lock) is tested whenever a server is given;
+// PGlite's own in pglite.test.ts, a statement or transaction sent again once in retry-once.postgres.test.ts.
 
-import { once } from 'node:events'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import pg from 'pg'
-import { afterEach, describe, expect, test } from 'vitest'
-import {
-  type Database,
-  isDatabaseUnavailable,
-  isUniqueViolation,
-  openDatabase,
-  poolSettings,
-  sqlState,
-} from './client.ts'
-import { authNonces, type NewSession, sessions } from './schema.ts'
+import { describe, expect, test } from 'vitest'
+import { openDatabase } from './client.ts'
+import { backend, minutes, newSession, slow, trackDatabases } from './client-test-helpers.ts'
+import { authNonces, sessions } from './schema.ts'
 import { testDatabase, testDatabaseUrl } from './test-database.ts'
 
-const opened: Database[] = []
-const track = <T extends Database>(database: T): T => {
-  opened.push(database)
-  return database
-}
-afterEach(async () => {
-  // Last opened first: a test database is dropped only after the extra clients on it are closed.
-  for (const database of opened.splice(0).reverse()) await database.close()
-})
-
-const minutes = (n: number) => new Date(Date.now() + n * 60_000)
-const newSession = (overrides: Partial<NewSession> = {}): NewSession => ({
-  tokenHash: `hash-${Math.random().toString(16).slice(2)}`,
-  address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
-  chainId: 31337,
-  idleExpiresAt: minutes(60),
-  absoluteExpiresAt: minutes(60 * 24 * 7),
-  userAgent: 'vitest',
-  ...overrides,
-})
-
-const backend = testDatabaseUrl() ? 'postgres' : 'pglite'
-
-// Opening a PGlite runs initdb in WebAssembly: seconds on a busy 2-core machine.
-const slow = { timeout: 60_000 }
+const track = trackDatabases()
 
 describe(`database on ${backend} (the backend integration tests get)`, slow, () => {
   test('testDatabase() gives a migrated database of the expected kind, and migrating again changes nothing', async () => {
@@ -251,31 +217,6 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
     })
     expect(await db.$count(sessions)).toBe(1)
   })
-
-  test('a duplicate token hash is a unique violation isUniqueViolation() recognises; other errors are not', async () => {
-    const { db } = track(await testDatabase())
-    await db.insert(sessions).values(newSession({ tokenHash: 'same' }))
-    const duplicate = await db
-      .insert(sessions)
-      .values(newSession({ tokenHash: 'same' }))
-      .then(
-        () => null,
-        (error: unknown) => error,
-      )
-    expect(duplicate).toBeInstanceOf(Error)
-    expect(isUniqueViolation(duplicate)).toBe(true)
-    expect(sqlState(duplicate)).toBe('23505')
-
-    const notNull = await db.execute(sql`insert into sessions (token_hash) values ('x')`).then(
-      () => null,
-      (error: unknown) => error,
-    )
-    expect(sqlState(notNull)).toBe('23502')
-    expect(isUniqueViolation(notNull)).toBe(false)
-    expect(isUniqueViolation(new Error('plain'))).toBe(false)
-    expect(isUniqueViolation(undefined)).toBe(false)
-  })
-
   test('20 concurrent transactions consuming one nonce (UPDATE … WHERE consumed_at IS NULL RETURNING) create exactly one session', async () => {
     const { db } = track(await testDatabase())
     await db.insert(authNonces).values({ nonce: 'once', preauthHash: 'p', expiresAt: minutes(10) })
@@ -314,120 +255,6 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
   })
 })
 
-describe('PGlite', slow, () => {
-  test('without a data dir it is in memory: a second database starts empty', async () => {
-    const first = track(await openDatabase())
-    expect(first.kind).toBe('pglite')
-    await first.migrate()
-    await first.db.insert(sessions).values(newSession())
-    const second = track(await openDatabase())
-    await second.migrate()
-    expect(await second.db.$count(sessions)).toBe(0)
-  })
-
-  test('20 concurrent transactions all complete, one after another (never interleaved)', async () => {
-    const { db } = track(await openDatabase())
-    await db.execute(sql`create table counter (n integer not null)`)
-    await db.execute(sql`insert into counter values (0)`)
-    let active = 0
-    let maxActive = 0
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        db.transaction(async (tx) => {
-          active++
-          maxActive = Math.max(maxActive, active)
-          // read-modify-write: lost updates would show if transactions overlapped
-          const [row] = (await tx.execute<{ n: number }>(sql`select n from counter`)).rows
-          await new Promise((resolve) => setImmediate(resolve))
-          await tx.execute(sql`update counter set n = ${(row?.n ?? 0) + 1}`)
-          active--
-          return i
-        }),
-      ),
-    )
-    expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i))
-    expect(maxActive).toBe(1)
-    const [row] = (await db.execute<{ n: number }>(sql`select n from counter`)).rows
-    expect(row?.n).toBe(20)
-  })
-
-  test('requests queued on the one connection still let timers and sockets in: a timer fires between their queries', async () => {
-    const { db } = track(await openDatabase())
-    let finished = 0
-    let finishedWhenTimerFired: number | undefined
-    setTimeout(() => {
-      finishedWhenTimerFired = finished
-    }, 0)
-    // 20 requests of 10 queries each, one after another as a request makes them.
-    await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        for (let i = 0; i < 10; i++) {
-          await db.execute(sql`select ${i}::int as n`)
-          finished++
-        }
-      }),
-    )
-    expect(finished).toBe(200)
-    expect(finishedWhenTimerFired).toBeDefined()
-    expect(finishedWhenTimerFired).toBeLessThan(200)
-  })
-
-  test('a query outside an open transaction waits for it: it neither sees nor joins the uncommitted work', async () => {
-    const { db, migrate } = track(await openDatabase())
-    await migrate()
-    let release = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let inserted = () => {}
-    const insertedInTx = new Promise<void>((resolve) => {
-      inserted = resolve
-    })
-    const transaction = db.transaction(async (tx) => {
-      await tx.insert(sessions).values(newSession())
-      inserted()
-      await held
-      tx.rollback()
-    })
-    await insertedInTx
-    let outsideDone = false
-    const outside = db.$count(sessions).then((n) => {
-      outsideDone = true
-      return n
-    })
-    await new Promise((resolve) => setImmediate(resolve))
-    expect(outsideDone).toBe(false)
-    release()
-    await expect(transaction).rejects.toThrow('Rollback')
-    expect(await outside).toBe(0)
-  })
-
-  test('rows survive closing and reopening the same data dir (and the folder is created)', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'guildhall-db-'))
-    const dataDir = join(root, 'data', 'db')
-    try {
-      const first = await openDatabase({ dataDir })
-      await first.migrate()
-      const [session] = await first.db
-        .insert(sessions)
-        .values(newSession({ tokenHash: 'kept' }))
-        .returning()
-      await first.close()
-
-      const second = await openDatabase({ dataDir })
-      try {
-        await second.migrate()
-        const rows = await second.db.select().from(sessions)
-        expect(rows).toEqual([session])
-      } finally {
-        await second.close()
-      }
-    } finally {
-      await rm(root, { recursive: true, force: true })
-    }
-  })
-})
-
 const serverUrl = testDatabaseUrl()
 if (serverUrl) {
   describe('PostgreSQL (TEST_DATABASE_URL)', slow, () => {
@@ -463,106 +290,6 @@ if (serverUrl) {
       ) as { entries: unknown[] }
       expect(journal.entries.length).toBeGreaterThanOrEqual(12)
       expect(applied.rows[0]?.n).toBe(journal.entries.length)
-    })
-
-    describe('a session ended by the server (restart, failover, pooler: pg_terminate_backend)', () => {
-      /** Ends the session running a statement that contains `marker`, once it runs (bounded wait). */
-      async function terminateWhenRunning(url: string, marker: string): Promise<void> {
-        const admin = new pg.Client({ connectionString: url })
-        await admin.connect()
-        try {
-          for (let attempt = 0; attempt < 500; attempt++) {
-            const { rows } = await admin.query<{ ended: boolean }>(
-              `select pg_terminate_backend(pid) as ended from pg_stat_activity
-               where datname = current_database() and state = 'active' and pid <> pg_backend_pid()
-                 and position($1 in query) > 0`,
-              [marker],
-            )
-            if (rows.some((row) => row.ended)) return
-            await new Promise((resolve) => setTimeout(resolve, 10))
-          }
-          throw new Error(`no running statement with ${marker}`)
-        } finally {
-          await admin.end()
-        }
-      }
-      const nonceRow = (nonce: string) => ({ nonce, preauthHash: 'h', expiresAt: minutes(10) })
-
-      test('behavior: a SELECT cut mid-statement is sent again once and answers; an INSERT cut the same way is not (its outcome is unknown): database-unavailable, nothing written', async () => {
-        const database = track(await testDatabase())
-        // A drizzle query runs when `then` is called: both are started here, then their sessions ended.
-        const read = database.db
-          .execute<{ n: number }>(sql`select 1 as n /* read-cut */ from pg_sleep(0.5)`)
-          .then((result) => result.rows)
-        await terminateWhenRunning(database.url as string, 'read-cut')
-        expect(await read).toEqual([{ n: 1 }])
-
-        const write = database.db
-          .execute(
-            sql`insert into auth_nonces (nonce, preauth_hash, expires_at)
-                select 'cut', 'h', now() + interval '1 hour' /* write-cut */ from pg_sleep(0.5)`,
-          )
-          .then(
-            () => undefined,
-            (failed: unknown) => failed,
-          )
-        await terminateWhenRunning(database.url as string, 'write-cut')
-        const error = await write
-        expect(isDatabaseUnavailable(error)).toBe(true)
-        expect(await database.db.$count(authNonces)).toBe(0)
-      })
-
-      test('behavior: a transaction whose lent-out connection is ended between two statements runs again once (COMMIT never sent) and commits once; the process does not crash on the ended session', async () => {
-        const database = track(await testDatabase())
-        const pool = database.postgres?.pool as pg.Pool
-        let lent: pg.PoolClient | undefined
-        pool.on('acquire', (client) => {
-          lent = client
-        })
-        let runs = 0
-        const ran = await database.db.transaction(async (tx) => {
-          runs++
-          await tx.insert(authNonces).values(nonceRow('once'))
-          if (runs === 1) {
-            const { rows } = await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)
-            // The connection sits idle in the transaction, lent out, when its session is ended.
-            const heard = once(lent as pg.PoolClient, 'error')
-            const admin = new pg.Client({ connectionString: database.url as string })
-            await admin.connect()
-            await admin.query('select pg_terminate_backend($1)', [rows[0]?.pid])
-            await admin.end()
-            await heard
-          }
-          await tx.insert(authNonces).values(nonceRow('twice'))
-          return runs
-        })
-        expect(ran).toBe(2)
-        expect(
-          (await database.db.select({ nonce: authNonces.nonce }).from(authNonces)).map((r) => r.nonce).sort(),
-        ).toEqual(['once', 'twice'])
-      })
-
-      test('error: a BEGIN that fails gives its connection back to the pool (patched drizzle), so failures cannot drain the pool', async () => {
-        const database = track(await testDatabase())
-        const pool = database.postgres?.pool as pg.Pool
-        const badConfig = { isolationLevel: 'no such level' as 'serializable' }
-        for (let n = 0; n < poolSettings.max + 2; n++) {
-          const failed = await database.db
-            .transaction(async () => 'ran', badConfig)
-            .then(
-              () => undefined,
-              (error: unknown) => sqlState(error),
-            )
-          expect(failed).toBe('42601')
-        }
-        expect({ total: pool.totalCount, idle: pool.idleCount }).toEqual({
-          total: pool.totalCount,
-          idle: pool.totalCount,
-        })
-        expect(
-          await database.db.transaction(async (tx) => (await tx.execute(sql`select 1 as n`)).rows),
-        ).toEqual([{ n: 1 }])
-      })
     })
 
     test('ping() answers false (without throwing) when the server cannot be reached', async () => {

@@ -393,8 +393,6 @@ export const schema = {
   memberEligibilityCounted,
 }
 export type Schema = typeof schema
-export type AuthNonce = typeof authNonces.$inferSelect
-export type NewAuthNonce = typeof authNonces.$inferInsert
 export type Session = typeof sessions.$inferSelect
 export type NewSession = typeof sessions.$inferInsert
 /** A signed proposal as stored (its message, signature and the figures read from it). */

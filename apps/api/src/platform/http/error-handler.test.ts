@@ -10,7 +10,8 @@ import Fastify from 'fastify'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { chainRead } from '../../governance/deps.ts'
-import { isDatabaseUnavailable, statementRetryIsSafe, transactionRetryIsSafe } from '../db/client.ts'
+import { isDatabaseUnavailable } from '../db/errors.ts'
+import { statementRetryIsSafe, transactionRetryIsSafe } from '../db/retry-once.ts'
 import { errorsPlugin } from './error-handler.ts'
 
 /** An error as node-postgres reports the server's ErrorResponse with this SQLSTATE. */

@@ -1,7 +1,7 @@
 // The one error envelope, { error: code, message }: core's `apiErrorSchema` (packages/core/src/api/errors.ts).
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { isDatabaseUnavailable } from '../db/client.ts'
+import { isDatabaseUnavailable } from '../db/errors.ts'
 import { ApiError } from './errors.ts'
 
 const ERROR_CODES: Record<number, string> = {

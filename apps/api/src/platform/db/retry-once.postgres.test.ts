@@ -1,0 +1,118 @@
+// A statement or transaction cut by the database going away is sent again once when that is safe
+// (retry-once.ts): sessions ended by a real PostgreSQL server (`scripts/with-postgres.sh`).
+import { once } from 'node:events'
+import { sql } from 'drizzle-orm'
+import pg from 'pg'
+import { describe, expect, test } from 'vitest'
+import { poolSettings } from './client.ts'
+import { minutes, slow, trackDatabases } from './client-test-helpers.ts'
+import { isDatabaseUnavailable, sqlState } from './errors.ts'
+import { authNonces } from './schema.ts'
+import { testDatabase, testDatabaseUrl } from './test-database.ts'
+
+const track = trackDatabases()
+
+const serverUrl = testDatabaseUrl()
+if (serverUrl) {
+  describe('PostgreSQL (TEST_DATABASE_URL)', slow, () => {
+    describe('a session ended by the server (restart, failover, pooler: pg_terminate_backend)', () => {
+      /** Ends the session running a statement that contains `marker`, once it runs (bounded wait). */
+      async function terminateWhenRunning(url: string, marker: string): Promise<void> {
+        const admin = new pg.Client({ connectionString: url })
+        await admin.connect()
+        try {
+          for (let attempt = 0; attempt < 500; attempt++) {
+            const { rows } = await admin.query<{ ended: boolean }>(
+              `select pg_terminate_backend(pid) as ended from pg_stat_activity
+               where datname = current_database() and state = 'active' and pid <> pg_backend_pid()
+                 and position($1 in query) > 0`,
+              [marker],
+            )
+            if (rows.some((row) => row.ended)) return
+            await new Promise((resolve) => setTimeout(resolve, 10))
+          }
+          throw new Error(`no running statement with ${marker}`)
+        } finally {
+          await admin.end()
+        }
+      }
+      const nonceRow = (nonce: string) => ({ nonce, preauthHash: 'h', expiresAt: minutes(10) })
+
+      test('behavior: a SELECT cut mid-statement is sent again once and answers; an INSERT cut the same way is not (its outcome is unknown): database-unavailable, nothing written', async () => {
+        const database = track(await testDatabase())
+        // A drizzle query runs when `then` is called: both are started here, then their sessions ended.
+        const read = database.db
+          .execute<{ n: number }>(sql`select 1 as n /* read-cut */ from pg_sleep(0.5)`)
+          .then((result) => result.rows)
+        await terminateWhenRunning(database.url as string, 'read-cut')
+        expect(await read).toEqual([{ n: 1 }])
+
+        const write = database.db
+          .execute(
+            sql`insert into auth_nonces (nonce, preauth_hash, expires_at)
+                select 'cut', 'h', now() + interval '1 hour' /* write-cut */ from pg_sleep(0.5)`,
+          )
+          .then(
+            () => undefined,
+            (failed: unknown) => failed,
+          )
+        await terminateWhenRunning(database.url as string, 'write-cut')
+        const error = await write
+        expect(isDatabaseUnavailable(error)).toBe(true)
+        expect(await database.db.$count(authNonces)).toBe(0)
+      })
+
+      test('behavior: a transaction whose lent-out connection is ended between two statements runs again once (COMMIT never sent) and commits once; the process does not crash on the ended session', async () => {
+        const database = track(await testDatabase())
+        const pool = database.postgres?.pool as pg.Pool
+        let lent: pg.PoolClient | undefined
+        pool.on('acquire', (client) => {
+          lent = client
+        })
+        let runs = 0
+        const ran = await database.db.transaction(async (tx) => {
+          runs++
+          await tx.insert(authNonces).values(nonceRow('once'))
+          if (runs === 1) {
+            const { rows } = await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)
+            // The connection sits idle in the transaction, lent out, when its session is ended.
+            const heard = once(lent as pg.PoolClient, 'error')
+            const admin = new pg.Client({ connectionString: database.url as string })
+            await admin.connect()
+            await admin.query('select pg_terminate_backend($1)', [rows[0]?.pid])
+            await admin.end()
+            await heard
+          }
+          await tx.insert(authNonces).values(nonceRow('twice'))
+          return runs
+        })
+        expect(ran).toBe(2)
+        expect(
+          (await database.db.select({ nonce: authNonces.nonce }).from(authNonces)).map((r) => r.nonce).sort(),
+        ).toEqual(['once', 'twice'])
+      })
+
+      test('error: a BEGIN that fails gives its connection back to the pool (patched drizzle), so failures cannot drain the pool', async () => {
+        const database = track(await testDatabase())
+        const pool = database.postgres?.pool as pg.Pool
+        const badConfig = { isolationLevel: 'no such level' as 'serializable' }
+        for (let n = 0; n < poolSettings.max + 2; n++) {
+          const failed = await database.db
+            .transaction(async () => 'ran', badConfig)
+            .then(
+              () => undefined,
+              (error: unknown) => sqlState(error),
+            )
+          expect(failed).toBe('42601')
+        }
+        expect({ total: pool.totalCount, idle: pool.idleCount }).toEqual({
+          total: pool.totalCount,
+          idle: pool.totalCount,
+        })
+        expect(
+          await database.db.transaction(async (tx) => (await tx.execute(sql`select 1 as n`)).rows),
+        ).toEqual([{ n: 1 }])
+      })
+    })
+  })
+}
