@@ -2,10 +2,9 @@
 // for switching), the local name service and its own app server; every test gets a page with the injected
 // test wallet.
 import { resolve } from 'node:path'
-import { nameServiceEnv } from '@guildhall/api/demo/local-chain'
-import type { Database } from '@guildhall/api/platform/db/client'
-import { startServer } from '@guildhall/api/server'
-import { parseEnv, type Settings } from '@guildhall/api/settings/env'
+import { parseEnv, type Settings, startServer } from '@guildhall/api'
+import type { Database } from '@guildhall/api/database'
+import { nameServiceEnv } from '@guildhall/api/demo'
 import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS, nameListSchema } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'

@@ -18,7 +18,7 @@ import type { ChainSettings } from '../settings/chains.ts'
  * (anvil_*, evm_*), uses its keys (eth_sendTransaction, eth_sign*, personal_sign), traces (debug_*) or
  * keeps state on it (filters).
  */
-export const RPC_METHODS: ReadonlySet<string> = new Set([
+const RPC_METHODS: ReadonlySet<string> = new Set([
   'eth_chainId',
   'net_version',
   'web3_clientVersion',
@@ -42,9 +42,9 @@ export const RPC_METHODS: ReadonlySet<string> = new Set([
 ])
 
 /** Calls per batch; viem batches reads only when asked to, and then far below this. */
-export const RPC_MAX_BATCH = 100
+const RPC_MAX_BATCH = 100
 /** Blocks one eth_getLogs may cover (a wide range on a real node is slow and large). */
-export const RPC_MAX_LOG_BLOCKS = 10_000n
+const RPC_MAX_LOG_BLOCKS = 10_000n
 /** Nesting of a call's params: eth_call with a state override is about 5 deep. Bounded so that nothing
  * recursive (serialising, logging) can overflow the stack on a hostile body. */
 const MAX_PARAMS_DEPTH = 20

@@ -14,7 +14,7 @@ import { tallyRules } from '../tallies.ts'
 import { type LiveEvent, LiveEvents, type LiveSend } from './live-events.ts'
 
 /** A proposal's watchers get at most one tally per this many ms, however fast votes arrive (ADR 024). */
-export const TALLY_COALESCE_MS = 250
+const TALLY_COALESCE_MS = 250
 /** A comment line this often keeps proxies from closing a quiet stream (below REQUEST_TIMEOUT_MS's 30 s). */
 const HEARTBEAT_MS = 15_000
 /** Open streams per client address on one server: a few tabs each, and a bound on what one client holds. */

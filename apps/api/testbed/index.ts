@@ -1,0 +1,15 @@
+// @guildhall/api/testbed: the API's test kit for tests and scripts outside this package: the API server
+// as a child process, HAProxy in front of instances, Sign-In with Ethereum over HTTP, the test database.
+
+export { type TestDatabase, testDatabase } from '../src/platform/db/test-database.ts'
+export { type ApiProcess, startApiProcess, stopApiProcess } from './api-process.ts'
+export { type Haproxy, INSTANCE_KEEP_ALIVE_MS, instanceName, startHaproxy } from './haproxy.ts'
+export {
+  cookieValue,
+  PREAUTH_COOKIE,
+  prepareSignIn,
+  SESSION_COOKIE,
+  signedSignInMessage,
+  signIn,
+  verifySignIn,
+} from './sign-in.ts'
