@@ -2,10 +2,10 @@
 // for switching), the local name service and its own app server; every test gets a page with the injected
 // test wallet.
 import { resolve } from 'node:path'
-import { nameServiceEnv } from '@guildhall/api/demo/local-chain'
-import type { Database } from '@guildhall/api/platform/db/client'
-import { startServer } from '@guildhall/api/server'
-import type { Settings } from '@guildhall/api/settings/env'
+import { type Settings, startServer } from '@guildhall/api'
+import type { Database } from '@guildhall/api/database'
+import { nameServiceEnv } from '@guildhall/api/demo'
+import { testSettings } from '@guildhall/api/testbed'
 import { LOCAL_CHAIN_ID, nameListSchema } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
@@ -15,7 +15,6 @@ import type { TestWalletInjectOptions } from '@guildhall/devchain/wallet/inject'
 import { TestWallet } from '@guildhall/devchain/wallet/playwright'
 import { type BrowserContext, test as base, expect, type Page } from '@playwright/test'
 import type { Hex } from 'viem'
-import { testSettings } from '../../apps/api/testbed/test-app.ts'
 
 export const SECOND_CHAIN_ID = 31_338
 export const SECOND_CHAIN_NAME = 'Guildhall Testnet'

@@ -1,10 +1,16 @@
 // Sign-In with Ethereum through the UI: the only spec that signs in through the modal (the others start signed in or connect-only).
+import {
+  cookieValue,
+  demoDomain,
+  prepareSignIn,
+  SESSION_COOKIE,
+  signProposal,
+  verifySignIn,
+} from '@guildhall/api/testbed'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Page, Route } from '@playwright/test'
 import { createPublicClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { cookieValue, prepareSignIn, SESSION_COOKIE, verifySignIn } from '../../apps/api/testbed/sign-in.ts'
-import { demoDomain, signProposal } from '../../apps/api/testbed/signers.ts'
 import { type App, type Chains, connectButton, expect, member, test } from '../support/fixtures.ts'
 import { TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
 
