@@ -5,9 +5,8 @@
 // token index, the ballots and the sessions (apps/api/src/member-stats/vote-moves.ts). Exit code: 0 all equal, 1 a
 // proposal or a member differs, 2 the check could not run.
 
-import { checkTallies } from '../apps/api/src/governance/tallies.ts'
-import { checkMemberStats } from '../apps/api/src/member-stats/vote-moves.ts'
-import { openDatabase } from '../apps/api/src/platform/db/client.ts'
+import { openDatabase } from '@guildhall/api/database'
+import { checkMemberStats, checkTallies } from '@guildhall/api/operations'
 
 async function main(): Promise<number> {
   const databaseUrl = process.env.DATABASE_URL

@@ -11,11 +11,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { INSTANCE_KEEP_ALIVE_MS, type TestDatabase, testDatabase } from '@guildhall/api/testbed'
 import { PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { type TestDatabase, testDatabase } from '../apps/api/src/platform/db/test-database.ts'
-import { INSTANCE_KEEP_ALIVE_MS } from '../apps/api/testbed/haproxy.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const PASSWORD = 'cluster-test-password-1f3a'

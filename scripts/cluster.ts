@@ -9,15 +9,20 @@ import { spawnSync } from 'node:child_process'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { EnvError, parseEnv } from '@guildhall/api'
+import { openDatabase } from '@guildhall/api/database'
+import { demoEnv, seedDemoDatabase } from '@guildhall/api/demo'
+import {
+  type ApiProcess,
+  INSTANCE_KEEP_ALIVE_MS,
+  instanceName,
+  startApiProcess,
+  startHaproxy,
+  stopApiProcess,
+} from '@guildhall/api/testbed'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { deployDemoDao } from '@guildhall/devchain/demo-dao'
-import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
-import { demoEnv } from '../apps/api/src/demo/local-chain.ts'
-import { openDatabase } from '../apps/api/src/platform/db/client.ts'
-import { EnvError, parseEnv } from '../apps/api/src/settings/env.ts'
-import { type ApiProcess, startApiProcess, stopApiProcess } from '../apps/api/testbed/api-process.ts'
-import { INSTANCE_KEEP_ALIVE_MS, instanceName, startHaproxy } from '../apps/api/testbed/haproxy.ts'
 import { ensureHaproxy, ensurePostgres } from './system-deps.ts'
 
 const root = resolve(import.meta.dirname, '..')

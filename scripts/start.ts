@@ -3,15 +3,13 @@
 // the web app, all on one printed URL. Ctrl-C stops everything it started.
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
+import { closeOnSignals, EnvError, parseEnv, startServer } from '@guildhall/api'
+import { demoEnv, seedDemoDatabase } from '@guildhall/api/demo'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
 import { NAME_SERVICE_LABEL, type NameService, startNameService } from '@guildhall/devchain/name-service'
 import { deploySafes } from '@guildhall/devchain/safe'
-import { seedDemoDatabase } from '../apps/api/src/demo/governance-seed.ts'
-import { demoEnv } from '../apps/api/src/demo/local-chain.ts'
-import { closeOnSignals, startServer } from '../apps/api/src/server.ts'
-import { EnvError, parseEnv } from '../apps/api/src/settings/env.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const dataDir = resolve(root, process.env.GUILDHALL_DATA_DIR ?? '.data')

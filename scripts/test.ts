@@ -19,7 +19,7 @@ let chromium = ''
 const steps: Step[] = [
   command('lint and format (Biome), dead code and dependencies (knip)', 'npm', ['run', '--silent', 'lint']),
   command('types (tsc)', 'npm', ['run', '--silent', 'typecheck']),
-  // Before the unit tests: the bench's page probe is tested in Chromium too (scripts/bench/page.test.ts).
+  // Before the unit tests: the bench's page probe is tested in Chromium too (scripts/bench/web/page.test.ts).
   {
     name: 'Chromium',
     run: () => {

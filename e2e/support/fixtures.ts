@@ -2,11 +2,11 @@
 // for switching), the local name service and its own app server; every test gets a page with the injected
 // test wallet.
 import { resolve } from 'node:path'
-import { nameServiceEnv } from '@guildhall/api/demo/local-chain'
-import type { Database } from '@guildhall/api/platform/db/client'
-import { startServer } from '@guildhall/api/server'
-import { parseEnv, type Settings } from '@guildhall/api/settings/env'
-import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS, nameListSchema } from '@guildhall/core'
+import { type Settings, startServer } from '@guildhall/api'
+import type { Database } from '@guildhall/api/database'
+import { nameServiceEnv } from '@guildhall/api/demo'
+import { testSettings } from '@guildhall/api/testbed'
+import { LOCAL_CHAIN_ID, nameListSchema } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { type DemoDeployment, deployDemoDao } from '@guildhall/devchain/demo-dao'
@@ -80,29 +80,31 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   app: [
     async ({ chains, appEnv }, use) => {
       const { settings, server } = await startOnFreePort((port) =>
-        parseEnv({
-          PORT: String(port),
-          PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-          LOG_LEVEL: 'silent',
-          DAO_NAME: 'Guildhall Test DAO',
-          DAO_DESCRIPTION: 'The DAO the end-to-end tests run against.',
-          CHAIN_IDS: `${LOCAL_CHAIN_ID},${SECOND_CHAIN_ID}`,
-          [`RPC_URL_${LOCAL_CHAIN_ID}`]: chains.dao.url,
-          [`RPC_URL_${SECOND_CHAIN_ID}`]: chains.second.url,
-          [`CHAIN_NAME_${SECOND_CHAIN_ID}`]: SECOND_CHAIN_NAME,
-          [`MULTICALL3_ADDRESS_${LOCAL_CHAIN_ID}`]: MULTICALL3_ADDRESS,
-          TOKEN_ADDRESS: chains.deployment.token,
-          TOKEN_DEPLOY_BLOCK: String(chains.deployment.deployBlock),
-          WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
-          DISCLAIMER: 'By connecting you agree to the test terms.',
-          LEARN_MORE_URL: 'https://example.org/learn-about-wallets',
-          // The app runs on the local chain 31337, so the "Development" wallet group is offered.
-          DEV_WALLET_ACCOUNTS: anvilAccounts.map((a) => a.address).join(','),
-          WEB_DIST,
-          // The wallet-connection specs run connect-only (sign-in is optional); sign-in specs turn it on.
-          SIGN_IN: 'off',
-          ...nameServiceEnv(chains.names),
-          ...appEnv,
+        testSettings({
+          rpcUrl: chains.dao.url,
+          deployment: chains.deployment,
+          origin: `http://127.0.0.1:${port}`,
+          env: {
+            PORT: String(port),
+            LOG_LEVEL: 'silent',
+            DAO_NAME: 'Guildhall Test DAO',
+            DAO_DESCRIPTION: 'The DAO the end-to-end tests run against.',
+            CHAIN_IDS: `${LOCAL_CHAIN_ID},${SECOND_CHAIN_ID}`,
+            [`RPC_URL_${SECOND_CHAIN_ID}`]: chains.second.url,
+            [`CHAIN_NAME_${SECOND_CHAIN_ID}`]: SECOND_CHAIN_NAME,
+            // Every wallet the modal offers by default, not the API tests' injected one only.
+            WALLETS: undefined,
+            WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
+            DISCLAIMER: 'By connecting you agree to the test terms.',
+            LEARN_MORE_URL: 'https://example.org/learn-about-wallets',
+            // The app runs on the local chain 31337, so the "Development" wallet group is offered.
+            DEV_WALLET_ACCOUNTS: anvilAccounts.map((a) => a.address).join(','),
+            WEB_DIST,
+            // The wallet-connection specs run connect-only (sign-in is optional); sign-in specs turn it on.
+            SIGN_IN: 'off',
+            ...nameServiceEnv(chains.names),
+            ...appEnv,
+          },
         }),
       )
       await use({ url: settings.publicConfig.appUrl, settings, database: server.database })

@@ -1,18 +1,17 @@
 // Sign-In with Ethereum through the UI, once signed in: the session across reloads, tabs, account switches and
 // devices ("Your sessions"), and the signed-out state of a connected wallet. The step itself: sign-in.spec.ts.
 import {
-  BASIC_CHOICES,
-  governanceDomain,
-  LOCAL_CHAIN_ID,
-  type ProposalMessage,
-  proposalId,
-  proposalTypedData,
-} from '@guildhall/core'
+  cookieValue,
+  demoDomain,
+  prepareSignIn,
+  SESSION_COOKIE,
+  signProposal,
+  verifySignIn,
+} from '@guildhall/api/testbed'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Page } from '@playwright/test'
 import { createPublicClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { cookieValue, prepareSignIn, SESSION_COOKIE, verifySignIn } from '../../apps/api/testbed/sign-in.ts'
 import { type App, type Chains, connectButton, expect, member, test } from '../support/fixtures.ts'
 import { votePanel } from './governance-helpers.ts'
 import {
@@ -169,31 +168,26 @@ test('signing out with the wallet still connected shows the signed-out state; th
  */
 async function openProposalByAda(app: App, chains: Chains): Promise<{ id: Hex; snapshot: number }> {
   const ada = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
-  const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: chains.deployment.token })
   const rules = app.settings.publicConfig.governance
   const now = Math.floor(Date.now() / 1000)
   const snapshot = Number(await createPublicClient({ transport: http(chains.dao.url) }).getBlockNumber()) - 1
-  const message: ProposalMessage = {
-    author: ada.address,
+  const { message, signature, id } = await signProposal(ada, demoDomain(chains.deployment), {
+    snapshot,
     title: `Finn's reason ${now}`,
     body: '',
-    kind: 'basic',
-    choices: [...BASIC_CHOICES],
-    start: now - 60,
     end: now + 3_600,
-    snapshot,
     quorum: String(rules.quorum),
     threshold: String(rules.threshold),
     abstainCountsToQuorum: rules.abstainCountsToQuorum,
     timestamp: now,
-  }
+  })
   const answer = await fetch(`${app.url}/api/proposals`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: app.url },
-    body: JSON.stringify({ message, signature: await ada.signTypedData(proposalTypedData(domain, message)) }),
+    body: JSON.stringify({ message, signature }),
   })
   expect(answer.status).toBe(201)
-  return { id: proposalId(domain, message), snapshot }
+  return { id, snapshot }
 }
 
 test.describe('Finn, who holds tokens but never delegated', () => {

@@ -12,11 +12,11 @@ import { type AnvilInstance, getFreePort } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { testSettings } from '../testbed/test-app.ts'
 import { buildApp } from './app.ts'
-import { startDemoChain, testEnv } from './demo/local-chain.ts'
+import { startDemoChain } from './demo/local-chain.ts'
 import { type Database, openDatabase } from './platform/db/client.ts'
 import { testDatabase } from './platform/db/test-database.ts'
-import { parseEnv } from './settings/env.ts'
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment
@@ -41,13 +41,16 @@ beforeAll(async () => {
   await mkdir(join(webDist, 'assets'))
   await writeFile(join(webDist, 'assets', 'app-abc123.js'), ASSET)
   await writeFile(join(webDist, 'assets', 'app-abc123.js.br'), brotliCompressSync(ASSET))
-  const settings = parseEnv({
-    PUBLIC_ORIGIN: 'http://127.0.0.1:3999',
-    DAO_NAME: HOSTILE_NAME,
-    DAO_DESCRIPTION: PATTERN_DESCRIPTION,
-    ...testEnv(anvil.url, deployment),
-    WALLETS: 'injected,coinbase',
-    WEB_DIST: webDist,
+  const settings = testSettings({
+    rpcUrl: anvil.url,
+    deployment,
+    origin: 'http://127.0.0.1:3999',
+    env: {
+      DAO_NAME: HOSTILE_NAME,
+      DAO_DESCRIPTION: PATTERN_DESCRIPTION,
+      WALLETS: 'injected,coinbase',
+      WEB_DIST: webDist,
+    },
   })
   database = await openDatabase()
   await database.migrate()
@@ -78,9 +81,11 @@ describe('GET /api/token/holders', () => {
 
   test('behavior: chain down gives 503 with Retry-After, not 500', async () => {
     const closedPort = await getFreePort()
-    const settings = parseEnv({
-      ...testEnv(`http://127.0.0.1:${closedPort}`, deployment),
-      SIGN_IN: 'off',
+    const settings = testSettings({
+      rpcUrl: `http://127.0.0.1:${closedPort}`,
+      deployment,
+      origin: null,
+      env: { SIGN_IN: 'off' },
     })
     const downDatabase = await testDatabase()
     const down = await buildApp({ settings, database: downDatabase })

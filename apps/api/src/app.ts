@@ -8,6 +8,7 @@ import type { AreaContext } from './platform/area.ts'
 import type { Database } from './platform/db/client.ts'
 import { errorsPlugin } from './platform/http/error-handler.ts'
 import { healthRoutes } from './platform/http/health.ts'
+import { openapiPlugin } from './platform/http/openapi.ts'
 import { securityPlugin, serverOptions } from './platform/http/security.ts'
 import { leaderJobs } from './platform/jobs/leader.ts'
 import type { Settings } from './settings/env.ts'
@@ -35,6 +36,8 @@ export async function buildApp({
   // First: routes take the error handler and the hooks that exist when they are added.
   await app.register(errorsPlugin)
   await app.register(securityPlugin, { settings, database })
+  // Before the routes: it checks their inputs and answers by their schemas, and documents them (ADR 045).
+  await app.register(openapiPlugin, { appUrl: publicConfig.appUrl })
 
   const context: AreaContext = { settings, database, now, logger: app.log }
   const auth = authArea(context)

@@ -2,9 +2,8 @@
 // another port and start again, as the e2e fixtures do) and leaves nothing running.
 import { createServer, type Server } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import { testEnv } from './demo/local-chain.ts'
+import { testSettings } from '../testbed/test-app.ts'
 import { startServer } from './server.ts'
-import { parseEnv } from './settings/env.ts'
 
 let holder: Server | undefined
 afterEach(() => holder?.close())
@@ -14,7 +13,7 @@ test('error: a port already taken rejects with EADDRINUSE; the same settings sta
   await new Promise<void>((resolve) => holder?.listen(0, '127.0.0.1', resolve))
   const address = holder.address()
   const port = typeof address === 'object' && address ? address.port : 0
-  const settings = parseEnv({ ...testEnv('http://127.0.0.1:9'), PORT: String(port), HOST: '127.0.0.1' })
+  const settings = testSettings({ origin: null, env: { PORT: String(port), HOST: '127.0.0.1' } })
 
   const error = await startServer(settings).then(
     () => undefined,

@@ -1,6 +1,8 @@
 // Sign-In with Ethereum over HTTP as the web app does it (nonce, EIP-4361 message, personal_sign, verify),
-// with a viem account, for the tests and the bench that need a signed-in member of a running server.
+// with a viem account, for the tests and the bench that need a signed-in member: of a running server
+// (signIn), or of an app in the test's own process (signInOnApp).
 import { buildSignInMessage, LOCAL_CHAIN_ID, signInStatement } from '@guildhall/core'
+import type { FastifyInstance } from 'fastify'
 import type { Hex, PrivateKeyAccount } from 'viem'
 
 export const SESSION_COOKIE = 'guildhall_session'
@@ -88,4 +90,27 @@ export async function signIn(origin: string, account: PrivateKeyAccount, daoName
   if (verify.status !== 200 || !token)
     throw new Error(`sign-in verify: HTTP ${verify.status} ${await verify.text()}`)
   return `${SESSION_COOKIE}=${token}`
+}
+
+/** Signs `account` in on `app` (in process) from its origin `origin`; returns its session cookie (name=value). */
+export async function signInOnApp(
+  app: FastifyInstance,
+  account: PrivateKeyAccount,
+  { origin, daoName }: { origin: string; daoName: string },
+): Promise<string> {
+  const nonce = await app.inject({ method: 'POST', url: '/api/auth/nonce', headers: { origin } })
+  const preauth = nonce.cookies.find((cookie) => cookie.name === PREAUTH_COOKIE)
+  if (nonce.statusCode !== 200 || !preauth)
+    throw new Error(`sign-in nonce: HTTP ${nonce.statusCode} ${nonce.body}`)
+  const signed = await signedSignInMessage(account, { origin, nonce: nonce.json().nonce, daoName })
+  const verify = await app.inject({
+    method: 'POST',
+    url: '/api/auth/verify',
+    headers: { origin, 'content-type': 'application/json', cookie: `${PREAUTH_COOKIE}=${preauth.value}` },
+    payload: JSON.stringify(signed),
+  })
+  const session = verify.cookies.find((cookie) => cookie.name === SESSION_COOKIE)
+  if (verify.statusCode !== 200 || !session)
+    throw new Error(`sign-in verify: HTTP ${verify.statusCode} ${verify.body}`)
+  return `${SESSION_COOKIE}=${session.value}`
 }

@@ -5,7 +5,6 @@
 // picks); an answered refusal left nothing; every request that got no answer, sent again with its signed
 // payload, converges to one stored effect.
 import {
-  BASIC_CHOICES,
   countingVotes,
   type GovernanceDomain,
   governanceDomain,
@@ -14,23 +13,20 @@ import {
   logChainProblem,
   type ProposalMessage,
   proposalId,
-  proposalTypedData,
+  signGovernanceMessage,
   type VoteMessage,
-  voteId,
-  voteTypedData,
 } from '@guildhall/core'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { asc } from 'drizzle-orm'
 import { createPublicClient, createTestClient, type Hex, http } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
 import { type DemoChain, startDemoChain } from '../src/demo/local-chain.ts'
 import type { Db } from '../src/platform/db/client.ts'
 import { ballots, governanceLog, proposals, votes } from '../src/platform/db/schema.ts'
+import { member, proposalMessage, signVote } from './signers.ts'
 
 const REQUEST_TIMEOUT_MS = 30_000
 /** Ada, Ben and Cleo of the demo DAO, each with voting power; Ada also writes the proposals. */
-export const voters = [1, 2, 3].map((index) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex))
+export const voters = [1, 2, 3].map(member)
 
 /** The local chain with the demo DAO, and two blocks more: a snapshot a block before the head follows the demo's delegations. */
 export async function startVoteChain(): Promise<DemoChain> {
@@ -68,20 +64,13 @@ export async function signBurst(
   const now = Math.floor(Date.now() / 1000)
   const snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
   const [author] = voters as [(typeof voters)[number]]
-  const messages = Array.from(
-    { length: count },
-    (_, n): ProposalMessage => ({
-      author: author.address,
+  const messages = Array.from({ length: count }, (_, n) =>
+    proposalMessage(author, {
+      snapshot,
       title: `${title} ${n}`,
       body: '',
-      kind: 'basic',
-      choices: [...BASIC_CHOICES],
       start: now - 3_600,
       end: now + 3_600,
-      snapshot,
-      quorum: '1000000000000000000000',
-      threshold: '1000000000000000000',
-      abstainCountsToQuorum: true,
       timestamp: now - 3_600,
     }),
   )
@@ -97,18 +86,13 @@ export async function signBurst(
   ]
   const signed = await Promise.all(
     plan.map(async ({ m, voter, choice, at }) => {
-      const vote: VoteMessage = {
-        voter: voter.address,
-        proposal: proposalId(domain, m),
+      const proposal = proposalId(domain, m)
+      const { message, signature, id } = await signVote(voter, domain, {
+        proposal,
         choices: [choice],
-        reason: '',
         timestamp: at,
-      }
-      return {
-        path: `/api/proposals/${vote.proposal}/votes`,
-        id: voteId(domain, vote),
-        body: { message: vote, signature: await voter.signTypedData(voteTypedData(domain, vote)) },
-      }
+      })
+      return { path: `/api/proposals/${proposal}/votes`, id, body: { message, signature } }
     }),
   )
   return { domain, messages, signed }
@@ -118,10 +102,11 @@ export async function signBurst(
 export async function createProposals(origin: string, { domain, messages }: Burst): Promise<void> {
   const [author] = voters as [(typeof voters)[number]]
   for (const m of messages) {
-    const created = await post(origin, '/api/proposals', {
+    const { message, signature } = await signGovernanceMessage(author, domain, {
+      type: 'Proposal',
       message: m,
-      signature: await author.signTypedData(proposalTypedData(domain, m)),
     })
+    const created = await post(origin, '/api/proposals', { message, signature })
     expect(created).toEqual({ status: 201 })
   }
 }

@@ -100,7 +100,7 @@ export { formatTokenAmount, shortenAddress } from './format.ts'
 export type { GlossaryTermId } from './glossary.ts'
 export { GLOSSARY, glossaryEntry, glossaryPath } from './glossary.ts'
 export type { LogEntry, LogEntryKind } from './governance/log.ts'
-export { LOG_GENESIS_HASH, logChainProblem, logEntryHash } from './governance/log.ts'
+export { LOG_GENESIS_HASH, logChainProblem, logEntryHash, logEntrySchema } from './governance/log.ts'
 export type {
   DelegateStatementMessage,
   GovernanceDomain,
@@ -122,6 +122,7 @@ export {
   signedDelegateStatementSchema,
   signedProposalSchema,
   signedVoteSchema,
+  signGovernanceMessage,
   voteId,
   voteMessageSchema,
   voteTypedData,

@@ -16,13 +16,13 @@ import type { FastifyInstance } from 'fastify'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signIn } from '../../testbed/sign-in.ts'
+import { testSettings } from '../../testbed/test-app.ts'
 import { buildApp } from '../app.ts'
 import { seedDemoDatabase } from '../demo/governance-seed.ts'
-import { nameServiceEnv, startDemoChain, testEnv } from '../demo/local-chain.ts'
+import { nameServiceEnv, startDemoChain } from '../demo/local-chain.ts'
 import { checkMemberStats } from '../member-stats/vote-moves.ts'
 import { memberStats, nameProfiles, sessions } from '../platform/db/schema.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
-import { parseEnv } from '../settings/env.ts'
 
 const DAO_NAME = 'Guildhall Sign-in Flood Test DAO'
 /** Fresh keys signing in, and how many at once. */
@@ -64,14 +64,17 @@ beforeAll(async () => {
   database = await testDatabase()
   const port = await getFreePort()
   origin = `http://127.0.0.1:${port}`
-  const settings = parseEnv({
-    PUBLIC_ORIGIN: origin,
-    DAO_NAME,
-    ...testEnv(anvil.url, deployment),
-    ...nameServiceEnv(nameService),
-    TOKEN_INDEX_CONFIRMATIONS: '0',
-    // The flood comes from one address here; in the wild, from as many as the attacker rents.
-    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+  const settings = testSettings({
+    rpcUrl: anvil.url,
+    deployment,
+    origin,
+    env: {
+      DAO_NAME,
+      ...nameServiceEnv(nameService),
+      TOKEN_INDEX_CONFIRMATIONS: '0',
+      // The flood comes from one address here; in the wild, from as many as the attacker rents.
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    },
   })
   expect(await seedDemoDatabase(settings, database)).toBe(5)
   app = await buildApp({ settings, database })

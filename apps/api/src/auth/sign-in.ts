@@ -18,8 +18,8 @@ import { ApiError } from '../platform/http/errors.ts'
 export type { Session }
 
 export const NONCE_TTL_MS = 10 * 60_000
-export const SESSION_IDLE_MS = 7 * 24 * 60 * 60_000
-export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60_000
+const SESSION_IDLE_MS = 7 * 24 * 60 * 60_000
+const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60_000
 /** last_seen / idle expiry are written at most this often per session. */
 const TOUCH_INTERVAL_MS = 60_000
 const USER_AGENT_MAX_LENGTH = 256
@@ -36,7 +36,7 @@ export interface SignInDeps {
 /** An opaque random token (32 bytes) for a cookie. */
 export const newToken = (): string => randomBytes(32).toString('base64url')
 /** What the database stores instead of a token. */
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
+const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
 
 /** Issues a single-use nonce (128 bits) bound to the pre-auth cookie; drops expired ones on the way. */
 export async function issueNonce(deps: SignInDeps, preauthToken: string): Promise<string> {

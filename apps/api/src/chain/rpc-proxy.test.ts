@@ -16,11 +16,10 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { testSettings } from '../../testbed/test-app.ts'
 import { buildApp } from '../app.ts'
-import { startChain, testEnv } from '../demo/local-chain.ts'
-import { parseEnv } from '../settings/env.ts'
+import { startChain } from '../demo/local-chain.ts'
 
-const ORIGIN = 'http://127.0.0.1:3999'
 const EVIL = 'http://evil.example'
 
 let anvil: AnvilInstance
@@ -54,11 +53,7 @@ beforeAll(async () => {
   // A chain longer than the eth_getLogs limit, so that 'earliest'..'latest' is too wide.
   anvil = await startChain({ genesisBlockNumber: 20_000 })
   node = createPublicClient({ chain: foundry, transport: http(anvil.url) }) as PublicClient
-  const settings = parseEnv({
-    PUBLIC_ORIGIN: ORIGIN,
-    ...testEnv(anvil.url),
-    SIGN_IN: 'off',
-  })
+  const settings = testSettings({ rpcUrl: anvil.url, env: { SIGN_IN: 'off' } })
   app = await buildApp({ settings })
   const address = await app.listen({ host: '127.0.0.1', port: 0 })
   proxyUrl = `${address}/rpc/${LOCAL_CHAIN_ID}`

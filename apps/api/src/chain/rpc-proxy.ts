@@ -8,6 +8,8 @@ import { socketRpcRequest } from '@guildhall/core/rpc-socket'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { ApiError } from '../platform/http/errors.ts'
+import { type ApiTypeProvider, errorAnswers } from '../platform/http/openapi.ts'
+import { checkedInHandler } from '../platform/http/params.ts'
 import type { ChainSettings } from '../settings/chains.ts'
 
 /**
@@ -16,7 +18,7 @@ import type { ChainSettings } from '../settings/chains.ts'
  * (anvil_*, evm_*), uses its keys (eth_sendTransaction, eth_sign*, personal_sign), traces (debug_*) or
  * keeps state on it (filters).
  */
-export const RPC_METHODS: ReadonlySet<string> = new Set([
+const RPC_METHODS: ReadonlySet<string> = new Set([
   'eth_chainId',
   'net_version',
   'web3_clientVersion',
@@ -40,9 +42,9 @@ export const RPC_METHODS: ReadonlySet<string> = new Set([
 ])
 
 /** Calls per batch; viem batches reads only when asked to, and then far below this. */
-export const RPC_MAX_BATCH = 100
+const RPC_MAX_BATCH = 100
 /** Blocks one eth_getLogs may cover (a wide range on a real node is slow and large). */
-export const RPC_MAX_LOG_BLOCKS = 10_000n
+const RPC_MAX_LOG_BLOCKS = 10_000n
 /** Nesting of a call's params: eth_call with a state override is about 5 deep. Bounded so that nothing
  * recursive (serialising, logging) can overflow the stack on a hostile body. */
 const MAX_PARAMS_DEPTH = 20
@@ -57,8 +59,16 @@ const callSchema = z.strictObject({
 })
 type Call = z.infer<typeof callSchema>
 
-type RpcError = { code: number; message: string; data?: unknown }
-type Answer = { jsonrpc: '2.0'; id: Call['id']; result?: unknown; error?: RpcError }
+const rpcErrorSchema = z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() })
+type RpcError = z.infer<typeof rpcErrorSchema>
+/** An answer: the call's id, and its result or its error (the node's, or this proxy's refusal). */
+const answerSchema = z.strictObject({
+  jsonrpc: z.literal('2.0'),
+  id: callSchema.shape.id,
+  result: z.unknown().optional(),
+  error: rpcErrorSchema.optional(),
+})
+type Answer = z.infer<typeof answerSchema>
 
 class ChainError extends Error {}
 
@@ -151,12 +161,23 @@ async function post(url: string, body: unknown): Promise<unknown> {
 }
 
 export async function rpcProxyRoutes(app: FastifyInstance, { chains }: { chains: ChainSettings[] }) {
+  const api = app.withTypeProvider<ApiTypeProvider>()
   for (const chain of chains) {
-    app.post(
+    api.post(
       `/rpc/${chain.id}`,
-      // Any origin: the route reads no cookie and serves nothing a caller could not do with the node's
-      // public data or its own signature, and wallets given this URL call it from their own origin.
-      { bodyLimit: RPC_BODY_LIMIT, config: { anyOrigin: true } },
+      {
+        bodyLimit: RPC_BODY_LIMIT,
+        // Any origin: the route reads no cookie and serves nothing a caller could not do with the node's
+        // public data or its own signature, and wallets given this URL call it from their own origin.
+        config: { anyOrigin: true },
+        schema: {
+          summary: `JSON-RPC of chain ${chain.id} (${chain.name}): reads and signed raw transactions`,
+          tags: ['rpc'],
+          // Checked call by call below: a batch's refusal names the call, and a batch too large is a 413.
+          body: checkedInHandler(z.union([callSchema, z.array(callSchema)])),
+          response: { 200: z.union([answerSchema, z.array(answerSchema)]), ...errorAnswers },
+        },
+      },
       async (request, reply) => {
         const body = request.body
         const batch = Array.isArray(body)
@@ -252,7 +273,9 @@ export async function rpcProxyRoutes(app: FastifyInstance, { chains }: { chains:
                 },
               },
           )
-          return reply.header('content-type', 'application/json').send(batch ? complete : complete[0])
+          return reply
+            .header('content-type', 'application/json')
+            .send(batch ? complete : (complete[0] as Answer))
         } catch (error) {
           if (!(error instanceof ChainError)) throw error
           request.log.warn({ err: error }, 'rpc proxy: the node did not answer')

@@ -8,12 +8,10 @@ import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import type { FastifyInstance } from 'fastify'
 import { BaseError, createPublicClient, http, SocketClosedError } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { testSettings } from '../../testbed/test-app.ts'
 import { buildApp } from '../app.ts'
-import { startDemoChain, testEnv } from '../demo/local-chain.ts'
+import { startDemoChain } from '../demo/local-chain.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
-import { parseEnv } from '../settings/env.ts'
-
-const ORIGIN = 'http://127.0.0.1:3999'
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment
@@ -36,7 +34,7 @@ beforeAll(async () => {
   ;({ anvil, deployment } = await startDemoChain())
   wsUrl = wsOf(anvil.url)
   database = await testDatabase()
-  const settings = parseEnv({ PUBLIC_ORIGIN: ORIGIN, ...testEnv(wsUrl, deployment), SIGN_IN: 'off' })
+  const settings = testSettings({ rpcUrl: wsUrl, deployment, env: { SIGN_IN: 'off' } })
   expect(settings.chains[0]).toMatchObject({ upstreamRpcUrl: wsUrl, proxied: true })
   app = await buildApp({ settings, database, logger: false })
   appUrl = await app.listen({ host: '127.0.0.1', port: 0 })

@@ -1,20 +1,14 @@
-import {
-  DEFAULT_GOVERNANCE_RULES,
-  governanceDomain,
-  LOCAL_CHAIN_ID,
-  type LogEntry,
-  logChainProblem,
-  proposalState,
-} from '@guildhall/core'
+import { DEFAULT_GOVERNANCE_RULES, type LogEntry, logChainProblem, proposalState } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { asc, gt } from 'drizzle-orm'
 import { createPublicClient, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { demoTokenIndex } from '../../testbed/demo-token.ts'
+import { demoDomain } from '../../testbed/signers.ts'
 import { ballots, governanceLog, memberStats, proposals } from '../platform/db/schema.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
-import { TokenIndex } from '../token/token-index.ts'
 import { seedDemoGovernance } from './governance-seed.ts'
 import { startDemoChain } from './local-chain.ts'
 
@@ -34,20 +28,13 @@ afterAll(async () => {
 
 test('behavior: the demo starts with proposals in every state and real signed votes, once, in one verified log', async () => {
   const client = createPublicClient({ transport: http(anvil.url) }) as PublicClient
-  const tokenIndex = new TokenIndex({
-    db: database.db,
-    client,
-    chainId: LOCAL_CHAIN_ID,
-    token: deployment.token,
-    fromBlock: deployment.deployBlock,
-    confirmations: 0,
-  })
+  const tokenIndex = demoTokenIndex({ db: database.db, client, deployment })
   const seed = () =>
     seedDemoGovernance({
       database,
       client,
       tokenIndex,
-      domain: governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token }),
+      domain: demoDomain(deployment),
       rules: DEFAULT_GOVERNANCE_RULES,
     })
   expect(await seed()).toBe(5)

@@ -9,10 +9,8 @@ import {
   type GovernanceRules,
   governanceDomain,
   type ProposalMessage,
-  proposalId,
-  proposalTypedData,
+  signGovernanceMessage,
   type VoteMessage,
-  voteTypedData,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
@@ -150,9 +148,8 @@ export async function seedDemoGovernance({
       ...rules,
       timestamp: Math.min(start, now) - 60,
     }
-    const signature = await seed.author.signTypedData(proposalTypedData(domain, message))
+    const { signature, id } = await signGovernanceMessage(seed.author, domain, { type: 'Proposal', message })
     await createProposal(deps(at(message.timestamp)), { message, signature })
-    const id = proposalId(domain, message)
     for (const [index, vote] of seed.votes.entries()) {
       const votedAt = start + 10 * 60 * (index + 1)
       const ballot: VoteMessage = {
@@ -162,8 +159,8 @@ export async function seedDemoGovernance({
         reason: vote.reason ?? '',
         timestamp: votedAt,
       }
-      const voteSignature = await vote.voter.signTypedData(voteTypedData(domain, ballot))
-      await castVote(deps(at(votedAt)), id, { message: ballot, signature: voteSignature })
+      const signed = await signGovernanceMessage(vote.voter, domain, { type: 'Vote', message: ballot })
+      await castVote(deps(at(votedAt)), id, { message: ballot, signature: signed.signature })
     }
   }
   // The index has passed the snapshot: count the members who could vote now, so the directory shows their

@@ -5,34 +5,22 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  BASIC_CHOICES,
-  governanceDomain,
-  LOCAL_CHAIN_ID,
-  type ProposalMessage,
-  proposalId,
-  proposalTypedData,
-  type VoteMessage,
-  voteTypedData,
-} from '@guildhall/core'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { count } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import { createPublicClient, createTestClient, type Hex, http } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { createPublicClient, createTestClient, http } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { demoDomain, member, signProposal, signVote } from '../../testbed/signers.ts'
+import { ORIGIN, testSettings } from '../../testbed/test-app.ts'
 import { buildApp } from '../app.ts'
-import { startDemoChain, testEnv } from '../demo/local-chain.ts'
+import { startDemoChain } from '../demo/local-chain.ts'
 import { type DatabaseOptions, openDatabase } from '../platform/db/client.ts'
 import { votes } from '../platform/db/schema.ts'
 import { type TestDatabase, testDatabase, testDatabaseUrl } from '../platform/db/test-database.ts'
-import { parseEnv } from '../settings/env.ts'
 
-const ORIGIN = 'http://127.0.0.1:3999'
-const ada = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
-const ben = privateKeyToAccount(anvilAccounts[2]?.privateKey as Hex)
+const ada = member(1)
+const ben = member(2)
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment
@@ -58,11 +46,7 @@ afterAll(async () => {
 
 async function serverOn(database: Awaited<ReturnType<typeof openDatabase>>): Promise<FastifyInstance> {
   const app = await buildApp({
-    settings: parseEnv({
-      PUBLIC_ORIGIN: ORIGIN,
-      ...testEnv(anvil.url, deployment),
-      SIGN_IN: 'off',
-    }),
+    settings: testSettings({ rpcUrl: anvil.url, deployment, env: { SIGN_IN: 'off' } }),
     database,
   })
   await app.ready()
@@ -78,34 +62,17 @@ const post = (app: FastifyInstance, url: string, body: unknown) =>
   })
 
 test('behavior: the database gone → 503 with Retry-After and nothing stored; the same vote after recovery → exactly one row', async () => {
-  const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
-  const now = Math.floor(Date.now() / 1000)
+  const domain = demoDomain(deployment)
   const snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
-  const message: ProposalMessage = {
-    author: ada.address,
-    title: 'Survive an outage',
-    body: '',
-    kind: 'basic',
-    choices: [...BASIC_CHOICES],
-    start: now - 60,
-    end: now + 3600 * 2,
-    snapshot,
-    quorum: '1000000000000000000000',
-    threshold: '1000000000000000000',
-    abstainCountsToQuorum: true,
-    timestamp: now - 30,
-  }
-  const proposal = proposalId(domain, message)
-  const vote: VoteMessage = { voter: ben.address, proposal, choices: [1], reason: '', timestamp: now }
-  const signedVote = { message: vote, signature: await ben.signTypedData(voteTypedData(domain, vote)) }
+  const signedProposal = await signProposal(ada, domain, { snapshot, title: 'Survive an outage', body: '' })
+  const { message, id: proposal } = signedProposal
+  const vote = await signVote(ben, domain, { proposal })
+  const signedVote = { message: vote.message, signature: vote.signature }
 
   const first = await openDatabase(target)
   await first.migrate()
   const before = await serverOn(first)
-  const created = await post(before, '/api/proposals', {
-    message,
-    signature: await ada.signTypedData(proposalTypedData(domain, message)),
-  })
+  const created = await post(before, '/api/proposals', { message, signature: signedProposal.signature })
   expect(created.statusCode).toBe(201)
 
   await first.close()

@@ -1,16 +1,25 @@
 // HTTP for proposals, votes, results and the log: validate strictly, call the service, map its answer.
 import { Readable } from 'node:stream'
 import {
+  castVoteResponseSchema,
+  createProposalResponseSchema,
+  logEntrySchema,
+  proposalDetailSchema,
   proposalListQuerySchema,
+  proposalListSchema,
   signedProposalSchema,
   signedVoteSchema,
   tallyToJson,
   voteListQuerySchema,
+  voteListSchema,
+  votingPowerResponseSchema,
 } from '@guildhall/core'
+import { resultBundleSchema } from '@guildhall/core/recount'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { cursorField, readCursorField } from '../platform/http/keyset-page.ts'
-import { addressParam, parse, proposalIdParams } from '../platform/http/params.ts'
+import { type ApiTypeProvider, errorAnswers } from '../platform/http/openapi.ts'
+import { addressParam, addressPathSchema, named, proposalIdParams } from '../platform/http/params.ts'
 import { type GovernanceDeps, seconds } from './deps.ts'
 import { logPage } from './log.ts'
 import { listProposals } from './proposal-list.ts'
@@ -25,6 +34,10 @@ const PROPOSAL_BODY_LIMIT = 128 * 1024
 const VOTE_BODY_LIMIT = 16 * 1024
 /** `after`: a log seq (a `bigint` column), read as the page links' fields are (400 `bad_cursor` otherwise). */
 const logQuery = z.strictObject({ after: z.string().optional() })
+/** GET /api/governance/log: up to a page of entries after `after`, in order; none past the end. */
+const logPageSchema = z.strictObject({ entries: z.array(logEntrySchema) })
+
+const proposalId = named('proposal id', proposalIdParams)
 
 export interface GovernanceRouteOptions {
   deps: GovernanceDeps
@@ -53,65 +66,120 @@ export async function governanceRoutes(
   const exportLimit = { rateLimit: { max: exportRateLimitPerMinute, timeWindow: '1 minute' } }
   const powerLimit = { rateLimit: { max: powerRateLimitPerMinute, timeWindow: '1 minute' } }
   const nowSeconds = () => seconds(deps.now())
+  const api = app.withTypeProvider<ApiTypeProvider>()
 
-  app.post(
+  api.post(
     '/api/proposals',
-    { bodyLimit: PROPOSAL_BODY_LIMIT, config: writeLimit },
+    {
+      bodyLimit: PROPOSAL_BODY_LIMIT,
+      config: writeLimit,
+      schema: {
+        summary: 'Submit a signed proposal (201 stored, 200 the same one again)',
+        tags: ['proposals'],
+        body: named('proposal', signedProposalSchema),
+        response: { 200: createProposalResponseSchema, 201: createProposalResponseSchema, ...errorAnswers },
+      },
+    },
     async (request, reply) => {
-      const body = parse(signedProposalSchema, request.body, 'proposal')
-      const { id, created } = await createProposal(deps, body)
+      const { id, created } = await createProposal(deps, request.body)
       return reply.status(created ? 201 : 200).send({ id })
     },
   )
 
-  app.get('/api/proposals', async (request) => {
-    const query = parse(proposalListQuerySchema, request.query, 'proposal list query')
-    const now = nowSeconds()
-    return { ...(await listProposals(deps.database.db, now, query)), now }
-  })
+  api.get(
+    '/api/proposals',
+    {
+      schema: {
+        summary: 'Proposals, latest start first, a page at a time',
+        tags: ['proposals'],
+        querystring: named('proposal list query', proposalListQuerySchema),
+        response: { 200: proposalListSchema, ...errorAnswers },
+      },
+    },
+    async (request) => {
+      const now = nowSeconds()
+      return { ...(await listProposals(deps.database.db, now, request.query)), now }
+    },
+  )
 
-  app.get('/api/proposals/:id', async (request) => {
-    const { id } = parse(proposalIdParams, request.params, 'proposal id')
-    const proposal = await requireProposal(deps, id)
-    const result = await proposalResult(deps, proposal)
-    return {
-      ...proposalSummary(proposal, nowSeconds()),
-      message: proposal.message,
-      signature: proposal.signature,
-      tally: tallyToJson(result),
-      now: nowSeconds(),
-    }
-  })
+  api.get(
+    '/api/proposals/:id',
+    {
+      schema: {
+        summary: 'A proposal as signed, its state and its result',
+        tags: ['proposals'],
+        params: proposalId,
+        response: { 200: proposalDetailSchema, ...errorAnswers },
+      },
+    },
+    async (request) => {
+      const proposal = await requireProposal(deps, request.params.id)
+      const result = await proposalResult(deps, proposal)
+      return {
+        ...proposalSummary(proposal, nowSeconds()),
+        message: proposal.message,
+        signature: proposal.signature,
+        tally: tallyToJson(result),
+        now: nowSeconds(),
+      }
+    },
+  )
 
-  app.get('/api/proposals/:id/votes', async (request) => {
-    const { id } = parse(proposalIdParams, request.params, 'proposal id')
-    const query = parse(voteListQuerySchema, request.query, 'votes query')
-    const proposal = await requireProposal(deps, id)
-    const page = await deps.reads.shared(proposal.id, `votes ${JSON.stringify(query)}`, () =>
-      listVotes(deps.database.db, proposal.id, query),
-    )
-    return { ...page, votes: page.votes.map((vote) => ({ ...vote, power: String(vote.power) })) }
-  })
-
-  app.post(
+  api.get(
     '/api/proposals/:id/votes',
-    { bodyLimit: VOTE_BODY_LIMIT, config: writeLimit },
+    {
+      schema: {
+        summary: 'A proposal’s counting votes, by power or time, a page at a time',
+        tags: ['votes'],
+        params: proposalId,
+        querystring: named('votes query', voteListQuerySchema),
+        response: { 200: voteListSchema, ...errorAnswers },
+      },
+    },
+    async (request) => {
+      const { query } = request
+      const proposal = await requireProposal(deps, request.params.id)
+      const page = await deps.reads.shared(proposal.id, `votes ${JSON.stringify(query)}`, () =>
+        listVotes(deps.database.db, proposal.id, query),
+      )
+      return { ...page, votes: page.votes.map((vote) => ({ ...vote, power: String(vote.power) })) }
+    },
+  )
+
+  api.post(
+    '/api/proposals/:id/votes',
+    {
+      bodyLimit: VOTE_BODY_LIMIT,
+      config: writeLimit,
+      schema: {
+        summary: 'Cast a signed vote (201 stored, 200 the same one again)',
+        tags: ['votes'],
+        params: proposalId,
+        body: named('vote', signedVoteSchema),
+        response: { 200: castVoteResponseSchema, 201: castVoteResponseSchema, ...errorAnswers },
+      },
+    },
     async (request, reply) => {
-      const { id } = parse(proposalIdParams, request.params, 'proposal id')
-      const body = parse(signedVoteSchema, request.body, 'vote')
-      const result = await castVote(deps, id, body)
+      const result = await castVote(deps, request.params.id, request.body)
       return reply.status(result.created ? 201 : 200).send(result)
     },
   )
 
-  app.get<{ Params: { id: string; address: string } }>(
+  api.get(
     '/api/proposals/:id/power/:address',
-    { config: powerLimit },
+    {
+      config: powerLimit,
+      schema: {
+        summary: 'An address’s voting power at the proposal’s snapshot, and why it is zero',
+        tags: ['votes'],
+        // The id is checked here; the address by addressParam, whose 400 has its own words.
+        params: named('proposal id', proposalIdParams.extend({ address: addressPathSchema })),
+        response: { 200: votingPowerResponseSchema, ...errorAnswers },
+      },
+    },
     async (request) => {
-      const { address, ...rest } = request.params
-      const { id } = parse(proposalIdParams, rest, 'proposal id')
-      const account = addressParam(address)
-      const proposal = await requireProposal(deps, id)
+      const account = addressParam(request.params.address)
+      const proposal = await requireProposal(deps, request.params.id)
       const power = await votingPowerAt(deps, account, proposal.snapshot)
       return {
         snapshot: proposal.snapshot,
@@ -123,29 +191,52 @@ export async function governanceRoutes(
   )
 
   /** Everything a recount needs, and the log entries that anchor it in the chain of all accepted messages. */
-  app.get('/api/proposals/:id/bundle', { config: exportLimit }, async (request, reply) => {
-    const { id } = parse(proposalIdParams, request.params, 'proposal id')
-    const proposal = await requireProposal(deps, id)
-    // Byte mode: the stream pulls the next page only when what it holds (64 KiB) has gone out, instead of
-    // buffering 16 pages as an object-mode stream would.
-    const body = Readable.from(resultBundleJson(deps, proposal), {
-      objectMode: false,
-      highWaterMark: 64 * 1024,
-    })
-    return reply.type('application/json; charset=utf-8').send(body)
-  })
+  api.get(
+    '/api/proposals/:id/bundle',
+    {
+      config: exportLimit,
+      schema: {
+        summary: 'A proposal’s result bundle: everything a recount needs (streamed)',
+        tags: ['proposals'],
+        params: proposalId,
+        response: {
+          200: { content: { 'application/json': { schema: resultBundleSchema } } },
+          ...errorAnswers,
+        },
+      },
+    },
+    async (request, reply) => {
+      const proposal = await requireProposal(deps, request.params.id)
+      // Byte mode: the stream pulls the next page only when what it holds (64 KiB) has gone out, instead of
+      // buffering 16 pages as an object-mode stream would.
+      const body = Readable.from(resultBundleJson(deps, proposal), {
+        objectMode: false,
+        highWaterMark: 64 * 1024,
+      })
+      // A stream, which no serializer sees: the recount checks what it reads (schema above).
+      return reply.type('application/json; charset=utf-8').send(body as never)
+    },
+  )
 
   /** The log from entry `after` + 1 on, to check the whole chain (bounded pages). */
-  app.get('/api/governance/log', { config: exportLimit }, async (request) => {
-    const query = parse(logQuery, request.query, 'log query')
-    const after =
-      query.after === undefined
-        ? 0n
-        : readCursorField(
-            cursorField.int8,
-            query.after,
-            'after is a log seq, a whole number from 0 to 2^63 − 1',
-          )
-    return { entries: await logPage(deps, after) }
-  })
+  api.get(
+    '/api/governance/log',
+    {
+      config: exportLimit,
+      schema: {
+        summary: 'The governance log from entry `after` + 1 on, a page at a time',
+        tags: ['governance log'],
+        querystring: named('log query', logQuery),
+        response: { 200: logPageSchema, ...errorAnswers },
+      },
+    },
+    async (request) => {
+      const { after } = request.query
+      const from =
+        after === undefined
+          ? 0n
+          : readCursorField(cursorField.int8, after, 'after is a log seq, a whole number from 0 to 2^63 − 1')
+      return { entries: await logPage(deps, from) }
+    },
+  )
 }

@@ -110,7 +110,7 @@ async function uncountedSnapshots(db: Db | Tx, block: number) {
  * Members counted per transaction. One statement over every member took 8 to 13 s at 100,000 holders and
  * held each vote that touched one of their rows (ADR 033); a chunk takes a fraction of a second.
  */
-export const ELIGIBILITY_CHUNK = 2_000
+const ELIGIBILITY_CHUNK = 2_000
 
 export type EligibilityCountOptions = {
   /**

@@ -2,9 +2,6 @@
 // database (PGlite, or PostgreSQL under scripts/with-postgres.sh): the member's figures, name and statement,
 // their votes, proposals, delegators and voting power over time, pages that stay whole, and what it refuses.
 import {
-  delegateStatementTypedData,
-  governanceDomain,
-  LOCAL_CHAIN_ID,
   type MemberProfile,
   memberDelegatorListSchema,
   memberListSchema,
@@ -14,25 +11,22 @@ import {
   powerHistorySchema,
 } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { type NameService, startNameService } from '@guildhall/devchain/name-service'
 import type { FastifyInstance } from 'fastify'
-import { createPublicClient, createTestClient, type Hex, http, type PublicClient, parseEther } from 'viem'
+import { createPublicClient, createTestClient, http, type PublicClient, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import { delegate, transfer } from '../../testbed/token-index.ts'
-import { buildApp } from '../app.ts'
+import { delegate, demoTokenIndex, transfer } from '../../testbed/demo-token.ts'
+import { member as account, demoDomain, signStatement } from '../../testbed/signers.ts'
+import { postJson, testApp, testSettings } from '../../testbed/test-app.ts'
 import { seedDemoDatabase } from '../demo/governance-seed.ts'
-import { nameServiceEnv, startDemoChain, testEnv } from '../demo/local-chain.ts'
+import { nameServiceEnv, startDemoChain } from '../demo/local-chain.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
-import { parseEnv, type Settings } from '../settings/env.ts'
-import { TokenIndex } from '../token/token-index.ts'
+import type { TokenIndex } from '../token/token-index.ts'
 
-const ORIGIN = 'http://127.0.0.1:3998'
-const account = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
 // The demo DAO: Ada votes with her and Dev's tokens, Ben with his and Eve's; Cleo with her own; Iris holds
 // nothing. Ada wrote two of the seeded proposals and voted on three.
 type Account = ReturnType<typeof account>
@@ -49,7 +43,6 @@ let anvil: AnvilInstance
 let deployment: DemoDeployment
 let nameService: NameService
 let database: TestDatabase
-let settings: Settings
 let app: FastifyInstance
 let client: PublicClient
 let index: TokenIndex
@@ -97,25 +90,11 @@ const chain = () => ({ client, url: anvil.url, token: deployment.token })
 beforeAll(async () => {
   ;[{ anvil, deployment }, nameService] = await Promise.all([startDemoChain(), startNameService()])
   database = await testDatabase()
-  settings = parseEnv({
-    PUBLIC_ORIGIN: ORIGIN,
-    ...testEnv(anvil.url, deployment),
-    ...nameServiceEnv(nameService),
-    TOKEN_INDEX_CONFIRMATIONS: '0',
-    GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000',
-  })
-  expect(await seedDemoDatabase(settings, database)).toBe(5)
-  app = await buildApp({ settings, database })
-  await app.ready()
+  const env = { ...nameServiceEnv(nameService), TOKEN_INDEX_CONFIRMATIONS: '0' }
+  expect(await seedDemoDatabase(testSettings({ rpcUrl: anvil.url, deployment, env }), database)).toBe(5)
+  app = await testApp({ anvil, deployment, database }, { env })
   client = createPublicClient({ transport: http(anvil.url) }) as PublicClient
-  index = new TokenIndex({
-    db: database.db,
-    client,
-    chainId: LOCAL_CHAIN_ID,
-    token: deployment.token,
-    fromBlock: deployment.deployBlock,
-    confirmations: 0,
-  })
+  index = demoTokenIndex({ db: database.db, client, deployment })
   await sync()
 }, 90_000)
 
@@ -177,20 +156,14 @@ describe('the member', () => {
   })
 
   test('behavior: a published statement comes with the member, the latest version', async () => {
-    const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
+    const domain = demoDomain(deployment)
     const now = Math.floor(Date.now() / 1000)
     for (const [offset, statement] of [
       [-20, 'Ben reads every proposal.'],
       [-10, 'Ben explains each vote.'],
     ] as const) {
-      const message = { delegate: ben.address, statement, timestamp: now + offset }
-      const signature = await ben.signTypedData(delegateStatementTypedData(domain, message))
-      const response = await app.inject({
-        method: 'POST',
-        url: `/api/delegates/${ben.address}/statement`,
-        headers: { origin: ORIGIN, 'content-type': 'application/json' },
-        payload: JSON.stringify({ message, signature }),
-      })
+      const { message, signature } = await signStatement(ben, domain, { statement, timestamp: now + offset })
+      const response = await postJson(app, `/api/delegates/${ben.address}/statement`, { message, signature })
       expect(response.statusCode, response.body).toBe(201)
     }
     const body = await get(ben.address, memberProfileSchema)

@@ -35,7 +35,7 @@ export const NO_NAME_TTL_MS = 60 * 60 * 1000
  * `text(node, "avatar")`) is 484 bytes for a name of up to 32 bytes, so 24 go to a call. Measured with
  * viem 2.57's encoding (name-refresher.test.ts checks the 40).
  */
-export const NAME_LOOKUP_BATCH_BYTES = 40 * 292
+const NAME_LOOKUP_BATCH_BYTES = 40 * 292
 
 /** Only the listed members' addresses are looked up and kept (names/profiles.ts). */
 const isMember = sql`exists (select 1 from ${memberStats} where ${memberStats.address} = ${nameProfiles.address} and ${memberStats.listed})`

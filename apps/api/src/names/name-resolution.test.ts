@@ -22,10 +22,9 @@ import {
 } from 'viem'
 import { mainnet } from 'viem/chains'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { testSettings } from '../../testbed/test-app.ts'
 import { buildApp } from '../app.ts'
-import { testEnv } from '../demo/local-chain.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
-import { parseEnv } from '../settings/env.ts'
 
 const ada = anvilAccounts[1]?.address as Address
 const ben = anvilAccounts[2]?.address as Address
@@ -68,10 +67,9 @@ async function appWithNames({
   proxies.push(proxy)
   const database = await testDatabase()
   databases.push(database)
-  const settings = parseEnv({
-    ...testEnv('http://127.0.0.1:9'),
-    ...(names && { ENS_RPC_URL: proxy.url, IPFS_GATEWAYS: nameService.ipfsGatewayUrl }),
-    ...env,
+  const settings = testSettings({
+    origin: null,
+    env: { ...(names && { ENS_RPC_URL: proxy.url, IPFS_GATEWAYS: nameService.ipfsGatewayUrl }), ...env },
   })
   const app = await buildApp({ settings, database })
   apps.push(app)

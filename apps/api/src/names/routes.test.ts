@@ -6,11 +6,10 @@ import { type NameService, startNameService } from '@guildhall/devchain/name-ser
 import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { testSettings } from '../../testbed/test-app.ts'
 import { buildApp } from '../app.ts'
-import { testEnv } from '../demo/local-chain.ts'
 import { memberStats } from '../platform/db/schema.ts'
 import { type TestDatabase, testDatabase, testDatabaseUrl } from '../platform/db/test-database.ts'
-import { parseEnv } from '../settings/env.ts'
 
 const ada = anvilAccounts[1]?.address as string
 const ben = anvilAccounts[2]?.address as string
@@ -33,11 +32,8 @@ afterAll(() => nameService?.stop())
 async function appWithNames(database: TestDatabase, names = true) {
   const proxy = await startRecordingProxy(nameService.rpcUrl)
   proxies.push(proxy)
-  const env = {
-    ...testEnv('http://127.0.0.1:9'),
-    ...(names && { ENS_RPC_URL: proxy.url, IPFS_GATEWAYS: nameService.ipfsGatewayUrl }),
-  }
-  const app = await buildApp({ settings: parseEnv(env), database })
+  const env = names ? { ENS_RPC_URL: proxy.url, IPFS_GATEWAYS: nameService.ipfsGatewayUrl } : {}
+  const app = await buildApp({ settings: testSettings({ origin: null, env }), database })
   apps.push(app)
   await app.ready()
   return { app, proxy }

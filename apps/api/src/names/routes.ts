@@ -1,9 +1,15 @@
 // HTTP for names and avatars: GET /api/names?addresses=0x…,0x… answers from the table of resolved profiles;
 // GET /api/names/resolve?name=ben.eth resolves one name to its address on the ENS RPC.
-import { nameListQuerySchema, nameResolveQuerySchema } from '@guildhall/core'
+import {
+  nameListQuerySchema,
+  nameListSchema,
+  nameResolveQuerySchema,
+  resolvedNameSchema,
+} from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
 import { type Address, getAddress, type PublicClient } from 'viem'
-import { parse } from '../platform/http/params.ts'
+import { type ApiTypeProvider, errorAnswers } from '../platform/http/openapi.ts'
+import { named } from '../platform/http/params.ts'
 import { resolveName } from './name-resolution.ts'
 import type { NameProfiles } from './profiles.ts'
 
@@ -27,9 +33,16 @@ export async function nameRoutes(
 ) {
   // Each request may queue up to 100 lookups on the operator's RPC: counted per client.
   const limit = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } }
+  const api = app.withTypeProvider<ApiTypeProvider>()
 
-  app.get('/api/names', { config: limit }, async (request, reply) => {
-    const { addresses } = parse(nameListQuerySchema, request.query, 'names query')
+  const namesSchema = {
+    summary: 'Names and avatars of up to 100 addresses (ENS, looked up by the server)',
+    tags: ['names'],
+    querystring: named('names query', nameListQuerySchema),
+    response: { 200: nameListSchema, ...errorAnswers },
+  }
+  api.get('/api/names', { config: limit, schema: namesSchema }, async (request, reply) => {
+    const { addresses } = request.query
     const checksummed = addresses.map((address) => getAddress(address) as Address)
     const names = profiles
       ? await profiles.lookup(checksummed)
@@ -43,8 +56,14 @@ export async function nameRoutes(
   // Each request is an eth_call on the operator's RPC: counted per client, apart from the lists above.
   const resolveLimit = { rateLimit: { max: resolveRateLimitPerMinute, timeWindow: '1 minute' } }
 
-  app.get('/api/names/resolve', { config: resolveLimit }, async (request, reply) => {
-    const { name } = parse(nameResolveQuerySchema, request.query, 'name query')
+  const resolveSchema = {
+    summary: 'The address an ENS name’s record names',
+    tags: ['names'],
+    querystring: named('name query', nameResolveQuerySchema),
+    response: { 200: resolvedNameSchema, ...errorAnswers },
+  }
+  api.get('/api/names/resolve', { config: resolveLimit, schema: resolveSchema }, async (request, reply) => {
+    const { name } = request.query
     const resolved = await resolveName(ensClient, name)
     // A transaction is sent to the answer: never one from a cache.
     reply.header('cache-control', 'no-store')

@@ -14,11 +14,10 @@ import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
 import { createPublicClient, createTestClient, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { demoAccount, expectIndexEqualsChain } from '../../testbed/token-index.ts'
+import { demoAccount, demoTokenIndex, expectIndexEqualsChain } from '../../testbed/demo-token.ts'
 import { startDemoChain } from '../demo/local-chain.ts'
 import { type Database, migrationsFolder, openDatabase } from '../platform/db/client.ts'
 import { tokenVoteCheckpoints } from '../platform/db/schema.ts'
-import { TokenIndex } from './token-index.ts'
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment
@@ -77,15 +76,7 @@ test('behavior: migration 0012 drops the undated vote checkpoints and sends the 
   )
   expect(cursor.rows.map((row) => [Number(row.from_block), row.block_time])).toEqual([[-1, null]])
 
-  const index = new TokenIndex({
-    db,
-    client: chain,
-    chainId: LOCAL_CHAIN_ID,
-    token: deployment.token,
-    fromBlock: deployment.deployBlock,
-    confirmations: 0,
-    multicall3: MULTICALL3_ADDRESS,
-  })
+  const index = demoTokenIndex({ db, client: chain, deployment }, { multicall3: MULTICALL3_ADDRESS })
   // Before the sync the stale cursor is not this configuration's: nothing is answered from it.
   expect(await index.totalVotes()).toBeUndefined()
   expect(await index.syncOnce()).toMatchObject({ indexedBlock: head + 1, rewoundTo: null })

@@ -1,23 +1,22 @@
 // The token index behind a provider that refuses wide eth_getLogs ranges. The provider is our test double
-// (testbed/token-index.ts: an HTTP proxy on 127.0.0.1 in front of a real anvil), answering as hosted providers do
+// (devchain's recording proxy: an HTTP proxy on 127.0.0.1 in front of a real anvil), answering as hosted providers do
 // when a range has too many blocks or results; everything else reaches anvil unchanged.
-import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
+import { MULTICALL3_ADDRESS } from '@guildhall/core'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
+import {
+  logsRange,
+  type RecordingProxy,
+  type RpcRefusal as Refusal,
+  type RecordedRpcCall as RpcCall,
+  startRecordingProxy,
+} from '@guildhall/devchain/recording-proxy'
 import { createPublicClient, createTestClient, http, type PublicClient } from 'viem'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  expectIndexEqualsChain,
-  logsRange,
-  type ProviderDouble,
-  type Refusal,
-  type RpcCall,
-  startProviderDouble,
-} from '../../testbed/token-index.ts'
+import { demoTokenIndex, expectIndexEqualsChain } from '../../testbed/demo-token.ts'
 import { startDemoChain } from '../demo/local-chain.ts'
 import { tokenVoteCheckpoints } from '../platform/db/schema.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
-import { TokenIndex } from './token-index.ts'
 
 /** The widest eth_getLogs range the double accepts in the refusal tests. */
 const ACCEPTED_SPAN = 4
@@ -25,21 +24,16 @@ const ACCEPTED_SPAN = 4
 let anvil: AnvilInstance
 let deployment: DemoDeployment
 let chain: PublicClient
-let provider: ProviderDouble
+let provider: RecordingProxy
 let database: TestDatabase
 let head: number
 
 const newIndex = (client: PublicClient) =>
-  new TokenIndex({
-    db: database.db,
-    client,
-    chainId: LOCAL_CHAIN_ID,
-    token: deployment.token,
-    fromBlock: deployment.deployBlock,
+  demoTokenIndex(
+    { db: database.db, client, deployment },
     // The head stays one block above `head`, so getPastVotes can be asked about every indexed block.
-    confirmations: 1,
-    multicall3: MULTICALL3_ADDRESS,
-  })
+    { confirmations: 1, multicall3: MULTICALL3_ADDRESS },
+  )
 const viaProvider = (options: Parameters<typeof http>[1] = {}) =>
   createPublicClient({ transport: http(provider.url, { retryCount: 0, ...options }) }) as PublicClient
 const span = (call: RpcCall) => logsRange(call).to - logsRange(call).from + 1
@@ -58,7 +52,7 @@ beforeAll(async () => {
   head = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber())
   await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 1 })
   chain = createPublicClient({ transport: http(anvil.url) }) as PublicClient
-  provider = await startProviderDouble(anvil.url)
+  provider = await startRecordingProxy(anvil.url)
 }, 60_000)
 
 afterAll(async () => {

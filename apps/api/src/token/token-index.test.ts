@@ -1,9 +1,10 @@
 // The token index against a real anvil chain and a real database (PGlite, or PostgreSQL under
 // scripts/with-postgres.sh): every answer is checked against what the token contract itself says.
-import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
+import { MULTICALL3_ADDRESS } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
+import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
 import {
   createPublicClient,
   createTestClient,
@@ -19,21 +20,20 @@ import {
   delegate,
   demoAccount,
   demoAccounts,
+  demoTokenIndex,
   expectIndexEqualsChain,
-  type ProviderDouble,
-  startProviderDouble,
   transfer,
-} from '../../testbed/token-index.ts'
+} from '../../testbed/demo-token.ts'
 import { startDemoChain } from '../demo/local-chain.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
-import { RETAINED_BLOCK_HASHES, TokenIndex } from './token-index.ts'
+import { RETAINED_BLOCK_HASHES } from './token-index.ts'
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment
 let database: TestDatabase
 let chain: PublicClient
 let testClient: TestClient
-let provider: ProviderDouble
+let provider: RecordingProxy
 const ada = demoAccount(1)
 const ben = demoAccount(2)
 const cleo = demoAccount(3)
@@ -41,15 +41,7 @@ const finn = demoAccount(6)
 const iris = demoAccount(9)
 
 const newIndex = (client: PublicClient, confirmations = 0) =>
-  new TokenIndex({
-    db: database.db,
-    client,
-    chainId: LOCAL_CHAIN_ID,
-    token: deployment.token,
-    fromBlock: deployment.deployBlock,
-    confirmations,
-    multicall3: MULTICALL3_ADDRESS,
-  })
+  demoTokenIndex({ db: database.db, client, deployment }, { confirmations, multicall3: MULTICALL3_ADDRESS })
 
 /** A client whose every request goes through the provider double, so the test sees each JSON-RPC call. */
 const recordedClient = () =>
@@ -63,7 +55,7 @@ beforeAll(async () => {
   chain = createPublicClient({ transport: http(anvil.url) }) as PublicClient
   testClient = createTestClient({ mode: 'anvil', transport: http(anvil.url) })
   database = await testDatabase()
-  provider = await startProviderDouble(anvil.url)
+  provider = await startRecordingProxy(anvil.url)
 }, 60_000)
 
 afterAll(async () => {
@@ -263,15 +255,10 @@ describe('token index', () => {
   }, 120_000)
 
   test('behavior: start() follows the chain in the background; stop() ends it and nothing is fetched after', async () => {
-    const index = new TokenIndex({
-      db: database.db,
-      client: recordedClient(),
-      chainId: LOCAL_CHAIN_ID,
-      token: deployment.token,
-      fromBlock: deployment.deployBlock,
-      confirmations: 0,
-      pollIntervalMs: 50,
-    })
+    const index = demoTokenIndex(
+      { db: database.db, client: recordedClient(), deployment },
+      { pollIntervalMs: 50 },
+    )
     index.start()
     await transfer(onChain(), 1, iris, '2')
     const target = await head()

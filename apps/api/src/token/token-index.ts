@@ -23,9 +23,9 @@ import { DEFAULT_MAX_RANGE } from './index/provider-limits.ts'
 import { IndexReads } from './index/reads.ts'
 import { IndexSync, type SyncResult, type TokenIndexLogger } from './index/sync.ts'
 
-export type { Answer, VotesAtBlock, ZeroVotesCause } from './index/reads.ts'
+export type { ZeroVotesCause } from './index/reads.ts'
 export { RETAINED_BLOCK_HASHES } from './index/rewind.ts'
-export type { SyncResult, TokenIndexLogger } from './index/sync.ts'
+export type { SyncResult } from './index/sync.ts'
 
 export type TokenIndexOptions = {
   db: Db

@@ -1,14 +1,14 @@
 // Why an account has no voting power at a snapshot block: each reason the vote panel shows, decided by the
 // token index, once from the synced index and once from the chain while an index has not caught up.
-import { type AnswerSource, LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
+import { type AnswerSource, MULTICALL3_ADDRESS } from '@guildhall/core'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { createPublicClient, createTestClient, http, type PublicClient, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { delegate, demoAccount, transfer } from '../../testbed/token-index.ts'
+import { delegate, demoAccount, demoTokenIndex, transfer } from '../../testbed/demo-token.ts'
 import { startDemoChain } from '../demo/local-chain.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
-import { TokenIndex, type TokenIndexOptions } from './token-index.ts'
+import type { TokenIndex } from './token-index.ts'
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment
@@ -37,18 +37,11 @@ beforeAll(async () => {
   await delegate(onChain, 7, gia)
   await testClient.mine({ blocks: 1 })
   ;[synced, empty] = await Promise.all([testDatabase(), testDatabase()])
-  const options: Omit<TokenIndexOptions, 'db'> = {
-    client: chain,
-    chainId: LOCAL_CHAIN_ID,
-    token: deployment.token,
-    fromBlock: deployment.deployBlock,
-    confirmations: 0,
-    multicall3: MULTICALL3_ADDRESS,
-  }
-  indexes.index = new TokenIndex({ ...options, db: synced.db })
+  const options = { multicall3: MULTICALL3_ADDRESS } as const
+  indexes.index = demoTokenIndex({ db: synced.db, client: chain, deployment }, options)
   await indexes.index.syncOnce()
   // Never synced: every block is above its indexed block, as for a server that has just started.
-  indexes.chain = new TokenIndex({ ...options, db: empty.db })
+  indexes.chain = demoTokenIndex({ db: empty.db, client: chain, deployment }, options)
 }, 60_000)
 
 afterAll(async () => {

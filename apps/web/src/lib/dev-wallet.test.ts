@@ -1,8 +1,7 @@
 // @vitest-environment node
 // The development wallet against the app's real /rpc proxy and a real anvil: it signs with its own keys
 // and sends raw transactions, so it works through a proxy that refuses the node's unlocked accounts.
-import { buildApp } from '@guildhall/api'
-import { parseEnv } from '@guildhall/api/settings/env'
+import { buildApp, parseEnv } from '@guildhall/api'
 import { governanceDomain, LOCAL_CHAIN_ID, voteTypedData } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type AnvilInstance, getFreePort, startAnvil } from '@guildhall/devchain/anvil'

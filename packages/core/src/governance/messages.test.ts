@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
-import { type Hex, hashStruct, hashTypedData, keccak256, verifyTypedData } from 'viem'
+import {
+  type Hex,
+  hashStruct,
+  hashTypedData,
+  keccak256,
+  type TypedDataDefinition,
+  type VerifyTypedDataParameters,
+  verifyTypedData,
+} from 'viem'
 import { describe, expect, test } from 'vitest'
 import {
   delegateStatementId,
@@ -9,6 +17,7 @@ import {
   proposalId,
   proposalMessageSchema,
   proposalTypedData,
+  signGovernanceMessage,
   voteId,
   voteMessageSchema,
   voteTypedData,
@@ -130,4 +139,35 @@ describe('the EIP-712 vectors of ethers (test-fixtures/eip712/SOURCES.md)', () =
       )
     },
   )
+})
+
+describe('signGovernanceMessage', () => {
+  /** `signed` carries `id` and a signature by the author over exactly `typedData`. */
+  async function expectSignedOver(
+    signed: { signature: Hex; id: Hex },
+    typedData: TypedDataDefinition,
+    id: Hex,
+  ) {
+    expect(signed.id).toBe(id)
+    const parameters = { address: author.address, signature: signed.signature, ...typedData }
+    expect(await verifyTypedData(parameters as VerifyTypedDataParameters)).toBe(true)
+  }
+
+  test('behavior: each kind is signed over its own typed data and carries the id the API stores it under', async () => {
+    await expectSignedOver(
+      await signGovernanceMessage(author, domain, { type: 'Proposal', message: proposal }),
+      proposalTypedData(domain, proposal) as TypedDataDefinition,
+      proposalId(domain, proposal),
+    )
+    await expectSignedOver(
+      await signGovernanceMessage(author, domain, { type: 'Vote', message: vote() }),
+      voteTypedData(domain, vote()) as TypedDataDefinition,
+      voteId(domain, vote()),
+    )
+    await expectSignedOver(
+      await signGovernanceMessage(author, domain, { type: 'DelegateStatement', message: statement() }),
+      delegateStatementTypedData(domain, statement()) as TypedDataDefinition,
+      delegateStatementId(domain, statement()),
+    )
+  })
 })

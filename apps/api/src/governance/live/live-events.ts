@@ -22,7 +22,7 @@ export type LiveEvent =
 export type LiveSend = (event: LiveEvent) => void
 
 /** Created proposals a list stream replays at most on reconnect; the client refetches its list on any. */
-export const LIST_REPLAY_LIMIT = 100
+const LIST_REPLAY_LIMIT = 100
 
 export interface LiveEventsOptions {
   database: Database

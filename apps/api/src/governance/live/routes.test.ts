@@ -1,28 +1,23 @@
 // Live events over real HTTP streams, against a real chain (anvil with the demo DAO) and a real database
 // (PGlite, or PostgreSQL under scripts/with-postgres.sh, where the second app is a second instance with its
 // own connections on the same database).
-import {
-  BASIC_CHOICES,
-  type DelegateStatementMessage,
-  delegateStatementTypedData,
-  governanceDomain,
-  LOCAL_CHAIN_ID,
-  liveProposalSchema,
-  liveTallySchema,
-  type ProposalMessage,
-  proposalId,
-  proposalTypedData,
-  type VoteMessage,
-  voteTypedData,
-} from '@guildhall/core'
+import { liveProposalSchema, liveTallySchema, type ProposalMessage } from '@guildhall/core'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { createPublicClient, createTestClient, type Hex, http, type PrivateKeyAccount } from 'viem'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { member, nowSeconds, postJson, startTestbed, stopTestbed, testApp } from '../../../testbed/app.ts'
 import { openStream } from '../../../testbed/event-stream.ts'
+import {
+  demoDomain,
+  member,
+  nowSeconds,
+  signProposal,
+  signStatement,
+  signVote,
+} from '../../../testbed/signers.ts'
+import { postJson, startTestbed, stopTestbed, testApp } from '../../../testbed/test-app.ts'
 import { type Database, openDatabase } from '../../platform/db/client.ts'
 import { governanceLog, proposals } from '../../platform/db/schema.ts'
 import type { TestDatabase } from '../../platform/db/test-database.ts'
@@ -45,7 +40,7 @@ let otherDatabase: Database
 let app: FastifyInstance
 let other: FastifyInstance
 let snapshot: number
-let domain: ReturnType<typeof governanceDomain>
+let domain: ReturnType<typeof demoDomain>
 
 async function appOn(db: Database) {
   const built = await testApp({ anvil, deployment, database: db }, { env: { SIGN_IN: 'off' } })
@@ -57,7 +52,7 @@ beforeAll(async () => {
   ;({ anvil, deployment, database } = await startTestbed())
   await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 2 })
   snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
-  domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
+  domain = demoDomain(deployment)
   otherDatabase = database.url ? await openDatabase({ databaseUrl: database.url }) : database
   app = await appOn(database)
   other = await appOn(otherDatabase)
@@ -78,42 +73,20 @@ const urlOf = (server: FastifyInstance, path: string) => {
 const post = (url: string, body: unknown) => postJson(app, url, body)
 
 async function createProposal(title: string): Promise<Hex> {
-  const now = nowSeconds()
-  const message: ProposalMessage = {
-    author: ada.address,
-    title,
-    body: '',
-    kind: 'basic',
-    choices: [...BASIC_CHOICES],
-    start: now - 60,
-    end: now + 3600,
-    snapshot,
-    quorum: '1000000000000000000000',
-    threshold: '1000000000000000000',
-    abstainCountsToQuorum: true,
-    timestamp: now - 30,
-  }
-  const response = await post('/api/proposals', {
-    message,
-    signature: await ada.signTypedData(proposalTypedData(domain, message)),
-  })
+  const { message, signature, id } = await signProposal(ada, domain, { snapshot, title, body: '' })
+  const response = await post('/api/proposals', { message, signature })
   expect(response.statusCode).toBe(201)
-  return proposalId(domain, message)
+  return id
 }
 
 /** Votes and answers the vote's log seq. */
 async function vote(voter: PrivateKeyAccount, proposal: Hex, choice: number, timestamp?: number) {
-  const message: VoteMessage = {
-    voter: voter.address,
+  const { message, signature } = await signVote(voter, domain, {
     proposal,
     choices: [choice],
-    reason: '',
-    timestamp: timestamp ?? nowSeconds(),
-  }
-  const response = await post(`/api/proposals/${proposal}/votes`, {
-    message,
-    signature: await voter.signTypedData(voteTypedData(domain, message)),
+    ...(timestamp === undefined ? {} : { timestamp }),
   })
+  const response = await post(`/api/proposals/${proposal}/votes`, { message, signature })
   expect(response.statusCode).toBe(201)
   const [entry] = await database.db
     .select({ seq: governanceLog.seq })
@@ -269,15 +242,8 @@ describe('the list’s stream', () => {
   test('behavior: a delegate statement is in the log but on no stream: the list stream’s next event is the next proposal, with its own seq', async () => {
     const stream = await openStream(urlOf(other, '/api/events'))
     await stream.until(1)
-    const statement: DelegateStatementMessage = {
-      delegate: cleo.address,
-      statement: 'Not a proposal.',
-      timestamp: nowSeconds(),
-    }
-    const published = await post(`/api/delegates/${cleo.address}/statement`, {
-      message: statement,
-      signature: await cleo.signTypedData(delegateStatementTypedData(domain, statement)),
-    })
+    const { message, signature } = await signStatement(cleo, domain, { statement: 'Not a proposal.' })
+    const published = await post(`/api/delegates/${cleo.address}/statement`, { message, signature })
     expect(published.statusCode).toBe(201)
     const created = await createProposal('After a statement')
     const [, next] = await stream.until(2)

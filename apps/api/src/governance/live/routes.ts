@@ -2,22 +2,33 @@
 // new proposals. Each event's id is the log entry it stands at; a client that reconnects sends it back as
 // Last-Event-ID and gets what it missed, read from the database, before the live events go on.
 import fastifySse from '@fastify/sse'
+import { liveProposalSchema, liveTallySchema } from '@guildhall/core'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import { ApiError } from '../../platform/http/errors.ts'
-import { parse, proposalIdParams } from '../../platform/http/params.ts'
+import { type ApiTypeProvider, errorAnswers } from '../../platform/http/openapi.ts'
+import { named, proposalIdParams } from '../../platform/http/params.ts'
 import type { GovernanceDeps } from '../deps.ts'
 import { requireProposal } from '../proposals.ts'
 import { tallyRules } from '../tallies.ts'
 import { type LiveEvent, LiveEvents, type LiveSend } from './live-events.ts'
 
 /** A proposal's watchers get at most one tally per this many ms, however fast votes arrive (ADR 024). */
-export const TALLY_COALESCE_MS = 250
+const TALLY_COALESCE_MS = 250
 /** A comment line this often keeps proxies from closing a quiet stream (below REQUEST_TIMEOUT_MS's 30 s). */
 const HEARTBEAT_MS = 15_000
 /** Open streams per client address on one server: a few tabs each, and a bound on what one client holds. */
 export const STREAMS_PER_CLIENT = 16
 /** A client this far behind on reading is cut off; it reconnects and resumes from its last event id. */
 const MAX_UNREAD_BYTES = 64 * 1024
+
+/** A stream of server-sent events, each `data` one of these as JSON; its `id` a log seq (send it back as Last-Event-ID). */
+const eventStream = (description: string, data: z.core.$ZodType) => ({
+  200: { description, content: { 'text/event-stream': { schema: data } } },
+  ...errorAnswers,
+})
+/** `ready` on the list's stream: the log entry a new stream starts at. */
+const liveReadySchema = z.strictObject({ seq: z.int() })
 
 export interface EventRouteOptions {
   deps: GovernanceDeps
@@ -102,31 +113,61 @@ export async function eventRoutes(
     for (const event of queued) write(event)
   }
 
-  app.get('/api/proposals/:id/events', { sse: 'only' }, async (request, reply) => {
-    const { id } = parse(proposalIdParams, request.params, 'proposal id')
-    const proposal = await requireProposal(deps, id)
-    const rules = tallyRules(proposal.message)
-    // The current totals first (unless the client already has them): they count every vote it missed.
-    await stream(
-      request,
-      reply,
-      (send) => live.watchProposal(proposal.id, rules, send),
-      async (after) => {
-        const current = await live.tallyEvent(proposal.id, rules)
-        return current && (after === undefined || Number(current.id) > after) ? [current] : []
-      },
-    )
-  })
+  const api = app.withTypeProvider<ApiTypeProvider>()
 
-  app.get('/api/events', { sse: 'only' }, async (request, reply) => {
-    // A new stream starts where the log stands; a resumed one gets the proposals created since its id.
-    await stream(
-      request,
-      reply,
-      (send) => live.watchList(send),
-      async (after) => (after === undefined ? [await live.readyEvent()] : live.proposalsAfter(after)),
-    )
-  })
+  api.get(
+    '/api/proposals/:id/events',
+    {
+      sse: 'only',
+      schema: {
+        summary: 'A proposal’s live totals, as server-sent events',
+        tags: ['live events'],
+        params: named('proposal id', proposalIdParams),
+        response: eventStream(
+          '`tally` events: the totals now, then after each change (at most every 250 ms).',
+          liveTallySchema,
+        ),
+      },
+    },
+    async (request, reply) => {
+      const proposal = await requireProposal(deps, request.params.id)
+      const rules = tallyRules(proposal.message)
+      // The current totals first (unless the client already has them): they count every vote it missed.
+      await stream(
+        request,
+        reply,
+        (send) => live.watchProposal(proposal.id, rules, send),
+        async (after) => {
+          const current = await live.tallyEvent(proposal.id, rules)
+          return current && (after === undefined || Number(current.id) > after) ? [current] : []
+        },
+      )
+    },
+  )
+
+  api.get(
+    '/api/events',
+    {
+      sse: 'only',
+      schema: {
+        summary: 'New proposals, as server-sent events',
+        tags: ['live events'],
+        response: eventStream(
+          '`ready` (where a new stream starts), then a `proposal` event for each proposal created.',
+          z.union([liveReadySchema, liveProposalSchema]),
+        ),
+      },
+    },
+    async (request, reply) => {
+      // A new stream starts where the log stands; a resumed one gets the proposals created since its id.
+      await stream(
+        request,
+        reply,
+        (send) => live.watchList(send),
+        async (after) => (after === undefined ? [await live.readyEvent()] : live.proposalsAfter(after)),
+      )
+    },
+  )
 }
 
 /** The client's Last-Event-ID as a log seq; anything else is ignored (a new stream), never an error. */

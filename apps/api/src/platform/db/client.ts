@@ -29,16 +29,16 @@ import { type Schema, schema } from './schema.ts'
  * What both drivers return from `db.execute(sql…)` and from update/delete/insert without `.returning()`:
  * `rows` only (pg has `rowCount`, PGlite `affectedRows`; use `.returning()` to learn what was changed).
  */
-export interface QueryResultHKT extends PgQueryResultHKT {
+interface QueryResultHKT extends PgQueryResultHKT {
   type: QueryRows<Assume<this['row'], Record<string, unknown>>>
 }
-export type QueryRows<Row> = { rows: Row[] }
+type QueryRows<Row> = { rows: Row[] }
 /** The drizzle database, whichever backend is behind it. */
 export type Db = PgDatabase<QueryResultHKT, Schema>
 /** The `tx` handed to `db.transaction(async (tx) => …)`. */
 export type Tx = PgTransaction<QueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>
 
-export type DatabaseKind = 'pglite' | 'postgres'
+type DatabaseKind = 'pglite' | 'postgres'
 
 export type Database = {
   db: Db

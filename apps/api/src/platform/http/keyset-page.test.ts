@@ -2,17 +2,14 @@
 // votes on a real chain (anvil) and a real database (PGlite, or PostgreSQL under scripts/with-postgres.sh):
 // each field at its column's largest value reads a page, one past it or in any other spelling is a 400
 // `bad_cursor`, never a 500 (the database refusing an out-of-range value).
-import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { FastifyInstance } from 'fastify'
-import { type Hex, maxUint256 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { maxUint256 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ORIGIN, startTestbed, stopTestbed, type Testbed, testApp } from '../../../testbed/app.ts'
+import { member } from '../../../testbed/signers.ts'
+import { startTestbed, stopTestbed, type Testbed, testApp, testSettings } from '../../../testbed/test-app.ts'
 import { seedDemoDatabase } from '../../demo/governance-seed.ts'
-import { testEnv } from '../../demo/local-chain.ts'
-import { parseEnv } from '../../settings/env.ts'
 
-const ada = privateKeyToAccount(anvilAccounts[1]?.privateKey as Hex)
+const ada = member(1)
 
 /** What each kind of field holds: its largest value, or (address, digest) a valid value. */
 type Kind = 'int4' | 'millionths' | 'int8' | 'uint256' | 'address' | 'digest'
@@ -72,11 +69,7 @@ const rows = (body: Record<string, unknown>) => Object.values(body).find(Array.i
 beforeAll(async () => {
   testbed = await startTestbed()
   const env = { TOKEN_INDEX_CONFIRMATIONS: '0' }
-  const settings = parseEnv({
-    PUBLIC_ORIGIN: ORIGIN,
-    ...testEnv(testbed.anvil.url, testbed.deployment),
-    ...env,
-  })
+  const settings = testSettings({ rpcUrl: testbed.anvil.url, deployment: testbed.deployment, env })
   expect(await seedDemoDatabase(settings, testbed.database)).toBe(5)
   app = await testApp(testbed, { env })
   const proposals = (await get('/api/proposals?limit=100')).json() as { proposals: { id: string }[] }

@@ -10,9 +10,9 @@ import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { signIn } from '../../../testbed/sign-in.ts'
+import { testSettings } from '../../../testbed/test-app.ts'
 import { buildApp } from '../../app.ts'
-import { startDemoChain, testEnv } from '../../demo/local-chain.ts'
-import { parseEnv } from '../../settings/env.ts'
+import { startDemoChain } from '../../demo/local-chain.ts'
 import { type TestDatabase, testDatabase } from '../db/test-database.ts'
 
 const DAO_NAME = 'Guildhall Test DAO'
@@ -71,11 +71,11 @@ beforeAll(async () => {
   database = await testDatabase()
   port = await getFreePort()
   origin = `http://127.0.0.1:${port}`
-  const settings = parseEnv({
-    PUBLIC_ORIGIN: origin,
-    DAO_NAME,
-    ...testEnv(anvil.url, chain.deployment),
-    AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+  const settings = testSettings({
+    rpcUrl: anvil.url,
+    deployment: chain.deployment,
+    origin,
+    env: { DAO_NAME, AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
   })
   app = await buildApp({ settings, database })
   await app.listen({ host: '127.0.0.1', port })

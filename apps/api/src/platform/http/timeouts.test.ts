@@ -6,9 +6,8 @@ import { connect, type Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { testSettings } from '../../../testbed/test-app.ts'
 import { buildApp } from '../../app.ts'
-import { testEnv } from '../../demo/local-chain.ts'
-import { parseEnv } from '../../settings/env.ts'
 
 const REQUEST_TIMEOUT_MS = 1_500
 const HEADERS_TIMEOUT_MS = 400
@@ -28,15 +27,18 @@ let port: number
 let origin: string
 
 beforeAll(async () => {
-  const settings = parseEnv({
-    PORT: '0',
-    SIGN_IN: 'off',
-    LOG_LEVEL: 'silent',
-    // A chain on loopback gets the /rpc/<id> route, which takes a JSON body (the node is never reached).
-    ...testEnv('http://127.0.0.1:9'),
-    REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-    HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
-    KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_TIMEOUT_MS),
+  // A chain on loopback (the kit's default) gets the /rpc/<id> route, which takes a JSON body (the node is
+  // never reached).
+  const settings = testSettings({
+    origin: null,
+    env: {
+      PORT: '0',
+      SIGN_IN: 'off',
+      LOG_LEVEL: 'silent',
+      REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+      KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_TIMEOUT_MS),
+    },
   })
   origin = settings.publicConfig.appUrl
   app = await buildApp({ settings })

@@ -13,7 +13,7 @@ import { BackgroundLoop } from './background-loop.ts'
 /** A fixed key for pg_try_advisory_lock, distinct from the migration lock's (platform/db/client.ts). */
 export const TOKEN_INDEX_LEADER_LOCK_KEY = 7_007_002
 /** How often a standby tries the lock, and the leader checks its connection is alive. */
-export const DEFAULT_LEADER_RETRY_MS = 2_000
+const DEFAULT_LEADER_RETRY_MS = 2_000
 
 export type LeaderRole = 'leader' | 'standby'
 

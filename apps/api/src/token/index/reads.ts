@@ -33,7 +33,7 @@ export type ZeroVotesCause =
 export type VotesAtBlock = { votes: bigint; source: AnswerSource; zeroCause: ZeroVotesCause | null }
 
 /** The block asked about is after the chain's head: nothing can be known about it yet. */
-export class FutureBlockError extends Error {
+class FutureBlockError extends Error {
   override name = 'FutureBlockError'
   constructor(
     readonly block: bigint,

@@ -24,7 +24,7 @@ export type SyncResult = {
 export type TokenIndexLogger = { warn(details: object, message: string): void }
 
 /** The chain changed under a range while it was read; the range was not applied and the next sync retries. */
-export class ChainMovedError extends Error {
+class ChainMovedError extends Error {
   override name = 'ChainMovedError'
 }
 

@@ -1,0 +1,4 @@
+// @guildhall/api/database: the database from outside this package (the operator's checks, the bench, the
+// cluster): open and migrate it, and the tables a script reads or seeds.
+export { type Database, openDatabase, poolSettings } from './client.ts'
+export { ballots, governanceLog, memberStats, proposals, proposalTallies, votes } from './schema.ts'

@@ -1,0 +1,20 @@
+// @guildhall/api/testbed: the API's test kit for tests and scripts outside this package: the API server
+// as a child process, HAProxy in front of instances, Sign-In with Ethereum over HTTP, the test database,
+// the app's settings for a test, the governance messages signed with a demo member's key, the demo token's
+// index.
+
+export { type TestDatabase, testDatabase } from '../src/platform/db/test-database.ts'
+export { type ApiProcess, startApiProcess, stopApiProcess } from './api-process.ts'
+export { demoTokenIndex } from './demo-token.ts'
+export { type Haproxy, INSTANCE_KEEP_ALIVE_MS, instanceName, startHaproxy } from './haproxy.ts'
+export {
+  cookieValue,
+  PREAUTH_COOKIE,
+  prepareSignIn,
+  SESSION_COOKIE,
+  signedSignInMessage,
+  signIn,
+  verifySignIn,
+} from './sign-in.ts'
+export { demoDomain, member, proposalMessage, signProposal, signStatement, signVote } from './signers.ts'
+export { testSettings } from './test-app.ts'

@@ -1,0 +1,86 @@
+// The demo members' keys and the governance messages they sign, for the tests: a message of each kind with
+// ordinary defaults (a test names only the fields it is about), signed with core's signGovernanceMessage,
+// the one way the seed, the tests and the bench sign.
+import {
+  BASIC_CHOICES,
+  type DelegateStatementMessage,
+  type GovernanceDomain,
+  governanceDomain,
+  LOCAL_CHAIN_ID,
+  type ProposalMessage,
+  signGovernanceMessage,
+  type VoteMessage,
+} from '@guildhall/core'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
+import type { Address, Hex, LocalAccount } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+
+/** Anvil's account `index`: 0 the deployer, 1–8 the demo members Ada … Hugo, 9 Iris (no tokens). */
+export const member = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
+export const nowSeconds = () => Math.floor(Date.now() / 1000)
+
+/** The domain the demo DAO's governance messages are signed under: the local chain and the demo token. */
+export const demoDomain = (deployment: { token: Address }): GovernanceDomain =>
+  governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
+
+type Signer = Pick<LocalAccount, 'address' | 'signTypedData'>
+
+/**
+ * A basic proposal by `author` at `snapshot` under the demo DAO's rules (quorum 1,000, threshold 1 token),
+ * open from a minute ago for three hours, written half a minute ago; `fields` change any of it.
+ */
+export function proposalMessage(
+  author: { address: Address },
+  { snapshot, ...fields }: Partial<ProposalMessage> & { snapshot: number },
+): ProposalMessage {
+  const now = nowSeconds()
+  return {
+    author: author.address,
+    title: 'Repair the roof',
+    body: 'The **roof** leaks.',
+    kind: 'basic',
+    choices: [...BASIC_CHOICES],
+    start: now - 60,
+    end: now + 3 * 3600,
+    snapshot,
+    quorum: '1000000000000000000000',
+    threshold: '1000000000000000000',
+    abstainCountsToQuorum: true,
+    timestamp: now - 30,
+    ...fields,
+  }
+}
+
+/** `proposalMessage(author, fields)` signed by `author`: `{ message, signature, id }`. */
+export const signProposal = (
+  author: Signer,
+  domain: GovernanceDomain,
+  fields: Partial<ProposalMessage> & { snapshot: number },
+) => signGovernanceMessage(author, domain, { type: 'Proposal', message: proposalMessage(author, fields) })
+
+/** A vote by `voter` on `proposal` for choice 1, with no reason, written now; `fields` change any of it. */
+export const signVote = (
+  voter: Signer,
+  domain: GovernanceDomain,
+  { proposal, ...fields }: Partial<VoteMessage> & { proposal: Hex },
+) =>
+  signGovernanceMessage(voter, domain, {
+    type: 'Vote',
+    message: { voter: voter.address, proposal, choices: [1], reason: '', timestamp: nowSeconds(), ...fields },
+  })
+
+/** A statement by `delegate`, written now; `fields` change any of it. */
+export const signStatement = (
+  delegate: Signer,
+  domain: GovernanceDomain,
+  fields: Partial<DelegateStatementMessage> = {},
+) =>
+  signGovernanceMessage(delegate, domain, {
+    type: 'DelegateStatement',
+    message: {
+      delegate: delegate.address,
+      statement: 'I read **every** proposal and explain each vote.',
+      timestamp: nowSeconds(),
+      ...fields,
+    },
+  })

@@ -1,0 +1,303 @@
+// The shape of bench-results/bench.json. The bench checks its own output against it before writing, and
+// CI checks the figures committed in docs/bench.json (shape only: the budget is for people to judge).
+// The result types the bench code shares with bench.json are inferred from here, so each is defined once.
+import { z } from 'zod'
+
+const spread = z.object({
+  median: z.number(),
+  min: z.number(),
+  max: z.number(),
+  samples: z.array(z.number()).min(1),
+})
+const jsSize = z.object({ files: z.number().int(), raw: z.number(), gzip: z.number() })
+const pageTimings = z.object({
+  fcp: spread,
+  connectVisible: spread,
+  connectReady: spread,
+  /** ms since navigation start until the connect dialog opens, "Connect Wallet" tapped the moment it shows. */
+  modalAtFirstSight: spread,
+  modalOpen: spread,
+  walletList: spread,
+  heapBytes: spread,
+  longTasks: spread,
+  longTaskMs: spread,
+})
+const rpcCount = z.object({
+  posts: z.number().int(),
+  calls: z.number().int(),
+  methods: z.record(z.string(), z.number()),
+})
+const networkAtLoad = z.object({
+  rpc: rpcCount,
+  external: z.object({ count: z.number().int(), hosts: z.record(z.string(), z.number()) }),
+})
+const reference = z.object({
+  label: z.string(),
+  bundle: z.record(z.string(), z.unknown()),
+  pages: z.record(z.enum(['desktop', 'phone']), pageTimings),
+  network: z.record(z.string(), z.unknown()),
+})
+const budgetLine = z.object({
+  budget: z.string(),
+  pass: z.boolean(),
+  value: z.number(),
+  limit: z.number(),
+  unit: z.enum(['KiB', 'ms', 'requests']),
+  measured: z.string(),
+  miss: z.string().optional(),
+})
+const lighthouseRun = z.object({
+  page: z.string(),
+  preset: z.enum(['desktop', 'mobile']),
+  scores: z.record(z.string(), z.number().nullable()),
+  performanceScores: z.array(z.number().nullable()).min(1),
+  metrics: z.object({
+    fcp: z.number().nullable(),
+    lcp: z.number().nullable(),
+    tbt: z.number().nullable(),
+    cls: z.number().nullable(),
+    si: z.number().nullable(),
+  }),
+})
+/** Milliseconds, rounded: p50 is report.ts's spread() median. */
+const latency = z.object({ p50: z.number(), p99: z.number(), max: z.number() })
+const signInRun = z.object({
+  concurrency: z.number().int(),
+  accounts: z.number().int(),
+  verify: z.object({ latency, perSecond: z.number(), ok: z.number().int() }),
+  nonce: z.object({ latency, perSecond: z.number(), ok: z.number().int() }),
+  cpuPerVerify: z.object({ apiServer: z.number(), databaseServer: z.number().nullable() }),
+})
+const governanceResult = z.object({
+  ingest: z.array(
+    z.union([
+      z.object({
+        database: z.string(),
+        voters: z.number().int(),
+        proposals: z.number().int(),
+        concurrency: z.number().int(),
+        votes: z.number().int(),
+        votesPerSecond: z.number(),
+        latencyMs: latency,
+        /** Answers other than 201 (or no answer) in the measured window. */
+        errors: z.number().int(),
+        /** CPU milliseconds per vote in the window: the API server process, and PostgreSQL's processes (null: PGlite). */
+        cpuMsPerVote: z.object({ apiServer: z.number(), databaseServer: z.number().nullable() }),
+      }),
+      z.object({ database: z.string(), skipped: z.string() }),
+    ]),
+  ),
+  tally: z.array(z.object({ votes: z.number().int(), ms: z.number() })).min(1),
+  index: z.object({
+    database: z.string(),
+    transfers: z.number().int(),
+    events: z.number().int(),
+    blocks: z.number().int(),
+    maxRange: z.number().int(),
+    seconds: z.number(),
+    eventsPerSecond: z.number(),
+    /** CPU seconds over the sync: this process (index, PGlite, decoding) and anvil (serving the logs). */
+    cpuSeconds: z.object({ indexer: z.number(), anvil: z.number().nullable() }),
+    checkedAccounts: z.number().int(),
+  }),
+  lookup: z.object({ lookups: z.number().int(), accounts: z.number().int(), latencyUs: latency }),
+})
+
+export type Spread = z.infer<typeof spread>
+export type Size = z.infer<typeof jsSize>
+export type RpcCount = z.infer<typeof rpcCount>
+export type NetworkAtLoad = z.infer<typeof networkAtLoad>
+/** One budget line: `value` and `limit` in `unit` (KiB, ms or requests); `measured` and `miss` as printed. */
+export type BudgetLine = z.infer<typeof budgetLine>
+export type Latency = z.infer<typeof latency>
+export type GovernanceBenchResult = z.infer<typeof governanceResult>
+
+const directoryLatency = z.object({
+  sorted: z.array(
+    z.object({
+      sort: z.enum(['power', 'delegators', 'participation']),
+      firstPage: latency,
+      deepPage: latency,
+    }),
+  ),
+  /** By the start of an address (0x and two hex digits), sorted by power, and by participation. */
+  searched: latency,
+  searchedSorted: latency,
+  /** By the start of a name (about 1 in 100 named members matches), sorted by power; absent in older runs. */
+  searchedByName: latency.optional(),
+})
+export type DirectoryLatency = z.infer<typeof directoryLatency>
+
+const scaleRun = z.object({
+  database: z.string(),
+  index: z.object({ events: z.number().int(), seconds: z.number() }),
+  seedSeconds: z.number(),
+  detail: z.object({
+    bytes: z.number().int(),
+    gzipBytes: z.number().int(),
+    readers: z.array(
+      z.object({
+        concurrency: z.number().int(),
+        requests: z.number().int(),
+        latencyMs: latency,
+        errors: z.number().int(),
+      }),
+    ),
+  }),
+  votesList: z.object({ firstPage: latency, deepPage: latency }),
+  postWhileReading: z.object({
+    votes: z.number().int(),
+    latencyMs: latency,
+    errors: z.number().int(),
+    readerRequests: z.number().int(),
+    readerLatencyMs: latency,
+    readerErrors: z.number().int(),
+  }),
+  ingest: z.object({
+    votes: z.number().int(),
+    concurrency: z.number().int(),
+    votesPerSecond: z.number(),
+    latencyMs: latency,
+    errors: z.number().int(),
+  }),
+  exports: z.array(
+    z.object({
+      votes: z.number().int(),
+      seconds: z.number(),
+      bytes: z.number().int(),
+      peakRssMiB: z.number(),
+      baseRssMiB: z.number(),
+    }),
+  ),
+  /** The large bundle from a second server whose V8 heap is capped below the bundle's size (PostgreSQL). */
+  cappedExport: z
+    .object({
+      heapLimitMiB: z.number(),
+      completed: z.boolean(),
+      bytes: z.number().int(),
+      seconds: z.number(),
+    })
+    .optional(),
+  logPage: latency,
+  /** GET /api/members (scale/directory.ts); absent in runs from before the directory. */
+  directory: directoryLatency.optional(),
+})
+
+/** One vote ingest of the instances comparison: the same votes, signed anew, through a proxy or not. */
+const instancesRun = z.object({
+  proxy: z.enum(['none', 'HAProxy']),
+  instances: z.number().int(),
+  votesPerSecond: z.number(),
+  latencyMs: latency,
+  /** Answers other than 201 (a stored vote), or no answer. */
+  errors: z.number().int(),
+  /**
+   * CPU milliseconds per vote in the window: the API processes summed, PostgreSQL's processes, HAProxy (null
+   * without it), and the bench process sending the votes: between them, what the machine's cores did.
+   */
+  cpuMsPerVote: z.object({
+    apiServers: z.number(),
+    databaseServer: z.number().nullable(),
+    proxy: z.number().nullable(),
+    loadGenerator: z.number(),
+  }),
+  /**
+   * The API's sessions in PostgreSQL over the run, sampled every 50 ms (means): running a statement; waiting
+   * for a lock: the proposal's tally row (a vote's `select … for update`), an advisory lock (the log's
+   * appends take one in turn), any other (a row such as a rate-limit counter); inside a transaction,
+   * waiting for the API's next statement.
+   */
+  postgresSessions: z.object({
+    running: z.number(),
+    waitingOnTallyRow: z.number(),
+    waitingOnAdvisoryLock: z.number(),
+    waitingOnOtherLock: z.number(),
+    idleInTransaction: z.number(),
+  }),
+})
+const scaleInstances = z.union([
+  z.object({
+    database: z.string(),
+    cores: z.number().int(),
+    votes: z.number().int(),
+    concurrency: z.number().int(),
+    /** Votes each new instance took (directly, not timed) before the measured runs. */
+    warmUpVotes: z.number().int(),
+    runs: z.array(instancesRun).min(1),
+  }),
+  z.object({ skipped: z.string() }),
+])
+export type ScaleInstances = z.infer<typeof scaleInstances>
+export type InstancesRun = z.infer<typeof instancesRun>
+
+const namesResult = z.object({
+  addresses: z.number().int(),
+  named: z.number().int(),
+  seconds: z.number(),
+  addressesPerSecond: z.number(),
+  /** Reverse names and avatar records resolved. */
+  lookups: z.number().int(),
+  lookupsPerSecond: z.number(),
+  ethCalls: z.number().int(),
+  rpcRequests: z.number().int(),
+  lookupsPerEthCall: z.number(),
+})
+export type NamesBenchResult = z.infer<typeof namesResult>
+
+export const benchJsonSchema = z.object({
+  date: z.string(),
+  chromium: z.string().optional(),
+  /** When each section was last measured (a run of some sections keeps the others' figures). */
+  sections: z.record(z.string(), z.string()),
+  bundle: z
+    .object({ loadedAtPageLoad: jsSize, loadedConnected: jsSize, staticGraph: jsSize, allJs: jsSize })
+    .optional(),
+  pages: z.record(z.enum(['desktop', 'phone']), pageTimings).optional(),
+  network: z
+    .object({
+      disconnected: networkAtLoad,
+      connected: networkAtLoad,
+      idleConnected: rpcCount.extend({
+        seconds: z.number(),
+        postsPerMinute: z.number(),
+        callsPerMinute: z.number(),
+      }),
+    })
+    .optional(),
+  references: z.object({ rainbowkit: reference, floor: reference }).optional(),
+  budget: z.array(budgetLine).optional(),
+  lighthouse: z.object({ lighthouseVersion: z.string(), runs: z.array(lighthouseRun).min(1) }).optional(),
+  governance: governanceResult.optional(),
+  names: namesResult.optional(),
+  signIn: z
+    .object({
+      accountsPerRun: z.number().int(),
+      databases: z.array(
+        z.union([
+          z.object({ database: z.string(), runs: z.array(signInRun).min(1) }),
+          z.object({ database: z.string(), skipped: z.string() }),
+        ]),
+      ),
+    })
+    .optional(),
+  scale: z
+    .object({
+      holders: z.number().int(),
+      votes: z.number().int(),
+      setupSeconds: z.object({ signing: z.number(), holders: z.number() }),
+      databases: z.array(z.union([scaleRun, z.object({ database: z.string(), skipped: z.string() })])),
+      browser: z.object({
+        database: z.string(),
+        pageLoads: z.array(
+          z.object({ profile: z.enum(['desktop', 'phone']), votes: z.number().int(), resultsMs: spread }),
+        ),
+        recount: z
+          .object({ seconds: z.number(), outcome: z.string(), progressSeen: z.array(z.string()) })
+          .nullable(),
+        failures: z.array(z.string()),
+      }),
+      /** Vote ingest on PostgreSQL with 1 instance directly, 1 behind HAProxy and 3 behind HAProxy. */
+      instances: scaleInstances,
+    })
+    .optional(),
+})
