@@ -4,7 +4,7 @@ import type { Hex } from 'viem'
 import { type AnvilInstance, getFreePort, startAnvil } from '../anvil.ts'
 import type { TestWalletChain } from './anvil-provider.ts'
 
-async function rawRpc(url: string, method: string, params: unknown[] = []): Promise<any> {
+async function rawRpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
