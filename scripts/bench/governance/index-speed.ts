@@ -2,8 +2,8 @@
 // checked against the chain for a sample of accounts, then voting-power lookups (TokenIndex.votesAt) from it.
 
 import { openDatabase } from '@guildhall/api/database'
-import { TokenIndex } from '@guildhall/api/operations'
-import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
+import { demoTokenIndex } from '@guildhall/api/testbed'
+import { MULTICALL3_ADDRESS } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { createPublicClient, getAbiItem, http, type PublicClient } from 'viem'
 import { cpuMs, processCpuMs } from '../harness/processes.ts'
@@ -43,21 +43,15 @@ export async function indexRun(
   const database = await openDatabase({ dataDir })
   try {
     await database.migrate()
-    // As the server builds it (deps.ts), with the span per request set for this dense history.
+    // With multicalls as the server's (token/area.ts), and the span per request set for this dense history.
     const client = createPublicClient({
       transport: http(chain.url),
       batch: { multicall: true },
     }) as PublicClient
-    const index = new TokenIndex({
-      db: database.db,
-      client,
-      chainId: LOCAL_CHAIN_ID,
-      token: chain.deployment.token,
-      fromBlock: chain.deployment.deployBlock,
-      confirmations: 0,
-      multicall3: MULTICALL3_ADDRESS,
-      maxRange: INDEX_MAX_RANGE,
-    })
+    const index = demoTokenIndex(
+      { db: database.db, client, deployment: chain.deployment },
+      { multicall3: MULTICALL3_ADDRESS, maxRange: INDEX_MAX_RANGE },
+    )
     const anvilBefore = chain.pid === undefined ? null : processCpuMs(chain.pid)
     const cpuBefore = process.cpuUsage()
     const started = performance.now()

@@ -9,12 +9,10 @@ import {
   DEFAULT_GOVERNANCE_RULES,
   type GovernanceDomain,
   type ProposalMessage,
-  proposalId,
-  proposalTypedData,
+  signGovernanceMessage,
   type VoteListItem,
   type VoteMessage,
   voteListSchema,
-  voteTypedData,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Hex } from 'viem'
@@ -63,11 +61,8 @@ export async function signBallots(
       ...DEFAULT_GOVERNANCE_RULES,
       timestamp: now - 600,
     }
-    const signature = await author.signTypedData(proposalTypedData(domain, message))
-    return {
-      id: proposalId(domain, message),
-      request: { path: '/api/proposals', body: JSON.stringify({ message, signature }) },
-    }
+    const { id, signature } = await signGovernanceMessage(author, domain, { type: 'Proposal', message })
+    return { id, request: { path: '/api/proposals', body: JSON.stringify({ message, signature }) } }
   }
   const signVotes = (id: Hex, voters: Account[], choice: (i: number) => number) =>
     Promise.all(
@@ -79,7 +74,7 @@ export async function signBallots(
           reason: '',
           timestamp: now,
         }
-        const signature = await voter.signTypedData(voteTypedData(domain, message))
+        const { signature } = await signGovernanceMessage(voter, domain, { type: 'Vote', message })
         return { path: `/api/proposals/${id}/votes`, body: JSON.stringify({ message, signature }) }
       }),
     )

@@ -7,10 +7,12 @@
 //   anvil by a helper contract (contracts/BenchTransfers.sol, compiled here by solc-js) that makes 250
 //   transfers per transaction; the index is then checked against the chain for a sample of accounts;
 // - voting-power lookups (TokenIndex.votesAt) from that index.
+
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { countingVotes, governanceDomain, LOCAL_CHAIN_ID, tally } from '@guildhall/core'
+import { demoDomain } from '@guildhall/api/testbed'
+import { countingVotes, tally } from '@guildhall/core'
 import type { BenchContext, SectionResult } from '../harness/context.ts'
 import { startPostgres } from '../harness/postgres.ts'
 import type { GovernanceBenchResult } from '../harness/schema.ts'
@@ -51,7 +53,7 @@ async function runGovernanceBench({
   const cleanups: (() => Promise<void>)[] = []
   try {
     const chain = await prepareChain(cleanups, log)
-    const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: chain.deployment.token })
+    const domain = demoDomain(chain.deployment)
     const head = Number(await chain.client.getBlockNumber({ cacheTime: 0 }))
     const snapshot = head - 1
     log(`governance: signing ${PROPOSALS + 1} proposals and ${PROPOSALS * VOTERS + WARM_UP.votes} votes`)

@@ -3,14 +3,11 @@
 // transaction by contracts/BenchHolders.sol. The setup takes the same blocks on every run, so the proposal's
 // snapshot (the setup's last block), and with it the proposal id and every vote's digest, are the same: the signatures (a key, a
 // delegation and a vote per holder, minutes of CPU) are made once and kept in bench-results/scale-cache/.
+
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-  type GovernanceDomain,
-  governanceDomain,
-  LOCAL_CHAIN_ID,
-  type ProposalMessage,
-} from '@guildhall/core'
+import { demoDomain } from '@guildhall/api/testbed'
+import { type GovernanceDomain, LOCAL_CHAIN_ID, type ProposalMessage } from '@guildhall/core'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { type Address, encodeFunctionData, type Hex, type PublicClient, parseSignature } from 'viem'
@@ -76,7 +73,7 @@ export async function prepareScaleChain({
   const bench = await startBenchChain()
   const { anvil, deployment, client, testClient, receipt } = bench
   try {
-    const domain = governanceDomain({ chainId: LOCAL_CHAIN_ID, token: deployment.token })
+    const domain = demoDomain(deployment)
     // The helper's deployment, the mint, then a transaction per batch of holders: a block each.
     const setupStart = Number(await client.getBlockNumber({ cacheTime: 0 }))
     const snapshot = setupStart + 2 + Math.ceil(count / HOLDERS_PER_TX)

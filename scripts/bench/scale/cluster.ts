@@ -1,6 +1,7 @@
 // The scale section's cluster comparison on PostgreSQL: the ingest's votes through 1 instance directly, 1
 // behind HAProxy and 3 behind HAProxy, with every process's CPU per vote and what the database's sessions
 // were doing meanwhile.
+
 import { Agent } from 'node:http'
 import { cpus } from 'node:os'
 import { type Database, openDatabase } from '@guildhall/api/database'
@@ -11,6 +12,7 @@ import {
   startHaproxy,
   stopApiProcess,
 } from '@guildhall/api/testbed'
+import { supersedingTimestamp } from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { sql } from 'drizzle-orm'
 import { JSON_HEADERS } from '../harness/http.ts'
@@ -94,7 +96,7 @@ export async function measureInstances(
   const observer = await openDatabase({ databaseUrl: postgres.url })
   let signedAt = lastSignedAt
   const nextTimestamp = () => {
-    signedAt = Math.max(Math.floor(Date.now() / 1000), signedAt + 1)
+    signedAt = supersedingTimestamp(Date.now(), { timestamp: signedAt })
     return signedAt
   }
 

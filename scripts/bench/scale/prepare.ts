@@ -2,8 +2,9 @@
 // signed votes seeded in bulk (seed.ts), the members directory counted and named, the deep page's cursor.
 
 import { ballots, openDatabase } from '@guildhall/api/database'
-import { TokenIndex, voteListCursors } from '@guildhall/api/operations'
-import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
+import { voteListCursors } from '@guildhall/api/operations'
+import { demoTokenIndex } from '@guildhall/api/testbed'
+import { MULTICALL3_ADDRESS } from '@guildhall/core'
 import { desc, eq, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import { round1 } from '../harness/stats.ts'
@@ -22,16 +23,10 @@ export async function prepareDatabase(
   const database = await openDatabase(storage)
   try {
     await database.migrate()
-    const index = new TokenIndex({
-      db: database.db,
-      client: chain.client,
-      chainId: LOCAL_CHAIN_ID,
-      token: chain.deployment.token,
-      fromBlock: chain.deployment.deployBlock,
-      confirmations: 0,
-      multicall3: MULTICALL3_ADDRESS,
-      maxRange: INDEX_MAX_RANGE,
-    })
+    const index = demoTokenIndex(
+      { db: database.db, client: chain.client, deployment: chain.deployment },
+      { multicall3: MULTICALL3_ADDRESS, maxRange: INDEX_MAX_RANGE },
+    )
     const indexStarted = performance.now()
     await index.syncOnce()
     const indexSeconds = (performance.now() - indexStarted) / 1000

@@ -8,11 +8,9 @@ import {
   type TokenIndex,
   tallyRules,
 } from '@guildhall/api/operations'
-import { type TestDatabase, testDatabase } from '@guildhall/api/testbed'
+import { demoDomain, type TestDatabase, testDatabase } from '@guildhall/api/testbed'
 import {
   DEFAULT_GOVERNANCE_RULES,
-  governanceDomain,
-  LOCAL_CHAIN_ID,
   type LogEntry,
   logChainProblem,
   proposalMessageSchema,
@@ -26,10 +24,7 @@ import { seedProposalVotes } from './seed.ts'
 import { scaleProposalMessage, signScaleProposal, signScaleVotes } from './votes.ts'
 
 const VOTERS = 24
-const domain = governanceDomain({
-  chainId: LOCAL_CHAIN_ID,
-  token: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-})
+const domain = demoDomain({ token: '0x5FbDB2315678afecb367f032d93F642f64180aa3' })
 const opened: TestDatabase[] = []
 afterEach(async () => {
   for (const database of opened.splice(0)) await database.close()

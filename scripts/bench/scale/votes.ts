@@ -7,11 +7,8 @@ import {
   DEFAULT_GOVERNANCE_RULES,
   type GovernanceDomain,
   type ProposalMessage,
-  proposalId,
-  proposalTypedData,
+  signGovernanceMessage,
   type VoteMessage,
-  voteId,
-  voteTypedData,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type Address, type Hex, type PrivateKeyAccount, parseEther } from 'viem'
@@ -61,8 +58,7 @@ export function scaleProposalMessage(
 }
 
 export async function signScaleProposal(domain: GovernanceDomain, message: ProposalMessage) {
-  const signature = await scaleAuthor().signTypedData(proposalTypedData(domain, message))
-  return { id: proposalId(domain, message), message, signature }
+  return signGovernanceMessage(scaleAuthor(), domain, { type: 'Proposal', message })
 }
 
 /** Voter i's vote: mostly For, some Against, a few Abstain; every tenth with a reason; a second apart. */
@@ -85,12 +81,8 @@ export async function signScaleVote(
   account: PrivateKeyAccount = privateKeyToAccount(scaleVoterKey(i)),
 ): Promise<SeedVote> {
   const message = scaleVoteMessage(i, account.address, proposal.id, proposal.message.start)
-  return {
-    id: voteId(domain, message),
-    message,
-    signature: await account.signTypedData(voteTypedData(domain, message)),
-    power: scaleHolderTokens(i),
-  }
+  const signed = await signGovernanceMessage(account, domain, { type: 'Vote', message })
+  return { ...signed, power: scaleHolderTokens(i) }
 }
 
 /** Votes of voters [from, to) on `proposal`, signed (the slow part: a key and a signature each). */
@@ -122,12 +114,8 @@ export async function signReVotes(
       reason: 'Changed my mind.',
       timestamp,
     }
-    bodies.push(
-      JSON.stringify({
-        message,
-        signature: await account.signTypedData(voteTypedData(chain.domain, message)),
-      }),
-    )
+    const { signature } = await signGovernanceMessage(account, chain.domain, { type: 'Vote', message })
+    bodies.push(JSON.stringify({ message, signature }))
   }
   return bodies
 }
