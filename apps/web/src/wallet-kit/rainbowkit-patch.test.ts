@@ -1,7 +1,7 @@
 // The patched RainbowKit (patches/, ADR 018): the installed copy is the version the patch was made for, and
 // carries every line the patch adds. An upgrade, or an install that skipped the patch, fails here first;
-// the behaviour itself is pinned by connect-modal.spec.ts, connect-mobile.spec.ts, sign-in.spec.ts,
-// transactions.spec.ts and transaction-replacement.spec.ts.
+// the behaviour itself is pinned by connect-errors.spec.ts, connect-mobile.spec.ts, sign-in.spec.ts,
+// recent-transactions.spec.ts and transaction-replacement.spec.ts.
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
