@@ -22,6 +22,7 @@ import { appendLog } from '../governance/log.ts'
 import { proposalResult } from '../governance/results.ts'
 import { isUniqueViolation } from '../platform/db/errors.ts'
 import {
+  proposals,
   type SafeExecutionState,
   type StoredProposal,
   safeExecutions,
@@ -31,6 +32,20 @@ import { ApiError } from '../platform/http/errors.ts'
 import type { ExecutionDeps } from './deps.ts'
 import { approvedOwners, executionsAfter, multiSendFor, readSafe, type SafeState } from './safe-chain.ts'
 import { simulateActions } from './simulation.ts'
+
+/**
+ * The app's pending queue for `safe`: entries still `queued` whose proposal has not expired (an expired
+ * entry can no longer be signed, so it holds no nonce).
+ */
+function pendingQueue(deps: ExecutionDeps, safe: Address, now: number) {
+  const { delaySeconds, expirySeconds } = deps
+  const endedAfter = now - FINALITY_DELAY_SECONDS - delaySeconds - expirySeconds
+  return and(
+    eq(safeExecutions.safe, safe),
+    eq(safeExecutions.state, 'queued'),
+    sql`${safeExecutions.proposalId} in (select ${proposals.id} from ${proposals} where ${proposals.end} > ${endedAfter})`,
+  )
+}
 
 /** One key for pg_advisory_xact_lock: queueing takes turns, so two proposals never get one nonce. */
 const QUEUE_LOCK_KEY = 0x7361666574 // "safet"
@@ -76,10 +91,12 @@ function requireSafe(deps: ExecutionDeps): Address {
 async function settle(deps: ExecutionDeps, row: ExecutionRow, safeNow: SafeState): Promise<ExecutionRow> {
   if (row.state !== 'queued' || safeNow.nonce <= row.nonce) return row
   const { client } = deps.governance
-  const executions = await executionsAfter(client, row.safe as Address, BigInt(row.queuedBlock))
+  const executions = await chainRead(() =>
+    executionsAfter(client, row.safe as Address, BigInt(row.queuedBlock)),
+  )
   const used = executions[row.nonce - row.safeNonceAtQueue]
   const executed = used?.success === true && used.safeTxHash === row.safeTxHash
-  const block = used ? await client.getBlock({ blockNumber: used.blockNumber }) : undefined
+  const block = used ? await chainRead(() => client.getBlock({ blockNumber: used.blockNumber })) : undefined
   const outcome = {
     state: (executed ? 'executed' : 'superseded') as SafeExecutionState,
     outcomeTransaction: used?.transactionHash ?? null,
@@ -114,11 +131,8 @@ async function confirmations(
   // An owner may instead approve the hash on chain (approveHash); it counts the same at execution.
   if (owners && row.state === 'queued') {
     const unsigned = owners.filter((owner) => !list.some((s) => isAddressEqual(s.owner, owner)))
-    const approved = await approvedOwners(
-      deps.governance.client,
-      row.safe as Address,
-      row.safeTxHash as Hex,
-      unsigned,
+    const approved = await chainRead(() =>
+      approvedOwners(deps.governance.client, row.safe as Address, row.safeTxHash as Hex, unsigned),
     )
     for (const owner of approved) list.push({ owner, via: 'approved-hash', signature: null, logSeq: null })
   }
@@ -148,8 +162,7 @@ async function waitsOnOutsideNonce(deps: ExecutionDeps, safe: Address, from: num
     .from(safeExecutions)
     .where(
       and(
-        eq(safeExecutions.safe, safe),
-        eq(safeExecutions.state, 'queued'),
+        pendingQueue(deps, safe, seconds(deps.governance.now())),
         gte(safeExecutions.nonce, from),
         sql`${safeExecutions.nonce} < ${nonce}`,
       ),
@@ -186,21 +199,17 @@ export async function proposalExecution(
   const safeNow = deps.safe
     ? await chainRead(() => readSafe(deps.governance.client, deps.safe as Address))
     : null
-  const settled = safeNow
-    ? await chainRead(() => Promise.all(rows.map((row) => settle(deps, row, safeNow))))
-    : rows
+  const settled = safeNow ? await Promise.all(rows.map((row) => settle(deps, row, safeNow))) : rows
   const current = settled.find((row) => row.state !== 'superseded')
   const latest = settled[0]
   const owners = safeNow?.owners ?? null
-  const history = await chainRead(() =>
-    Promise.all(
-      settled
-        .filter((row) => row.state === 'superseded')
-        .map(async (row) => ({
-          ...(await entryJson(deps, row, null)),
-          replacedBy: (row.outcomeSafeTxHash as Hex | null) ?? null,
-        })),
-    ),
+  const history = await Promise.all(
+    settled
+      .filter((row) => row.state === 'superseded')
+      .map(async (row) => ({
+        ...(await entryJson(deps, row, null)),
+        replacedBy: (row.outcomeSafeTxHash as Hex | null) ?? null,
+      })),
   )
   let state: ExecutionState
   if (current?.state === 'executed') state = 'executed'
@@ -218,7 +227,7 @@ export async function proposalExecution(
     safeNonce: safeNow?.nonce ?? null,
     queued: current
       ? {
-          ...(await chainRead(() => entryJson(deps, current, owners))),
+          ...(await entryJson(deps, current, owners)),
           threshold: safeNow?.threshold ?? 0,
           owners: owners ?? [],
         }
@@ -357,7 +366,9 @@ export async function addSignature(
   const safe = requireSafe(deps)
   const before = await proposalExecution(deps, proposal)
   const current = before.queued
-  if (!current || before.state === 'expired')
+  if (before.state === 'expired')
+    throw new ApiError(409, 'expired', 'This proposal’s time to be executed has run out; it can no longer be signed.')
+  if (!current)
     throw new ApiError(409, 'not_queued', 'This proposal has no queued Safe transaction to sign.')
   if (before.state === 'executed')
     throw new ApiError(409, 'already_executed', 'The Safe has already executed this proposal.')

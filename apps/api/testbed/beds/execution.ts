@@ -1,9 +1,8 @@
-// The setup the execution tests share: the demo DAO and real Safe v1.5.0 contracts on anvil (with
-// MultiSendCallOnly and SimulateTxAccessor at their canonical addresses, from the package's artifacts), the
-// 2-of-3 Safe (Ada, Ben, Cleo) as the treasury, funded with ETH and GHD, a real database (PGlite, or
+// The setup the execution tests share: the demo DAO and its treasury on anvil (real Safe v1.5.0 contracts
+// with MultiSendCallOnly and SimulateTxAccessor at their canonical addresses; a 2-of-3 Safe of Ada, Ben and
+// Cleo holding ETH, GHD and USDG: devchain's deployDemoTreasury), a real database (PGlite, or
 // PostgreSQL under scripts/with-postgres.sh), and the app on them with a clock the tests move. A test file
 // calls useExecutionBed() once at its top; the bindings below are live (ES modules), set by its beforeAll.
-import { createRequire } from 'node:module'
 import {
   LOCAL_CHAIN_ID,
   type ProposalAction,
@@ -11,10 +10,9 @@ import {
   safeTransactionHashes,
   type SafeTransactionJson,
 } from '@guildhall/core'
-import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
-import { deploySafes, SAFE_SINGLETON_FACTORY, type SafeDeployment, safeRelayer } from '@guildhall/devchain/safe'
+import { type DemoTreasury, deployDemoTreasury } from '@guildhall/devchain/safe'
 import type { FastifyInstance } from 'fastify'
 import {
   type Address,
@@ -50,7 +48,7 @@ export let anvil: AnvilInstance
 export let deployment: DemoDeployment
 export let database: TestDatabase
 export let app: FastifyInstance
-export let safes: SafeDeployment
+export let demoTreasury: DemoTreasury
 export let treasury: Address
 let domain: ReturnType<typeof demoDomain>
 
@@ -63,21 +61,6 @@ export const setNow = (seconds: number) => {
 
 const transport = () => http(anvil.url)
 export const publicClient = () => createPublicClient({ transport: transport(), pollingInterval: 50 })
-
-const require = createRequire(import.meta.url)
-const artifact = (path: string): { bytecode: Hex } =>
-  require(`@safe-global/safe-smart-account/build/artifacts/contracts/${path}`)
-
-/** Deploys a Safe contract at its canonical address through Safe's singleton factory (salt 0), once. */
-async function deployCanonical(path: string) {
-  const wallet = createWalletClient({ account: safeRelayer(), transport: transport() })
-  const hash = await wallet.sendTransaction({
-    chain: null,
-    to: SAFE_SINGLETON_FACTORY,
-    data: concatHex([pad('0x', { size: 32 }), artifact(path).bytecode]),
-  })
-  await publicClient().waitForTransactionReceipt({ hash, pollingInterval: 50 })
-}
 
 /** Sends a transaction from `account` and waits for it; the receipt (a revert is not thrown). */
 export async function send(account: LocalAccount, request: { to: Address; data?: Hex; value?: bigint; gas?: bigint }) {
@@ -216,20 +199,14 @@ export const executionApp = (env: Record<string, string> = {}) =>
 export function useExecutionBed() {
   beforeAll(async () => {
     ;({ anvil, deployment, database } = await startTestbed())
-    safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
-    await deployCanonical('libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
-    await deployCanonical('accessors/SimulateTxAccessor.sol/SimulateTxAccessor.json')
-    treasury = safes.twoOfThree.address
-    // The treasury's funds: 10 ETH from Iris, 40 GHD from Finn (who delegated to no one: no votes move).
-    await send(iris, { to: treasury, value: parseEther('10') })
-    await send(finn, {
-      to: deployment.token,
-      data: encodeFunctionData({
-        abi: governanceTokenAbi,
-        functionName: 'transfer',
-        args: [treasury, parseEther('40')],
-      }),
+    // The demo's treasury: Safe v1.5.0 with MultiSendCallOnly and SimulateTxAccessor, a 2-of-3 Safe
+    // (Ada, Ben, Cleo) holding ETH, GHD and USDG.
+    demoTreasury = await deployDemoTreasury({
+      rpcUrl: anvil.url,
+      chainId: LOCAL_CHAIN_ID,
+      governanceToken: deployment.token,
     })
+    treasury = demoTreasury.safe.address
     await createTestClient({ mode: 'anvil', transport: transport() }).mine({ blocks: 2 })
     domain = demoDomain(deployment)
     app = await executionApp()
