@@ -156,7 +156,8 @@ export async function createSafeOfVersion(
   let contracts: { singleton: Address; factory: Address; fallbackHandler: Address }
   if (version === '1.5.0') {
     if (l2) throw new Error('Safe v1.5.0 L2 is not deployed by the devchain')
-    contracts = (await deploySafes(target), safeContractAddresses())
+    await deploySafes(target)
+    contracts = safeContractAddresses()
   } else {
     const older = await deployOlderSafe(target, version)
     contracts = { ...older, singleton: l2 ? older.singletonL2 : older.singleton }
