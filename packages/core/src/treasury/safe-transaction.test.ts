@@ -13,7 +13,7 @@ import {
 } from './safe-transaction.ts'
 
 const safe: Address = '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707'
-const multiSend = MULTI_SEND_CALL_ONLY['1.5.0'].address
+const multiSend: Address = MULTI_SEND_CALL_ONLY['1.5.0'].address
 const payment: ProposalAction = {
   target: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   value: '7',
