@@ -204,7 +204,15 @@ export {
   tally,
   voteContribution,
 } from './tally.ts'
-export type { DecodedAction, ProposalAction } from './treasury/actions.ts'
+export type {
+  ActionArgument,
+  ActionContext,
+  ActionFinding,
+  ActionKind,
+  DecodedAction,
+  KnownToken,
+  ProposalAction,
+} from './treasury/actions.ts'
 export {
   actionProblems,
   actionWarnings,
@@ -212,14 +220,20 @@ export {
   erc20ActionAbi,
   proposalActionSchema,
   safeSettingsAbi,
+  UNLIMITED_APPROVAL_FLOOR,
 } from './treasury/actions.ts'
+export type { MultiSendCall, MultiSendInput, MultiSendVersion } from './treasury/multi-send.ts'
 export {
   decodeMultiSend,
   encodeMultiSend,
   isCanonicalMultiSendCallOnly,
   MULTI_SEND_CALL_ONLY,
+  MultiSendFormatError,
+  multiSendAbi,
+  OPERATION_CALL,
+  OPERATION_DELEGATE_CALL,
 } from './treasury/multi-send.ts'
-export type { SafeTransaction } from './treasury/safe-transaction.ts'
+export type { SafeTarget, SafeTransaction } from './treasury/safe-transaction.ts'
 export {
   expectedSafeTransaction,
   SAFE_TX_TYPES,

@@ -80,9 +80,9 @@ export const safeSettingsAbi = parseAbi([
 export const UNLIMITED_APPROVAL_FLOOR = 2n ** 128n
 
 export type KnownToken = { address: Address; symbol: string; decimals: number }
-type ActionKind = 'erc20-transfer' | 'erc20-approve' | 'eth-transfer' | 'safe-settings' | 'call'
+export type ActionKind = 'erc20-transfer' | 'erc20-approve' | 'eth-transfer' | 'safe-settings' | 'call'
 /** A decoded call's arguments as JSON carries them: whole numbers as decimal strings. */
-type ActionArgument = string | boolean | ActionArgument[] | { [key: string]: ActionArgument }
+export type ActionArgument = string | boolean | ActionArgument[] | { [key: string]: ActionArgument }
 
 /** An action as a person reads it. */
 export type DecodedAction = {

@@ -47,6 +47,7 @@ export const MULTI_SEND_CALL_ONLY = {
     codeHash: '0xcdbdcec38d2f1c7d961b0029ff8416b7e86e9974d6f0e9c9580c7d17fcfb6663',
   },
 } as const satisfies Record<string, { address: Address; otherAddresses: readonly Address[]; codeHash: Hex }>
+export type MultiSendVersion = keyof typeof MULTI_SEND_CALL_ONLY
 
 /**
  * Whether `address` is an official MultiSendCallOnly and the code found there (its keccak256) is that
