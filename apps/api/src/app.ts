@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { authArea } from './auth/area.ts'
 import { rpcProxyRoutes } from './chain/rpc-proxy.ts'
 import { executionArea } from './execution/area.ts'
+import { executionProposals } from './execution/executions.ts'
 import { governanceArea } from './governance/area.ts'
 import { membersArea } from './members/area.ts'
 import { namesArea } from './names/area.ts'
@@ -14,6 +15,7 @@ import { securityPlugin, serverOptions } from './platform/http/security.ts'
 import { leaderJobs } from './platform/jobs/leader.ts'
 import type { Settings } from './settings/env.ts'
 import { tokenArea } from './token/area.ts'
+import { treasuryArea } from './treasury/area.ts'
 import { webShellPlugin } from './web/web-shell.ts'
 
 export interface AppDeps {
@@ -44,6 +46,11 @@ export async function buildApp({
   const auth = authArea(context)
   const token = tokenArea(context)
   const names = namesArea(context)
+  const treasury = treasuryArea(context, {
+    profiles: names.profiles,
+    // Which executions the app queued (ADR 051); the others are "executed outside Guildhall".
+    ...(database ? { executionProposals: executionProposals(database.db) } : {}),
+  })
   const governance = governanceArea(context, token)
   const execution = executionArea(context, governance?.deps)
   const members =
@@ -53,7 +60,7 @@ export async function buildApp({
       profiles: names.profiles,
     })
 
-  const leadership = leaderJobs(database, [token.job, names.job], app.log)
+  const leadership = leaderJobs(database, [token.job, names.job, treasury.job], app.log)
   if (leadership) {
     app.addHook('onReady', async () => leadership.start())
     app.addHook('onClose', async () => leadership.stop())
@@ -61,7 +68,7 @@ export async function buildApp({
   // `tokenIndex: leader | standby` in /api/health, as before names had a refresher on the same leader.
   await app.register(healthRoutes, { database, leadership: token.job && leadership })
 
-  for (const area of [auth, governance, execution, members, token, names]) {
+  for (const area of [auth, governance, execution, members, token, names, treasury]) {
     if (area) await app.register(area.plugin)
   }
 
