@@ -25,6 +25,7 @@ import { anvilAccounts } from './accounts.ts'
 import { type AnvilInstance, getFreePort, startAnvil } from './anvil.ts'
 import { SAFE_SINGLETON_FACTORY, ZERO_SALT } from './safe/contracts.ts'
 import { type Clients, clients, safeRelayer, successfulReceipt } from './safe/relayer.ts'
+import { DETERMINISTIC_DEPLOYMENT_PROXY } from './safe/versions.ts'
 import { deploySafes, type SafeDeployment, safeAbi } from './safe.ts'
 
 const chainId = 31337
@@ -73,7 +74,24 @@ afterAll(async () => {
 const readNonce = (safe: Hex) =>
   c.publicClient.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })
 
-describe('MultiSendCallOnly 1.5.0', () => {
+describe('MultiSendCallOnly of each release', () => {
+  test("behavior: the 1.3.0 and 1.4.1 npm artifacts land at MULTI_SEND_CALL_ONLY's addresses, as Safe deployed them, with its code hashes", () => {
+    const artifact = (name: string): { bytecode: Hex; deployedBytecode: Hex } =>
+      require(`${name}/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json`)
+    const landing = (from: Hex, bytecode: Hex) =>
+      getContractAddress({ opcode: 'CREATE2', from, salt: ZERO_SALT, bytecode })
+    const v130 = artifact('@gnosis.pm/safe-contracts')
+    const v141 = artifact('@safe-global/safe-contracts')
+    // 1.3.0 went through Arachnid's proxy (canonical) and later Safe's singleton factory (its eip155 set).
+    expect([
+      landing(DETERMINISTIC_DEPLOYMENT_PROXY, v130.bytecode),
+      landing(SAFE_SINGLETON_FACTORY, v130.bytecode),
+    ]).toEqual([MULTI_SEND_CALL_ONLY['1.3.0'].address, ...MULTI_SEND_CALL_ONLY['1.3.0'].otherAddresses])
+    expect(keccak256(v130.deployedBytecode)).toBe(MULTI_SEND_CALL_ONLY['1.3.0'].codeHash)
+    expect(landing(SAFE_SINGLETON_FACTORY, v141.bytecode)).toBe(MULTI_SEND_CALL_ONLY['1.4.1'].address)
+    expect(keccak256(v141.deployedBytecode)).toBe(MULTI_SEND_CALL_ONLY['1.4.1'].codeHash)
+  })
+
   test('behavior: the npm artifact lands at MULTI_SEND_CALL_ONLY 1.5.0 with its code hash, and the deployed code is recognised', async () => {
     expect(
       getContractAddress({

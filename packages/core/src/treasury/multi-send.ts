@@ -26,9 +26,9 @@ export const multiSendAbi = parseAbi(['function multiSend(bytes transactions) pa
 
 /**
  * MultiSendCallOnly per Safe release: the canonical address and the keccak256 of its runtime code, from
- * safe-deployments (src/assets/v<version>/multi_send_call_only.json); the 1.5.0 pair is also checked
- * against `@safe-global/safe-smart-account`'s artifact by the tests. 1.3.0 has a second official
- * deployment (its "eip155" address) with the same code.
+ * safe-deployments (src/assets/v<version>/multi_send_call_only.json), each checked against its release's
+ * npm artifact by devchain's tests. 1.3.0 has a second official deployment (its "eip155" address) with
+ * the same code.
  */
 export const MULTI_SEND_CALL_ONLY = {
   '1.3.0': {
