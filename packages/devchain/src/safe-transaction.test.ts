@@ -30,10 +30,9 @@ import { deploySafes, type SafeDeployment, safeAbi } from './safe.ts'
 
 const chainId = 31337
 const require = createRequire(import.meta.url)
-const multiSendArtifact: {
-  bytecode: Hex
-  deployedBytecode: Hex
-} = require('@safe-global/safe-smart-account/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
+/** A build artifact's creation and runtime code. */
+type Artifact = { bytecode: Hex; deployedBytecode: Hex }
+const multiSendArtifact: Artifact = require('@safe-global/safe-smart-account/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
 const multiSend = MULTI_SEND_CALL_ONLY['1.5.0'].address
 
 function key(index: number) {
@@ -76,12 +75,10 @@ const readNonce = (safe: Hex) =>
 
 describe('MultiSendCallOnly of each release', () => {
   test("behavior: the 1.3.0 and 1.4.1 npm artifacts land at MULTI_SEND_CALL_ONLY's addresses, as Safe deployed them, with its code hashes", () => {
-    const artifact = (name: string): { bytecode: Hex; deployedBytecode: Hex } =>
-      require(`${name}/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json`)
     const landing = (from: Hex, bytecode: Hex) =>
       getContractAddress({ opcode: 'CREATE2', from, salt: ZERO_SALT, bytecode })
-    const v130 = artifact('@gnosis.pm/safe-contracts')
-    const v141 = artifact('@safe-global/safe-contracts')
+    const v130: Artifact = require('@gnosis.pm/safe-contracts/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
+    const v141: Artifact = require('@safe-global/safe-contracts/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
     // 1.3.0 went through Arachnid's proxy (canonical) and later Safe's singleton factory (its eip155 set).
     expect([
       landing(DETERMINISTIC_DEPLOYMENT_PROXY, v130.bytecode),
