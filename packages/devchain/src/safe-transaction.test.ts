@@ -79,7 +79,7 @@ describe('MultiSendCallOnly of each release', () => {
       getContractAddress({ opcode: 'CREATE2', from, salt: ZERO_SALT, bytecode })
     const v130: Artifact = require('@gnosis.pm/safe-contracts/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
     const v141: Artifact = require('@safe-global/safe-contracts/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
-    // 1.3.0 went through Arachnid's proxy (canonical) and later Safe's singleton factory (its eip155 set).
+    // 1.3.0 went through Arachnid's proxy first, then through Safe's singleton factory too.
     expect([
       landing(DETERMINISTIC_DEPLOYMENT_PROXY, v130.bytecode),
       landing(SAFE_SINGLETON_FACTORY, v130.bytecode),
