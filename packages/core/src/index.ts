@@ -29,7 +29,6 @@ export {
   liveExecutionSchema,
   proposalExecutionSchema,
   safeSignatureRequestSchema,
-  safeTransactionJsonSchema,
   simulateRequestSchema,
   simulationSchema,
 } from './api/execution.ts'
