@@ -45,6 +45,8 @@ test('behavior: the demo gives the local name service (chain 1) to the server on
   expect(settings.chains.map((chain) => chain.id)).toEqual([31337])
   expect(settings.publicConfig.chains.map((chain) => chain.id)).toEqual([31337])
   expect(JSON.stringify(settings.publicConfig)).not.toContain('8546')
+  // A minute of objections before a passed proposal's Safe transaction can be queued; the expiry as default.
+  expect(settings.execution).toMatchObject({ delaySeconds: 60, expirySeconds: 30 * 24 * 60 * 60 })
 })
 
 test('default: without a name service the demo has no name lookups', () => {

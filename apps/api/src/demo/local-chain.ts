@@ -86,6 +86,9 @@ export function demoEnv({
     // RainbowKit's documented placeholder, which it swaps for its example WalletConnect project id.
     WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
     LOG_LEVEL: 'warn',
+    // A minute of objections before a passed proposal can be queued for the treasury Safe (ADR 051), so
+    // the whole loop can be tried in one sitting.
+    EXECUTION_DELAY_SECONDS: '60',
     ...env,
     ...chainEnv(anvilUrl, deployment),
     ...(nameService && nameServiceEnv(nameService)),
