@@ -2,7 +2,8 @@
 // contracts, byte for byte from `@safe-global/safe-smart-account`'s build artifacts, at their canonical
 // addresses. Its parts are in safe/: contracts.ts (ABIs, artifacts, addresses), relayer.ts (who sends),
 // deploy.ts (the demo's sign-in Safes), signatures.ts (how a Safe signs), versions.ts (v1.3.0 and v1.4.1, for
-// tests; executing a Safe transaction), treasury.ts (the demo DAO's treasury Safe and its tokens).
+// tests; executing a Safe transaction), treasury.ts and treasury-history.ts (the demo DAO's treasury Safe, its
+// tokens and its history).
 export {
   compatibilityFallbackHandlerAbi,
   ERC1271_MAGIC_VALUE,
@@ -40,6 +41,14 @@ export {
   demoUsdgAddress,
   deployDemoTreasury,
 } from './safe/treasury.ts'
+export {
+  buildDemoTreasuryHistory,
+  DEMO_PAYEES,
+  DEMO_TREASURY_AGE_DAYS,
+  DEMO_TREASURY_HISTORY,
+  ensureDemoTreasury,
+  multiSendCallOnlyData,
+} from './safe/treasury-history.ts'
 export {
   type CreatedSafe,
   createSafeOfVersion,
