@@ -8,7 +8,6 @@ export {
   compatibilityFallbackHandlerAbi,
   ERC1271_MAGIC_VALUE,
   expectedRuntimeCode,
-  multiSendCallOnlyAbi,
   predictSafeAddress,
   SAFE_CONTRACT_NAMES,
   SAFE_SINGLETON_FACTORY,
@@ -47,7 +46,6 @@ export {
   DEMO_TREASURY_AGE_DAYS,
   DEMO_TREASURY_HISTORY,
   ensureDemoTreasury,
-  multiSendCallOnlyData,
 } from './safe/treasury-history.ts'
 export {
   type CreatedSafe,

@@ -1,3 +1,4 @@
+import { encodeMultiSend } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import {
   type Address,
@@ -25,7 +26,6 @@ import {
   deploySafes,
   ensureDemoTreasury,
   executeSafeTransaction,
-  multiSendCallOnlyData,
   safeAbi,
   safeRelayer,
 } from './safe.ts'
@@ -142,9 +142,9 @@ describe('executing the treasury’s transactions (executeSafeTransaction)', () 
         signers: [cleo, ada],
         to: (await deploySafes({ rpcUrl, chainId })).multiSendCallOnly,
         operation: 1,
-        data: multiSendCallOnlyData([
-          { to: treasury.usdg, data: usdgTransfer(payeeA, parseUnits('1200', 6)) },
-          { to: payeeB, value: parseEther('1.5') },
+        data: encodeMultiSend([
+          { target: treasury.usdg, value: 0n, data: usdgTransfer(payeeA, parseUnits('1200', 6)) },
+          { target: payeeB, value: parseEther('1.5'), data: '0x' },
         ]),
       },
     )

@@ -3,21 +3,11 @@
 // owner change (Dev added, then removed) and a failed execution (ExecutionFailure). Each step's block is
 // dated in the past with anvil's clock, which therefore has to start early enough (startAnvil's
 // genesisTimestamp); on a chain that starts now the steps land one second apart instead, in the same order.
+import { encodeMultiSend, OPERATION_DELEGATE_CALL } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
-import {
-  type Address,
-  concatHex,
-  encodeFunctionData,
-  encodePacked,
-  erc20Abi,
-  type Hash,
-  type Hex,
-  parseEther,
-  parseUnits,
-  size,
-} from 'viem'
+import { type Address, encodeFunctionData, erc20Abi, type Hash, parseEther, parseUnits } from 'viem'
 import { anvilAccounts } from '../accounts.ts'
-import { multiSendCallOnlyAbi, safeAbi, safeContractAddresses } from './contracts.ts'
+import { safeAbi, safeContractAddresses } from './contracts.ts'
 import { type ChainTarget, type Clients, clients, successfulReceipt } from './relayer.ts'
 import type { SafeOwnerSigner } from './signatures.ts'
 import { DEMO_USDG, type DemoTreasury, deployDemoTreasury } from './treasury.ts'
@@ -44,21 +34,6 @@ function account(index: number): Address {
   const found = anvilAccounts[index]
   if (!found) throw new Error(`no anvil account ${index}`)
   return found.address
-}
-
-/** MultiSendCallOnly's `multiSend` calldata for CALLs: per call uint8 0, address, uint256 value, uint256 length, data. */
-export function multiSendCallOnlyData(calls: readonly { to: Address; value?: bigint; data?: Hex }[]): Hex {
-  const packed = calls.map(({ to, value = 0n, data = '0x' }) =>
-    encodePacked(
-      ['uint8', 'address', 'uint256', 'uint256', 'bytes'],
-      [0, to, value, BigInt(size(data)), data],
-    ),
-  )
-  return encodeFunctionData({
-    abi: multiSendCallOnlyAbi,
-    functionName: 'multiSend',
-    args: [concatHex(packed)],
-  })
 }
 
 type Step =
@@ -161,17 +136,18 @@ async function runStep(target: ChainTarget, c: Clients, treasury: DemoTreasury, 
         ...(tokens
           ? [
               {
-                to: treasury.usdg,
+                target: treasury.usdg,
+                value: 0n,
                 data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, tokens] }),
               },
             ]
           : []),
-        ...(eth ? [{ to, value: eth }] : []),
+        ...(eth ? [{ target: to, value: eth, data: '0x' as const }] : []),
       ])
       const { multiSendCallOnly } = safeContractAddresses()
       return execute(
         step.signers,
-        { to: multiSendCallOnly, operation: 1, data: multiSendCallOnlyData(calls) },
+        { to: multiSendCallOnly, operation: OPERATION_DELEGATE_CALL, data: encodeMultiSend(calls) },
         'a payout batch',
       )
     }
