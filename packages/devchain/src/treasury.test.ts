@@ -181,7 +181,7 @@ describe('executing the treasury’s transactions (executeSafeTransaction)', () 
   })
 })
 
-test('governance token stays the demo token: treasury funding mints through its owner, account 0', async () => {
+test('the treasury’s GHD is minted by the token’s owner, account 0: the supply is the members’ plus the treasury’s', async () => {
   const client = reader(rpcUrl)
   expect(
     await client.readContract({ address: demo.token, abi: governanceTokenAbi, functionName: 'owner' }),
