@@ -1,7 +1,14 @@
-import { DEFAULT_GOVERNANCE_RULES, type LogEntry, logChainProblem, proposalState } from '@guildhall/core'
+import {
+  DEFAULT_GOVERNANCE_RULES,
+  decodeAction,
+  type LogEntry,
+  logChainProblem,
+  proposalState,
+} from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
+import type { DemoTreasury } from '@guildhall/devchain/safe'
 import { asc, gt } from 'drizzle-orm'
 import { createPublicClient, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -14,10 +21,14 @@ import { startDemoChain } from './local-chain.ts'
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment
+let treasury: DemoTreasury
 let database: TestDatabase
 
 beforeAll(async () => {
-  ;({ anvil, deployment } = await startDemoChain())
+  const chain = await startDemoChain({ treasury: true })
+  ;({ anvil, deployment } = chain)
+  if (!chain.treasury) throw new Error('the demo chain has no treasury')
+  treasury = chain.treasury
   database = await testDatabase()
 }, 60_000)
 
@@ -26,7 +37,7 @@ afterAll(async () => {
   await anvil?.stop()
 })
 
-test('behavior: the demo starts with proposals in every state and real signed votes, once, in one verified log', async () => {
+test('behavior: the demo starts with proposals in every state and real signed votes, two of them paying from the treasury, once, in one verified log', async () => {
   const client = createPublicClient({ transport: http(anvil.url) }) as PublicClient
   const tokenIndex = demoTokenIndex({ db: database.db, client, deployment })
   const seed = () =>
@@ -36,8 +47,10 @@ test('behavior: the demo starts with proposals in every state and real signed vo
       tokenIndex,
       domain: demoDomain(deployment),
       rules: DEFAULT_GOVERNANCE_RULES,
+      categories: ['Grants', 'Operations', 'Security'],
+      treasury: { safe: treasury.safe.address, usdg: treasury.usdg },
     })
-  expect(await seed()).toBe(5)
+  expect(await seed()).toBe(7)
   // The directory's participation is counted by the time the seed returns: Ada, Ben and Cleo could vote on
   // every proposal.
   const eligible = await database.db
@@ -46,7 +59,7 @@ test('behavior: the demo starts with proposals in every state and real signed vo
     .where(gt(memberStats.eligibleProposals, 0))
   expect(eligible.sort((a, b) => a.address.localeCompare(b.address))).toEqual(
     [1, 2, 3]
-      .map((index) => ({ address: anvilAccounts[index]?.address, eligible: 5 }))
+      .map((index) => ({ address: anvilAccounts[index]?.address, eligible: 7 }))
       .sort((a, b) => String(a.address).localeCompare(String(b.address))),
   )
   expect(await seed()).toBe(0)
@@ -56,8 +69,26 @@ test('behavior: the demo starts with proposals in every state and real signed vo
   expect(new Set(rows.map((row) => proposalState(row, now)))).toEqual(
     new Set(['pending', 'active', 'closed', 'final']),
   )
-  expect(await database.db.select().from(ballots)).toHaveLength(8)
+  // The treasury's proposals: version 2 with a category and actions paying USDG (and ETH) from the Safe.
+  const withActions = rows
+    .map((row) => row.message)
+    .flatMap((message) => (message.version === 2 && message.actions.length > 0 ? [message] : []))
+  expect(withActions.map((m) => [m.kind, m.category, proposalState(m, now)])).toEqual([
+    ['basic', 'Security', 'final'],
+    ['basic', 'Operations', 'final'],
+  ])
+  expect(
+    withActions.map((m) =>
+      m.actions.map((action) => decodeAction(action, { safe: treasury.safe.address }).kind),
+    ),
+  ).toEqual([['erc20-transfer', 'eth-transfer'], ['erc20-transfer']])
+  expect(withActions.flatMap((m) => m.actions.filter((a) => a.value === '0').map((a) => a.target))).toEqual([
+    treasury.usdg,
+    treasury.usdg,
+  ])
+
+  expect(await database.db.select().from(ballots)).toHaveLength(8 + 5)
   const log = await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
-  expect(log).toHaveLength(5 + 8)
+  expect(log).toHaveLength(7 + 8 + 5)
   expect(logChainProblem(log as unknown as LogEntry[])).toBeNull()
 })

@@ -5,15 +5,29 @@
 import {
   BASIC_CHOICES,
   DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
+  erc20ActionAbi,
   type GovernanceDomain,
   type GovernanceRules,
   governanceDomain,
+  type ProposalAction,
   type ProposalMessage,
+  type ProposalMessageV1,
+  type ProposalMessageV2,
   signGovernanceMessage,
   type VoteMessage,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
+import { DEMO_PAYEES, DEMO_USDG } from '@guildhall/devchain/safe'
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  type PublicClient,
+  parseEther,
+  parseUnits,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { GovernanceDeps } from '../governance/deps.ts'
 import { ProposalReads } from '../governance/proposal-reads.ts'
@@ -40,6 +54,30 @@ type SeedProposal = {
   end: number
   votes: { voter: typeof ada; choices: number[]; reason?: string }[]
 }
+
+/** A basic proposal the treasury Safe carries out: its category and actions (version 2). */
+type SeedTreasuryProposal = SeedProposal & {
+  category: string
+  actions: (treasury: DemoTreasuryTarget) => ProposalAction[]
+}
+
+/** The treasury the seed's proposals pay from: the Safe and USDG. */
+export type DemoTreasuryTarget = { safe: Address; usdg: Address }
+
+const usdgTransfer = (treasury: DemoTreasuryTarget, to: Address, amount: string): ProposalAction => ({
+  target: treasury.usdg,
+  value: '0',
+  data: encodeFunctionData({
+    abi: erc20ActionAbi,
+    functionName: 'transfer',
+    args: [to, parseUnits(amount, DEMO_USDG.decimals)],
+  }),
+})
+const ethPayment = (to: Address, amount: string): ProposalAction => ({
+  target: to,
+  value: parseEther(amount).toString(),
+  data: '0x',
+})
 
 const SEED: SeedProposal[] = [
   {
@@ -102,6 +140,45 @@ const SEED: SeedProposal[] = [
 ]
 
 /**
+ * Passed proposals with actions, seeded when the demo has its treasury: the first executed through the Safe
+ * (queued, two owners' signatures, executed on chain), the second queued with one signature of two.
+ */
+const TREASURY_SEED: SeedTreasuryProposal[] = [
+  {
+    author: ada,
+    title: 'Pay for the audit of the treasury setup (20,000 USDG and 0.5 ETH)',
+    body: 'The auditor reviewed our Safe, its owners and the payout process. This pays the invoice: **20,000 USDG** and **0.5 ETH** for the on-chain tests.',
+    kind: 'basic',
+    category: 'Security',
+    actions: (treasury) => [
+      usdgTransfer(treasury, DEMO_PAYEES.auditor, '20000'),
+      ethPayment(DEMO_PAYEES.auditor, '0.5'),
+    ],
+    start: -21 * DAY,
+    end: -16 * DAY,
+    votes: [
+      { voter: ada, choices: [1], reason: 'The report was thorough.' },
+      { voter: ben, choices: [1] },
+      { voter: cleo, choices: [1] },
+    ],
+  },
+  {
+    author: cleo,
+    title: 'Fund the autumn meetup (6,000 USDG)',
+    body: 'Venue, food and travel grants for the autumn meetup, paid to the events team.',
+    kind: 'basic',
+    category: 'Operations',
+    actions: (treasury) => [usdgTransfer(treasury, DEMO_PAYEES.events, '6000')],
+    start: -9 * DAY,
+    end: -5 * DAY,
+    votes: [
+      { voter: cleo, choices: [1], reason: 'Last year’s meetup brought in four new members.' },
+      { voter: ben, choices: [1] },
+    ],
+  },
+]
+
+/**
  * Seeds the demo proposals and votes once (when no proposal exists yet). Returns how many proposals were
  * created. `snapshot` is a recent block at which the demo members' tokens and delegations are in place.
  */
@@ -111,12 +188,18 @@ export async function seedDemoGovernance({
   tokenIndex,
   domain,
   rules,
+  categories = [],
+  treasury = null,
 }: {
   database: Database
   client: PublicClient
   tokenIndex: TokenIndex
   domain: GovernanceDomain
   rules: GovernanceRules
+  /** PROPOSAL_CATEGORIES: the treasury proposals' categories must be among them. */
+  categories?: readonly string[]
+  /** The demo treasury; null: no proposal with actions. */
+  treasury?: DemoTreasuryTarget | null
 }): Promise<number> {
   if ((await database.db.select({ id: proposals.id }).from(proposals).limit(1)).length > 0) return 0
   await tokenIndex.syncOnce()
@@ -131,15 +214,18 @@ export async function seedDemoGovernance({
     rules,
     // The seed takes the block before the head itself, so the default bound always holds.
     snapshotMaxAgeBlocks: DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
-    // The seeded proposals name no category and carry no actions.
-    categories: [],
-    treasury: null,
+    categories,
+    treasury: treasury && { safe: treasury.safe },
     now: clock,
     reads: new ProposalReads(),
   })
-  for (const seed of SEED) {
+  /** Creates one seeded proposal with its votes, each at its own time; returns its id. */
+  const seedProposal = async (
+    seed: SeedProposal,
+    version2?: Pick<ProposalMessageV2, 'version' | 'category' | 'changesSafeSettings' | 'actions'>,
+  ) => {
     const start = now + seed.start
-    const message: ProposalMessage = {
+    const v1: ProposalMessageV1 = {
       author: seed.author.address,
       title: seed.title,
       body: seed.body,
@@ -151,6 +237,7 @@ export async function seedDemoGovernance({
       ...rules,
       timestamp: Math.min(start, now) - 60,
     }
+    const message: ProposalMessage = version2 ? { ...v1, ...version2 } : v1
     const { signature, id } = await signGovernanceMessage(seed.author, domain, { type: 'Proposal', message })
     await createProposal(deps(at(message.timestamp)), { message, signature })
     for (const [index, vote] of seed.votes.entries()) {
@@ -165,15 +252,34 @@ export async function seedDemoGovernance({
       const signed = await signGovernanceMessage(vote.voter, domain, { type: 'Vote', message: ballot })
       await castVote(deps(at(votedAt)), id, { message: ballot, signature: signed.signature })
     }
+    return id
   }
+  // The treasury's proposals first: they are the oldest.
+  const treasuryProposals = treasury ? TREASURY_SEED : []
+  for (const seed of treasuryProposals) {
+    await seedProposal(seed, {
+      version: 2,
+      category: seed.category,
+      changesSafeSettings: false,
+      actions: seed.actions(treasury as DemoTreasuryTarget),
+    })
+  }
+  for (const seed of SEED) await seedProposal(seed)
   // The index has passed the snapshot: count the members who could vote now, so the directory shows their
   // participation from the start rather than after the server's next sync.
   await tokenIndex.syncOnce()
-  return SEED.length
+  return treasuryProposals.length + SEED.length
 }
 
-/** Seeds the demo governance history into the server's `database` if it has none (see seedDemoGovernance). */
-export async function seedDemoDatabase(settings: Settings, database: Database): Promise<number> {
+/**
+ * Seeds the demo governance history into the server's `database` if it has none (see seedDemoGovernance),
+ * with the treasury's proposals when the demo has its treasury.
+ */
+export async function seedDemoDatabase(
+  settings: Settings,
+  database: Database,
+  treasury: DemoTreasuryTarget | null = null,
+): Promise<number> {
   const token = settings.publicConfig.token
   const chain = settings.chains[0]
   if (!token || !chain) return 0
@@ -191,5 +297,7 @@ export async function seedDemoDatabase(settings: Settings, database: Database): 
     }),
     domain: governanceDomain({ chainId: token.chainId, token: token.address }),
     rules: settings.publicConfig.governance,
+    categories: settings.publicConfig.proposalCategories,
+    treasury,
   })
 }
