@@ -17,10 +17,13 @@ import {
   type VoteMessage,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { DEMO_PAYEES, DEMO_USDG } from '@guildhall/devchain/safe'
+import { DEMO_PAYEES, DEMO_USDG, safeAbi, safeRelayer } from '@guildhall/devchain/safe'
+import { eq } from 'drizzle-orm'
 import {
   type Address,
+  concatHex,
   createPublicClient,
+  createWalletClient,
   encodeFunctionData,
   type Hex,
   http,
@@ -29,6 +32,8 @@ import {
   parseUnits,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import type { ExecutionDeps } from '../execution/deps.ts'
+import { addSignature, proposalExecution, queueExecution } from '../execution/executions.ts'
 import type { GovernanceDeps } from '../governance/deps.ts'
 import { ProposalReads } from '../governance/proposal-reads.ts'
 import { createProposal } from '../governance/proposals.ts'
@@ -59,6 +64,8 @@ type SeedProposal = {
 type SeedTreasuryProposal = SeedProposal & {
   category: string
   actions: (treasury: DemoTreasuryTarget) => ProposalAction[]
+  /** Once queued, who signs its Safe transaction (in this order), and whether it is then executed. */
+  execution: { signers: (typeof ada)[]; execute: boolean }
 }
 
 /** The treasury the seed's proposals pay from: the Safe and USDG. */
@@ -161,6 +168,7 @@ const TREASURY_SEED: SeedTreasuryProposal[] = [
       { voter: ben, choices: [1] },
       { voter: cleo, choices: [1] },
     ],
+    execution: { signers: [ada, ben], execute: true },
   },
   {
     author: cleo,
@@ -175,8 +183,65 @@ const TREASURY_SEED: SeedTreasuryProposal[] = [
       { voter: cleo, choices: [1], reason: 'Last year’s meetup brought in four new members.' },
       { voter: ben, choices: [1] },
     ],
+    execution: { signers: [cleo], execute: false },
   },
 ]
+
+/**
+ * A passed proposal through the Safe as the app does it: queued (its Safe transaction derived from the
+ * signed actions at the next free nonce), signed by `signers` (each signature checked and logged), and with
+ * `execute` sent to the Safe with those signatures, as any account may once the threshold is met.
+ */
+async function carryOut(
+  deps: ExecutionDeps,
+  id: Hex,
+  { signers, execute }: SeedTreasuryProposal['execution'],
+): Promise<void> {
+  const storedProposal = async () => {
+    const [row] = await deps.governance.database.db.select().from(proposals).where(eq(proposals.id, id))
+    if (!row) throw new Error(`demo seed: proposal ${id} is missing`)
+    return row
+  }
+  const { queued } = await queueExecution(deps, await storedProposal())
+  if (!queued) throw new Error(`demo seed: proposal ${id} was not queued`)
+  for (const signer of signers) {
+    // What the wallet's EIP-712 SafeTx signature is: ECDSA over the safeTxHash, v 27 or 28.
+    const signature = await signer.sign({ hash: queued.safeTxHash })
+    await addSignature(deps, await storedProposal(), {
+      owner: signer.address,
+      safeTxHash: queued.safeTxHash,
+      signature,
+    })
+  }
+  if (!execute) return
+  const { queued: signed } = await proposalExecution(deps, await storedProposal())
+  const signatures = [...(signed?.signatures ?? [])]
+    .sort((a, b) => (BigInt(a.owner) < BigInt(b.owner) ? -1 : 1))
+    .map((confirmation) => confirmation.signature ?? '0x')
+  const tx = queued.transaction
+  const client = deps.governance.client
+  const relayer = createWalletClient({ account: safeRelayer(), transport: http(client.transport.url) })
+  const hash = await relayer.writeContract({
+    chain: null,
+    address: deps.safe as Address,
+    abi: safeAbi,
+    functionName: 'execTransaction',
+    args: [
+      tx.to,
+      BigInt(tx.value),
+      tx.data,
+      tx.operation,
+      BigInt(tx.safeTxGas),
+      BigInt(tx.baseGas),
+      BigInt(tx.gasPrice),
+      tx.gasToken,
+      tx.refundReceiver,
+      concatHex(signatures),
+    ],
+  })
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
+  if (receipt.status !== 'success') throw new Error(`demo seed: the Safe did not execute proposal ${id}`)
+}
 
 /**
  * Seeds the demo proposals and votes once (when no proposal exists yet). Returns how many proposals were
@@ -198,8 +263,8 @@ export async function seedDemoGovernance({
   rules: GovernanceRules
   /** PROPOSAL_CATEGORIES: the treasury proposals' categories must be among them. */
   categories?: readonly string[]
-  /** The demo treasury; null: no proposal with actions. */
-  treasury?: DemoTreasuryTarget | null
+  /** The demo treasury and its execution settings; null: no proposal with actions. */
+  treasury?: (DemoTreasuryTarget & { delaySeconds: number; expirySeconds: number }) | null
 }): Promise<number> {
   if ((await database.db.select({ id: proposals.id }).from(proposals).limit(1)).length > 0) return 0
   await tokenIndex.syncOnce()
@@ -256,15 +321,28 @@ export async function seedDemoGovernance({
   }
   // The treasury's proposals first: they are the oldest.
   const treasuryProposals = treasury ? TREASURY_SEED : []
+  const queued: { id: Hex; seed: SeedTreasuryProposal }[] = []
   for (const seed of treasuryProposals) {
-    await seedProposal(seed, {
+    const id = await seedProposal(seed, {
       version: 2,
       category: seed.category,
       changesSafeSettings: false,
       actions: seed.actions(treasury as DemoTreasuryTarget),
     })
+    queued.push({ id, seed })
   }
   for (const seed of SEED) await seedProposal(seed)
+  if (treasury) {
+    const execution: ExecutionDeps = {
+      governance: deps(() => new Date()),
+      safe: treasury.safe,
+      chainId: domain.chainId,
+      delaySeconds: treasury.delaySeconds,
+      expirySeconds: treasury.expirySeconds,
+    }
+    // In order: each is queued at the next free nonce, so the first is executed before the second is queued.
+    for (const { id, seed } of queued) await carryOut(execution, id, seed.execution)
+  }
   // The index has passed the snapshot: count the members who could vote now, so the directory shows their
   // participation from the start rather than after the server's next sync.
   await tokenIndex.syncOnce()
@@ -298,6 +376,6 @@ export async function seedDemoDatabase(
     domain: governanceDomain({ chainId: token.chainId, token: token.address }),
     rules: settings.publicConfig.governance,
     categories: settings.publicConfig.proposalCategories,
-    treasury,
+    treasury: treasury && { ...treasury, ...settings.execution },
   })
 }
