@@ -85,6 +85,34 @@ export { delegateStatementSchema, publishStatementResponseSchema } from './api/s
 export type { TallyJson } from './api/tallies.ts'
 export { tallyToJson } from './api/tallies.ts'
 export { holderStatsSchema } from './api/token.ts'
+export type {
+  TreasuryAsset,
+  TreasuryCharts,
+  TreasuryChartsQuery,
+  TreasuryHistoryDirection,
+  TreasuryHistoryItem,
+  TreasuryHistoryKind,
+  TreasuryHistoryPage,
+  TreasuryHistoryQuery,
+  TreasurySpending,
+  TreasurySummary,
+  TreasuryWarningKind,
+} from './api/treasury.ts'
+export {
+  NATIVE_TOKEN_PARAM,
+  TREASURY_BALANCE_POINTS_MAX,
+  TREASURY_HISTORY_DIRECTIONS,
+  TREASURY_HISTORY_KINDS,
+  TREASURY_WARNING_KINDS,
+  treasuryChartsQuerySchema,
+  treasuryChartsSchema,
+  treasuryHistoryItemSchema,
+  treasuryHistoryPageSchema,
+  treasuryHistoryQuerySchema,
+  treasurySpendingSchema,
+  treasurySummarySchema,
+  treasuryTokenParamSchema,
+} from './api/treasury.ts'
 export type { VoteListItem, VoteListQuery } from './api/votes.ts'
 export { castVoteResponseSchema, VOTE_LIST_ORDERS, voteListQuerySchema, voteListSchema } from './api/votes.ts'
 export type { AnswerSource, ZeroPowerExplanation } from './api/voting-power.ts'

@@ -1,11 +1,12 @@
 // The server's settings, read from its environment once at start (README, Configuration). The variables
-// and their checks are in variables.ts (with limits.ts and name-service.ts); the chains and the public
+// and their checks are in variables.ts (with limits.ts, name-service.ts and treasury.ts); the chains and the public
 // config the web app learns are built in chains.ts and public-config.ts.
 import { formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import type { z } from 'zod'
 import { type ChainSettings, chainProblems, chainSettings } from './chains.ts'
 import { timeoutProblems } from './limits.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
+import { type TreasurySettings, treasuryProblems, treasurySettings } from './treasury.ts'
 import { envSchema } from './variables.ts'
 
 /** Off the local chain: about 2.5 minutes on Ethereum, far beyond its usual one- or two-block reorgs. */
@@ -36,6 +37,8 @@ export interface Settings {
   nameService: { rpcUrl: string; ipfsGateways: string[]; arweaveGateways: string[] } | null
   /** Bounds on how long a client may hold a connection (milliseconds). */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number }
+  /** The DAO's treasury Safe and what its index follows; null without TREASURY_SAFE. */
+  treasury: TreasurySettings | null
 }
 
 export class EnvError extends Error {
@@ -53,6 +56,7 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     ...chainProblems(env, chainIds),
     ...timeoutProblems(env),
     ...walletConnectProblems(env),
+    ...treasuryProblems(env),
   ]
   if (!parsed.success || problems.length > 0)
     throw new EnvError(`Invalid configuration:\n${problems.join('\n')}`)
@@ -90,5 +94,6 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       headersMs: e.HEADERS_TIMEOUT_MS,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
     },
+    treasury: treasurySettings(e),
   }
 }

@@ -1,6 +1,7 @@
 // Every environment variable the server reads, with its check and default. zod lists the problems of an
 // invalid environment in the order of this object's keys, the order kept from before these variables were
-// grouped with their jobs (the name service's and the limits' are in name-service.ts and limits.ts).
+// grouped with their jobs (the name service's, the limits' and the treasury's are in name-service.ts, limits.ts
+// and treasury.ts).
 import {
   DEFAULT_GOVERNANCE_RULES,
   hexColorSchema,
@@ -13,6 +14,7 @@ import { z } from 'zod'
 import { csv } from './csv.ts'
 import { limitVariables } from './limits.ts'
 import { nameServiceVariables } from './name-service.ts'
+import { treasuryVariables } from './treasury.ts'
 
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -68,6 +70,7 @@ export const envSchema = z.object({
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).optional(),
   ...limitVariables.shape,
+  ...treasuryVariables.shape,
 })
 
 /** The environment once every variable is valid. */
