@@ -7,6 +7,8 @@ import { Term } from '../../components/term.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { MemberName } from '../../lib/names.tsx'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
+import { ProposalActions } from './actions/proposal-actions.tsx'
+import { ExecutionPanel } from './execution/execution-panel.tsx'
 import { exactTime } from './format.ts'
 import { useLiveProposal } from './queries/live.ts'
 import { proposalQueryOptions, useProposal } from './queries/proposal.ts'
@@ -67,16 +69,25 @@ export function ProposalPage() {
           governance sites); on a phone it follows the recount, and the results' voter count links to it. */}
       {details ? (
         <div className="proposal-layout">
-          <Card title="Proposal" testId="proposal-body">
-            {details.message.body ? (
-              <Preloaded code={markdown} props={{ text: details.message.body }} />
-            ) : (
-              <p className="muted">No description.</p>
-            )}
-          </Card>
+          <div className="proposal-main">
+            <Card title="Proposal" testId="proposal-body">
+              {details.message.version === 2 && details.message.category ? (
+                <p className="muted" data-testid="proposal-category">
+                  Category: {details.message.category}
+                </p>
+              ) : null}
+              {details.message.body ? (
+                <Preloaded code={markdown} props={{ text: details.message.body }} />
+              ) : (
+                <p className="muted">No description.</p>
+              )}
+            </Card>
+            <ProposalActions proposal={details} />
+          </div>
           {/* A column of its own: the cards keep their gap, and the proposal's text keeps its own height. */}
           <div className="proposal-side">
             <Results proposal={details} />
+            <ExecutionPanel proposal={details} live={live} />
             <VotePanel proposal={details} />
             <Verify proposal={details} />
           </div>
