@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { authArea } from './auth/area.ts'
 import { rpcProxyRoutes } from './chain/rpc-proxy.ts'
+import { executionArea } from './execution/area.ts'
 import { governanceArea } from './governance/area.ts'
 import { membersArea } from './members/area.ts'
 import { namesArea } from './names/area.ts'
@@ -44,6 +45,7 @@ export async function buildApp({
   const token = tokenArea(context)
   const names = namesArea(context)
   const governance = governanceArea(context, token)
+  const execution = executionArea(context, governance?.deps)
   const members =
     governance &&
     membersArea(context, {
@@ -59,7 +61,7 @@ export async function buildApp({
   // `tokenIndex: leader | standby` in /api/health, as before names had a refresher on the same leader.
   await app.register(healthRoutes, { database, leadership: token.job && leadership })
 
-  for (const area of [auth, governance, members, token, names]) {
+  for (const area of [auth, governance, execution, members, token, names]) {
     if (area) await app.register(area.plugin)
   }
 
