@@ -26,7 +26,6 @@ import {
   compatibilityFallbackHandlerAbi,
   deploySafes,
   ERC1271_MAGIC_VALUE,
-  executeSafeTransaction,
   expectedRuntimeCode,
   multiSendCallOnlyAbi,
   SAFE_CONTRACT_NAMES,

@@ -1,8 +1,8 @@
 // Real Safe smart accounts on the development chain (`@guildhall/devchain/safe`): the official Safe v1.5.0
 // contracts, byte for byte from `@safe-global/safe-smart-account`'s build artifacts, at their canonical
 // addresses. Its parts are in safe/: contracts.ts (ABIs, artifacts, addresses), relayer.ts (who sends),
-// deploy.ts (the demo's sign-in Safes), signatures.ts (how a Safe signs and executes), treasury.ts (the demo
-// DAO's treasury Safe and its tokens).
+// deploy.ts (the demo's sign-in Safes), signatures.ts (how a Safe signs), versions.ts (v1.3.0 and v1.4.1, for
+// tests; executing a Safe transaction), treasury.ts (the demo DAO's treasury Safe and its tokens).
 export {
   compatibilityFallbackHandlerAbi,
   ERC1271_MAGIC_VALUE,
@@ -26,10 +26,7 @@ export { safeRelayer } from './safe/relayer.ts'
 export {
   type ApprovedHash,
   approveHashOnChain,
-  type ExecutedSafeTransaction,
-  executeSafeTransaction,
   type SafeOwnerSigner,
-  type SafeTransactionInput,
   safeMessageHash,
   signHashAsSafe,
   signMessageAsSafe,
@@ -43,3 +40,17 @@ export {
   demoUsdgAddress,
   deployDemoTreasury,
 } from './safe/treasury.ts'
+export {
+  type CreatedSafe,
+  createSafeOfVersion,
+  DETERMINISTIC_DEPLOYMENT_PROXY,
+  deployOlderSafe,
+  executeSafeTransaction,
+  type OlderSafeContracts,
+  type OlderSafeVersion,
+  olderSafeAddresses,
+  olderSafeArtifact,
+  type SafeTransactionFields,
+  type SafeVersion,
+  safeSettingsAbi,
+} from './safe/versions.ts'

@@ -42,8 +42,6 @@ export const safeAbi = parseAbi([
   'function domainSeparator() view returns (bytes32)',
   'function signedMessages(bytes32 messageHash) view returns (uint256)',
   'function VERSION() view returns (string)',
-  'function addOwnerWithThreshold(address owner, uint256 threshold)',
-  'function removeOwner(address prevOwner, address owner, uint256 threshold)',
   'event SafeSetup(address indexed initiator, address[] owners, uint256 threshold, address initializer, address fallbackHandler)',
   'event SafeReceived(address indexed sender, uint256 value)',
   'event AddedOwner(address indexed owner)',

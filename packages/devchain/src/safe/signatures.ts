@@ -1,5 +1,5 @@
-// Every way a Safe signs here: its owners' ERC-1271 signature, an undeployed Safe's ERC-6492 signature, a
-// hash approved on chain (SignMessageLib), and a Safe transaction executed with its owners' signatures.
+// Every way a Safe signs here: its owners' ERC-1271 signature, an undeployed Safe's ERC-6492 signature, and a
+// hash approved on chain (SignMessageLib).
 import {
   type Address,
   concatHex,
@@ -9,9 +9,7 @@ import {
   type Hex,
   hashMessage,
   hashTypedData,
-  isAddressEqual,
   type LocalAccount,
-  parseEventLogs,
   type SignableMessage,
   serializeErc6492Signature,
   zeroAddress,
@@ -39,7 +37,7 @@ function toLocalAccount(owner: SafeOwnerSigner): LocalAccount {
 }
 
 /** Owners' 65-byte ECDSA signatures of `hash`, concatenated in ascending owner-address order (Safe requires it). */
-async function ownerSignatures(owners: readonly SafeOwnerSigner[], hash: Hash): Promise<Hex> {
+export async function ownerSignatures(owners: readonly SafeOwnerSigner[], hash: Hash): Promise<Hex> {
   const accounts = owners.map(toLocalAccount)
   accounts.sort((a, b) => {
     const x = BigInt(a.address)
@@ -160,89 +158,6 @@ export type ApprovedHash = {
   transactionHash: Hash
 }
 
-/** A Safe transaction's fields; the gas and refund fields default to 0, the nonce to the Safe's current one. */
-export type SafeTransactionInput = {
-  to: Address
-  value?: bigint
-  data?: Hex
-  /** 0 = CALL, 1 = DELEGATECALL. */
-  operation?: 0 | 1
-  safeTxGas?: bigint
-  baseGas?: bigint
-  gasPrice?: bigint
-  gasToken?: Address
-  refundReceiver?: Address
-  nonce?: bigint
-}
-
-export type ExecutedSafeTransaction = {
-  safeTxHash: Hash
-  nonce: bigint
-  transactionHash: Hash
-  /** ExecutionSuccess (true) or ExecutionFailure (false: only possible with safeTxGas or gasPrice > 0). */
-  success: boolean
-  blockNumber: bigint
-}
-
-/**
- * Executes a Safe transaction signed by `owners` (ECDSA over the Safe's own `getTransactionHash`, sorted by
- * owner address), relayed by `safeRelayer()`. Resolves once mined; throws when the transaction reverts
- * (e.g. GS020 below the threshold, or a failing call with safeTxGas = 0).
- */
-export async function executeSafeTransaction(
-  params: ChainTarget & {
-    safe: Address
-    owners: readonly SafeOwnerSigner[]
-    transaction: SafeTransactionInput
-  },
-): Promise<ExecutedSafeTransaction> {
-  const { safe, owners, transaction } = params
-  const c = clients(params)
-  await fundRelayer(c)
-  const nonce =
-    transaction.nonce ??
-    (await c.publicClient.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' }))
-  const fields = [
-    transaction.to,
-    transaction.value ?? 0n,
-    transaction.data ?? '0x',
-    transaction.operation ?? 0,
-    transaction.safeTxGas ?? 0n,
-    transaction.baseGas ?? 0n,
-    transaction.gasPrice ?? 0n,
-    transaction.gasToken ?? zeroAddress,
-    transaction.refundReceiver ?? zeroAddress,
-  ] as const
-  const safeTxHash = await c.publicClient.readContract({
-    address: safe,
-    abi: safeAbi,
-    functionName: 'getTransactionHash',
-    args: [...fields, nonce],
-  })
-  const signatures = await ownerSignatures(owners, safeTxHash)
-  const transactionHash = await c.walletClient.writeContract({
-    account: safeRelayer(),
-    address: safe,
-    abi: safeAbi,
-    functionName: 'execTransaction',
-    args: [...fields, signatures],
-  })
-  const receipt = await successfulReceipt(c, transactionHash, 'executing a Safe transaction')
-  const [outcome] = parseEventLogs({
-    abi: safeAbi,
-    eventName: ['ExecutionSuccess', 'ExecutionFailure'],
-    logs: receipt.logs.filter((log) => isAddressEqual(log.address, safe)),
-  })
-  if (!outcome) throw new Error(`Safe ${getAddress(safe)} logged no execution in ${transactionHash}`)
-  return {
-    safeTxHash,
-    nonce,
-    transactionHash,
-    success: outcome.eventName === 'ExecutionSuccess',
-    blockNumber: receipt.blockNumber,
-  }
-}
-
 /**
  * Safe's "on-chain signed message": a Safe transaction DELEGATECALLs SignMessageLib.signMessage(hash),
  * which sets `signedMessages[safeMessageHash] = 1`; afterwards the CompatibilityFallbackHandler accepts
@@ -258,17 +173,28 @@ export async function approveHashOnChain(
   const { safe, owners, chainId } = params
   const hash = params.hash ?? hashMessage(params.message as SignableMessage)
   const c = clients(params)
-  const { transactionHash } = await executeSafeTransaction({
-    rpcUrl: params.rpcUrl,
-    chainId,
-    safe,
-    owners,
-    transaction: {
-      to: safeContractAddresses().signMessageLib,
-      data: encodeFunctionData({ abi: signMessageLibAbi, functionName: 'signMessage', args: [hash] }),
-      operation: 1, // DELEGATECALL: SignMessageLib writes to the Safe's own storage
-    },
+  await fundRelayer(c)
+  const { signMessageLib } = safeContractAddresses()
+
+  const to = signMessageLib
+  const data = encodeFunctionData({ abi: signMessageLibAbi, functionName: 'signMessage', args: [hash] })
+  const operation = 1 // DELEGATECALL: SignMessageLib writes to the Safe's own storage
+  const nonce = await c.publicClient.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })
+  const safeTxHash = await c.publicClient.readContract({
+    address: safe,
+    abi: safeAbi,
+    functionName: 'getTransactionHash',
+    args: [to, 0n, data, operation, 0n, 0n, 0n, zeroAddress, zeroAddress, nonce],
   })
+  const signatures = await ownerSignatures(owners, safeTxHash)
+  const transactionHash = await c.walletClient.writeContract({
+    account: safeRelayer(),
+    address: safe,
+    abi: safeAbi,
+    functionName: 'execTransaction',
+    args: [to, 0n, data, operation, 0n, 0n, 0n, zeroAddress, zeroAddress, signatures],
+  })
+  await successfulReceipt(c, transactionHash, 'approving a hash on the Safe')
 
   const stored = safeMessageHash({ safe, chainId, hash })
   const marked = await c.publicClient.readContract({
