@@ -71,9 +71,9 @@ export function ProposalPage() {
         <div className="proposal-layout">
           <div className="proposal-main">
             <Card title="Proposal" testId="proposal-body">
-              {details.message.version === 2 && details.message.category ? (
+              {details.category ? (
                 <p className="muted" data-testid="proposal-category">
-                  Category: {details.message.category}
+                  Category: {details.category}
                 </p>
               ) : null}
               {details.message.body ? (

@@ -5,6 +5,7 @@
 // HTTP server stands in for the API and records what the panel asks.
 import {
   BASIC_CHOICES,
+  decodeAction,
   expectedSafeTransaction,
   MULTI_SEND_CALL_ONLY,
   type ProposalDetail,
@@ -83,6 +84,7 @@ const proposal: ProposalDetail = {
   author: ADA,
   title: 'Pay Cleo',
   kind: 'basic',
+  category: 'Grants',
   start: 1_900_000_000,
   end: 1_900_003_600,
   snapshot: 10,
@@ -105,6 +107,9 @@ const proposal: ProposalDetail = {
     changesSafeSettings: false,
     actions,
   },
+  actions: actions.map((action) => ({ ...action, decoded: decodeAction(action, { safe: SAFE }) })),
+  changesSafeSettings: false,
+  actionWarnings: [],
   signature: '0x',
   tally: {
     version: 1,

@@ -246,7 +246,7 @@ export function ExecutionDetails({
  */
 export function ExecutionPanel({ proposal, live }: { proposal: ProposalDetail; live: boolean }) {
   const execution = useExecution(proposal.id, live)
-  if (proposal.message.version !== 2 || proposal.message.actions.length === 0) return null
+  if (proposal.actions.length === 0) return null
   return (
     <Card title="Execution" testId="execution-panel">
       {execution.error && !execution.data ? (
