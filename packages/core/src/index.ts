@@ -24,6 +24,7 @@ export type {
   SafeConfirmation,
   SafeSignatureRequest,
   SafeTransactionJson,
+  SimulateRequest,
   Simulation,
   SupersededExecution,
 } from './api/execution.ts'
@@ -36,6 +37,7 @@ export {
   safeSignatureRequestSchema,
   safeTransactionJsonSchema,
   signedDecimalStringSchema,
+  simulateRequestSchema,
   simulationSchema,
   supersededExecutionSchema,
 } from './api/execution.ts'

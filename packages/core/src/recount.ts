@@ -167,7 +167,10 @@ async function* bundleParts(source: BundleSource): AsyncGenerator<BundlePart> {
       } else ready.push({ part: 'log', entry: parsed(logEntrySchema, value, `Log entry ${Number(key) + 1}`) })
     } else if (key === 'execution') {
       finishHead()
-      ready.push({ part: 'execution', execution: parsed(z.nullable(bundleExecutionSchema), value, 'The execution') })
+      ready.push({
+        part: 'execution',
+        execution: parsed(z.nullable(bundleExecutionSchema), value, 'The execution'),
+      })
     } else if (typeof key === 'string') head[key] = value
   }
   try {
@@ -363,7 +366,9 @@ export async function recount(
   // 5. The execution: the Safe transaction the signed actions make, its signatures, what the Safe ran.
   let executionsChecked = 0
   if (execution) {
-    differences.push(...(await executionDifferences(client, { chainId: domain.chainId, proposal, execution })))
+    differences.push(
+      ...(await executionDifferences(client, { chainId: domain.chainId, proposal, execution })),
+    )
     executionsChecked = execution.entries.length
   }
 
@@ -420,7 +425,8 @@ async function executionDifferences(
       const who = `${label}: ${owner}'s signature`
       const signer = await recoverAddress({ hash: expected.safeTxHash, signature }).catch(() => null)
       if (!signer || !isAddressEqual(signer, owner as Address)) differences.push(`${who} is not theirs.`)
-      if (logEntryHash(log) !== log.hash) differences.push(`${who}: log entry ${log.seq} does not hash to its stored hash.`)
+      if (logEntryHash(log) !== log.hash)
+        differences.push(`${who}: log entry ${log.seq} does not hash to its stored hash.`)
       else if (
         log.kind !== 'safe-signature' ||
         log.messageId !== safeSignatureId(expected.safeTxHash, getAddress(owner)) ||
@@ -443,16 +449,30 @@ async function executionDifferences(
       input = undefined
     }
     const t = expected.transaction
-    const wanted = [t.to, t.value, t.data, t.operation, t.safeTxGas, t.baseGas, t.gasPrice, t.gasToken, t.refundReceiver]
+    const wanted = [
+      t.to,
+      t.value,
+      t.data,
+      t.operation,
+      t.safeTxGas,
+      t.baseGas,
+      t.gasPrice,
+      t.gasToken,
+      t.refundReceiver,
+    ]
     const same =
       transaction.to !== null &&
       isAddressEqual(transaction.to, safe) &&
       input !== undefined &&
       wanted.every((field, index) =>
-        typeof field === 'string' ? String(input?.[index]).toLowerCase() === field.toLowerCase() : input?.[index] === field,
+        typeof field === 'string'
+          ? String(input?.[index]).toLowerCase() === field.toLowerCase()
+          : input?.[index] === field,
       )
     if (!same) {
-      differences.push(`${label}: transaction ${hash} is not an execution of it by the Safe (its input differs).`)
+      differences.push(
+        `${label}: transaction ${hash} is not an execution of it by the Safe (its input differs).`,
+      )
       continue
     }
     const receipt = await getTransactionReceipt(client, { hash })

@@ -2,18 +2,25 @@
 // execution and its outcomes, the simulation and the spending per category; against real Safe v1.5.0
 // contracts on anvil (the demo treasury: 2-of-3 Ada, Ben, Cleo) and a real database (PGlite, or PostgreSQL
 // under scripts/with-postgres.sh); the setup is the kit's execution bed (testbed/beds/execution.ts).
-import { type LogEntry, type ProposalExecution, safeSignatureId, type Simulation } from '@guildhall/core'
+import {
+  expectedSafeTransaction,
+  LOCAL_CHAIN_ID,
+  type LogEntry,
+  MULTI_SEND_CALL_ONLY,
+  type ProposalExecution,
+  type Simulation,
+  safeSignatureId,
+} from '@guildhall/core'
 import { eq } from 'drizzle-orm'
-import { type Address, type Hex, parseEther } from 'viem'
+import { getAddress, type Hex, parseEther } from 'viem'
 import { describe, expect, test } from 'vitest'
 import {
   ada,
-  app,
   approveHash,
   ben,
   cleo,
-  database,
   DELAY_SECONDS,
+  database,
   demoTreasury,
   deployment,
   EXPIRY_SECONDS,
@@ -55,14 +62,18 @@ const sign = async (id: Hex, owner: typeof ada, safeTxHash: Hex) =>
 let recipients = 0
 const newRecipient = () => {
   recipients += 1
-  return `0x${(0xbeef0000 + recipients).toString(16).padStart(40, '0')}` as Address
+  return getAddress(`0x${(0xbeef0000 + recipients).toString(16).padStart(40, '0')}`)
 }
-const rowsFor = (id: Hex) => database.db.select().from(safeExecutions).where(eq(safeExecutions.proposalId, id))
+const rowsFor = (id: Hex) =>
+  database.db.select().from(safeExecutions).where(eq(safeExecutions.proposalId, id))
 
 describe('the execution loop', () => {
   test('behavior: a passed proposal paying GHD and ETH is queued at the Safe’s nonce, two owners sign (each a safe-signature log entry), anyone executes with the collected signatures, and it reads executed with the recipient’s balances changed', async () => {
     const recipient = newRecipient()
-    const id = await passedProposal([tokenTransfer(recipient, parseEther('12')), ethTransfer(recipient, parseEther('1.5'))])
+    const id = await passedProposal([
+      tokenTransfer(recipient, parseEther('12')),
+      ethTransfer(recipient, parseEther('1.5')),
+    ])
     expect((await executionOf(id)).state).toBe('ready-to-queue')
 
     const nonce = await safeNonce()
@@ -76,7 +87,16 @@ describe('the execution loop', () => {
     expect(entry.threshold).toBe(2)
     expect(entry.owners).toEqual(demoTreasury.safe.owners)
     // The hash is core's derivation from the signed actions, the Safe's own getTransactionHash.
-    expect(entry.safeTxHash).toBe(hashOf({ ...entry.transaction, value: 0n, safeTxGas: 0n, baseGas: 0n, gasPrice: 0n, nonce: BigInt(nonce) }))
+    expect(entry.safeTxHash).toBe(
+      hashOf({
+        ...entry.transaction,
+        value: 0n,
+        safeTxGas: 0n,
+        baseGas: 0n,
+        gasPrice: 0n,
+        nonce: BigInt(nonce),
+      }),
+    )
     const onChain = await publicClient().readContract({
       address: treasury,
       abi: [
@@ -85,16 +105,32 @@ describe('the execution loop', () => {
           name: 'getTransactionHash',
           stateMutability: 'view',
           inputs: [
-            { type: 'address' }, { type: 'uint256' }, { type: 'bytes' }, { type: 'uint8' }, { type: 'uint256' },
-            { type: 'uint256' }, { type: 'uint256' }, { type: 'address' }, { type: 'address' }, { type: 'uint256' },
+            { type: 'address' },
+            { type: 'uint256' },
+            { type: 'bytes' },
+            { type: 'uint8' },
+            { type: 'uint256' },
+            { type: 'uint256' },
+            { type: 'uint256' },
+            { type: 'address' },
+            { type: 'address' },
+            { type: 'uint256' },
           ],
           outputs: [{ type: 'bytes32' }],
         },
       ],
       functionName: 'getTransactionHash',
       args: [
-        entry.transaction.to, 0n, entry.transaction.data, entry.transaction.operation, 0n, 0n, 0n,
-        entry.transaction.gasToken, entry.transaction.refundReceiver, BigInt(nonce),
+        entry.transaction.to,
+        0n,
+        entry.transaction.data,
+        entry.transaction.operation,
+        0n,
+        0n,
+        0n,
+        entry.transaction.gasToken,
+        entry.transaction.refundReceiver,
+        BigInt(nonce),
       ],
     })
     expect(entry.safeTxHash).toBe(onChain)
@@ -127,7 +163,10 @@ describe('the execution loop', () => {
     expect(receipt.status).toBe('success')
     const done = await executionOf(id)
     expect(done.state).toBe('executed')
-    expect(done.executed).toMatchObject({ transactionHash: receipt.transactionHash, blockNumber: Number(receipt.blockNumber) })
+    expect(done.executed).toMatchObject({
+      transactionHash: receipt.transactionHash,
+      blockNumber: Number(receipt.blockNumber),
+    })
     expect(await safeNonce()).toBe(nonce + 1)
     expect(await tokenBalance(recipient)).toBe(parseEther('12'))
     expect(await publicClient().getBalance({ address: recipient })).toBe(parseEther('1.5'))
@@ -141,7 +180,12 @@ describe('the execution loop', () => {
     expect(spending.categories).toEqual(
       expect.arrayContaining([
         { category: 'Operations', token: null, amount: String(parseEther('1.5')), proposals: 1 },
-        { category: 'Operations', token: deployment.token, amount: String(parseEther('12')), proposals: 1 },
+        {
+          category: 'Operations',
+          token: getAddress(deployment.token),
+          amount: String(parseEther('12')),
+          proposals: 1,
+        },
       ]),
     )
   })
@@ -172,12 +216,21 @@ describe('outcomes', () => {
     if (!first) throw new Error('not queued')
     expect((await sign(id, ada, first.safeTxHash)).statusCode).toBe(201)
     // The owners execute something else at that nonce (a 0-value self-call: Safe{Wallet}'s rejection).
+    const rejection = { ...first.transaction, to: treasury, data: '0x' as Hex, operation: 0 as const }
+    const rejectionHash = hashOf({
+      ...rejection,
+      value: 0n,
+      safeTxGas: 0n,
+      baseGas: 0n,
+      gasPrice: 0n,
+      nonce: BigInt(first.nonce),
+    })
     const outside = await execute(
-      { ...first.transaction, to: treasury, data: '0x', operation: 0 },
+      rejection,
       await Promise.all(
         [ada, ben].map(async (owner) => ({
           owner: owner.address,
-          signature: await signHash(owner, hashOf({ ...first.transaction, to: treasury, data: '0x', operation: 0, value: 0n, safeTxGas: 0n, baseGas: 0n, gasPrice: 0n, nonce: BigInt(first.nonce) })),
+          signature: await signHash(owner, rejectionHash),
         })),
       ),
     )
@@ -187,7 +240,7 @@ describe('outcomes', () => {
     expect(superseded.queued).toBeNull()
     expect(superseded.history).toHaveLength(1)
     expect(superseded.history[0]?.safeTxHash).toBe(first.safeTxHash)
-    expect(superseded.history[0]?.replacedBy).not.toBe(first.safeTxHash)
+    expect(superseded.history[0]?.replacedBy).toBe(rejectionHash)
     // The old signatures are useless: executing the old transaction now reverts (GS026, the nonce moved on).
     expect((await execute(first.transaction, first.signatures.concat())).status).toBe('reverted')
 
@@ -220,12 +273,11 @@ describe('outcomes', () => {
     const nonce = await safeNonce()
     const derived = ((await get(`/api/proposals/${id}/execution`)).json() as ProposalExecution).state
     expect(derived).toBe('ready-to-queue')
-    const { expectedSafeTransaction } = await import('@guildhall/core')
     const proposal = (await get(`/api/proposals/${id}`)).json()
     const expected = expectedSafeTransaction(proposal.message, nonce, {
-      chainId: 31337,
+      chainId: LOCAL_CHAIN_ID,
       safe: treasury,
-      multiSend: '0xA83c336B20401Af773B6219BA5027174338D1836',
+      multiSend: MULTI_SEND_CALL_ONLY['1.5.0'].address,
     })
     if (!expected) throw new Error('no transaction')
     const transaction = {
@@ -237,7 +289,10 @@ describe('outcomes', () => {
       nonce: String(nonce),
     }
     const signatures = await Promise.all(
-      [ada, ben].map(async (owner) => ({ owner: owner.address, signature: await signHash(owner, expected.safeTxHash) })),
+      [ada, ben].map(async (owner) => ({
+        owner: owner.address,
+        signature: await signHash(owner, expected.safeTxHash),
+      })),
     )
     expect((await execute(transaction, signatures)).status).toBe('reverted')
     expect(await safeNonce()).toBe(nonce)
@@ -245,6 +300,11 @@ describe('outcomes', () => {
   })
 
   test('behavior: before the objection delay → 409 objection_delay; not passed → 409 not_passed; no actions → 409 no_actions; past the expiry → expired, queue refused 409 expired', async () => {
+    const open = await passedProposal([tokenTransfer(newRecipient(), 1n)], { final: false })
+    expect((await executionOf(open)).state).toBe('not-passed')
+    const notPassed = await queue(open)
+    expect(notPassed.statusCode).toBe(409)
+    expect(notPassed.json().error).toBe('not_passed')
     const early = await passedProposal([tokenTransfer(newRecipient(), 1n)], { delay: false })
     expect((await executionOf(early)).state).toBe('waiting-delay')
     const waiting = await queue(early)
@@ -254,11 +314,9 @@ describe('outcomes', () => {
     expect(expiresAt).toBe((executableAfter ?? 0) + EXPIRY_SECONDS)
     expect(executableAfter).toBe(now() + DELAY_SECONDS - 1)
 
-    const none = await passedProposal([], { title: 'No actions' }).catch(() => null)
-    if (none) {
-      expect((await executionOf(none)).state).toBe('none')
-      expect((await queue(none)).json().error).toBe('no_actions')
-    }
+    const none = await passedProposal(null, { title: 'No actions' })
+    expect((await executionOf(none)).state).toBe('none')
+    expect((await queue(none)).json().error).toBe('no_actions')
 
     setNow((expiresAt ?? 0) + 1)
     expect((await executionOf(early)).state).toBe('expired')
@@ -303,8 +361,12 @@ describe('signatures refused', () => {
       signature: ethSignForm,
     })
     expect(form.statusCode).toBe(401)
-    expect(await database.db.select().from(safeSignatures).where(eq(safeSignatures.safeTxHash, entry.safeTxHash))).toEqual([])
-    expect(((await get('/api/governance/log')).json() as { entries: LogEntry[] }).entries.length).toBe(logBefore)
+    expect(
+      await database.db.select().from(safeSignatures).where(eq(safeSignatures.safeTxHash, entry.safeTxHash)),
+    ).toEqual([])
+    expect(((await get('/api/governance/log')).json() as { entries: LogEntry[] }).entries.length).toBe(
+      logBefore,
+    )
   })
 })
 
@@ -322,15 +384,17 @@ describe('simulation', () => {
     expect(simulation.revert).toBeNull()
     expect(BigInt(simulation.gasUsed)).toBeGreaterThan(0n)
     expect(simulation.balanceChanges).toEqual([
-      { token: deployment.token, account: treasury, delta: String(-parseEther('5')) },
-      { token: deployment.token, account: recipient, delta: String(parseEther('5')) },
+      { token: getAddress(deployment.token), account: treasury, delta: String(-parseEther('5')) },
+      { token: getAddress(deployment.token), account: recipient, delta: String(parseEther('5')) },
       { token: null, account: treasury, delta: '-7' },
       { token: null, account: recipient, delta: '7' },
     ])
-    const failing = (await post('/api/treasury/simulate', {
-      actions: [tokenTransfer(recipient, parseEther('99999999'))],
-      changesSafeSettings: false,
-    })).json() as Simulation
+    const failing = (
+      await post('/api/treasury/simulate', {
+        actions: [tokenTransfer(recipient, parseEther('99999999'))],
+        changesSafeSettings: false,
+      })
+    ).json() as Simulation
     expect(failing.success).toBe(false)
     expect(failing.revert).toMatch(/^ERC20InsufficientBalance\(/)
     expect(await safeNonce()).toBe(nonce)
@@ -359,7 +423,12 @@ describe('simulation', () => {
     expect((await get(`/api/proposals/${unknown}/execution`)).statusCode).toBe(404)
     expect((await queue(unknown as Hex)).statusCode).toBe(404)
     expect((await get('/api/proposals/0x12/execution')).statusCode).toBe(400)
-    for (const body of [{}, { owner: ada.address }, { owner: 'x', safeTxHash: unknown, signature: '0x' }, { owner: ada.address, safeTxHash: unknown, signature: '0x12', extra: 1 }]) {
+    for (const body of [
+      {},
+      { owner: ada.address },
+      { owner: 'x', safeTxHash: unknown, signature: '0x' },
+      { owner: ada.address, safeTxHash: unknown, signature: '0x12', extra: 1 },
+    ]) {
       const response = await post(`/api/proposals/${unknown}/execution/signatures`, body)
       expect(response.statusCode).toBe(400)
     }
@@ -373,7 +442,11 @@ describe('simulation', () => {
         limited.inject({
           method: 'POST',
           url: '/api/treasury/simulate',
-          headers: { origin: 'http://127.0.0.1:3999', 'content-type': 'application/json', 'x-forwarded-for': '10.9.9.9' },
+          headers: {
+            origin: 'http://127.0.0.1:3999',
+            'content-type': 'application/json',
+            'x-forwarded-for': '10.9.9.9',
+          },
           payload: JSON.stringify(body),
         })
       expect((await send()).statusCode).toBe(200)
@@ -386,6 +459,3 @@ describe('simulation', () => {
     }
   })
 })
-
-// `app` is the bed's; kept for the live test's server.
-void app

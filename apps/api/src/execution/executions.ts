@@ -367,9 +367,12 @@ export async function addSignature(
   const before = await proposalExecution(deps, proposal)
   const current = before.queued
   if (before.state === 'expired')
-    throw new ApiError(409, 'expired', 'This proposal’s time to be executed has run out; it can no longer be signed.')
-  if (!current)
-    throw new ApiError(409, 'not_queued', 'This proposal has no queued Safe transaction to sign.')
+    throw new ApiError(
+      409,
+      'expired',
+      'This proposal’s time to be executed has run out; it can no longer be signed.',
+    )
+  if (!current) throw new ApiError(409, 'not_queued', 'This proposal has no queued Safe transaction to sign.')
   if (before.state === 'executed')
     throw new ApiError(409, 'already_executed', 'The Safe has already executed this proposal.')
   if (safeTxHash !== current.safeTxHash)
@@ -418,5 +421,5 @@ export async function addSignature(
     if (stored?.signature === signature) return { execution: again, created: false }
     throw new ApiError(409, 'already_signed', `${owner} has already signed this Safe transaction.`)
   }
-  return { execution: await proposalExecution(deps, proposal), created }
+  return { execution: await proposalExecution(deps, proposal), created: true }
 }

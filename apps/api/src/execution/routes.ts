@@ -2,14 +2,13 @@
 // spending per category: validate strictly, call the service, map its answer.
 import {
   actionProblems,
-  proposalActionsSchema,
   proposalExecutionSchema,
   safeSignatureRequestSchema,
+  simulateRequestSchema,
   simulationSchema,
   treasurySpendingSchema,
 } from '@guildhall/core'
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
 import { requireProposal } from '../governance/proposals.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { type ApiTypeProvider, errorAnswers } from '../platform/http/openapi.ts'
@@ -24,10 +23,6 @@ const SIGNATURE_BODY_LIMIT = 4 * 1024
 const SIMULATE_BODY_LIMIT = 256 * 1024
 
 const proposalId = named('proposal id', proposalIdParams)
-const simulateRequestSchema = z.strictObject({
-  actions: proposalActionsSchema,
-  changesSafeSettings: z.boolean(),
-})
 
 export interface ExecutionRouteOptions {
   deps: ExecutionDeps

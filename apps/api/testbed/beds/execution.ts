@@ -7,8 +7,8 @@ import {
   LOCAL_CHAIN_ID,
   type ProposalAction,
   type ProposalMessage,
-  safeTransactionHashes,
   type SafeTransactionJson,
+  safeTransactionHashes,
 } from '@guildhall/core'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
@@ -21,13 +21,13 @@ import {
   createTestClient,
   createWalletClient,
   encodeFunctionData,
+  getAddress,
   type Hex,
   http,
   type LocalAccount,
+  type PrivateKeyAccount,
   pad,
   parseAbi,
-  parseEther,
-  type PrivateKeyAccount,
 } from 'viem'
 import { afterAll, beforeAll } from 'vitest'
 import type { TestDatabase } from '../../src/platform/db/test-database.ts'
@@ -63,7 +63,10 @@ const transport = () => http(anvil.url)
 export const publicClient = () => createPublicClient({ transport: transport(), pollingInterval: 50 })
 
 /** Sends a transaction from `account` and waits for it; the receipt (a revert is not thrown). */
-export async function send(account: LocalAccount, request: { to: Address; data?: Hex; value?: bigint; gas?: bigint }) {
+export async function send(
+  account: LocalAccount,
+  request: { to: Address; data?: Hex; value?: bigint; gas?: bigint },
+) {
   const wallet = createWalletClient({ account, transport: transport() })
   const hash = await wallet.sendTransaction({ chain: null, gas: 1_000_000n, ...request })
   return publicClient().waitForTransactionReceipt({ hash, pollingInterval: 50 })
@@ -76,32 +79,37 @@ export const erc20Abi = parseAbi([
 
 /** An ERC-20 transfer action of `amount` GHD from the treasury to `to`. */
 export const tokenTransfer = (to: Address, amount: bigint): ProposalAction => ({
-  target: deployment.token,
+  target: getAddress(deployment.token),
   value: '0',
   data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
 })
 /** An ETH payment action of `wei` to `to`. */
-export const ethTransfer = (to: Address, wei: bigint): ProposalAction => ({ target: to, value: String(wei), data: '0x' })
+export const ethTransfer = (to: Address, wei: bigint): ProposalAction => ({
+  target: to,
+  value: String(wei),
+  data: '0x',
+})
 
 export const post = (url: string, body: unknown) => postJson(app, url, body)
 export const get = (url: string) => app.inject({ method: 'GET', url })
 
 /**
- * A passed, final proposal with `actions`: Ada proposes and votes For at the app's clock, and the clock
- * moves past its end and finality (`delay`: and the objection delay too, so it can be queued).
+ * A passed, final proposal with `actions` (null: a v1 proposal, without any): Ada proposes and votes For at the app's clock, and the clock
+ * moves past its end and finality (`delay`: and the objection delay too, so it can be queued; `final`
+ * false: the clock stays, the vote still open).
  */
 export async function passedProposal(
-  actions: ProposalAction[],
-  { title = 'Pay the roofer', category = 'Operations', delay = true } = {},
+  actions: ProposalAction[] | null,
+  { title = 'Pay the roofer', category = 'Operations', delay = true, final = true } = {},
 ): Promise<Hex> {
   const snapshot = Number(await publicClient().getBlockNumber({ cacheTime: 0 })) - 1
   const start = clock - 60
-  const end = clock + 60
+  // The shortest voting period a proposal may have.
+  const end = clock + 3600
+  // null: a proposal of the first version, which carries no actions.
+  const v2 = actions === null ? {} : { version: 2, category, changesSafeSettings: false, actions }
   const fields = {
-    version: 2,
-    category,
-    changesSafeSettings: false,
-    actions,
+    ...v2,
     title,
     start,
     end,
@@ -112,8 +120,9 @@ export async function passedProposal(
   const created = await post('/api/proposals', { message, signature })
   if (created.statusCode !== 201) throw new Error(`proposal refused: ${created.body}`)
   const vote = await signVote(ada, domain, { proposal: id, choices: [1], timestamp: clock })
-  const voted = await post(`/api/proposals/${id}/votes`, vote)
+  const voted = await post(`/api/proposals/${id}/votes`, { message: vote.message, signature: vote.signature })
   if (voted.statusCode !== 201) throw new Error(`vote refused: ${voted.body}`)
+  if (!final) return id
   // Past the end and the finality delay (5 minutes), and the objection delay when asked.
   setNow(end + 5 * 60 + (delay ? DELAY_SECONDS : 0) + 1)
   return id
@@ -134,7 +143,10 @@ export const safeNonce = async () =>
 
 /** Has `owner` approve `hash` on chain (Safe's approveHash). */
 export const approveHash = (owner: PrivateKeyAccount, hash: Hex) =>
-  send(owner, { to: treasury, data: encodeFunctionData({ abi: safeAbi, functionName: 'approveHash', args: [hash] }) })
+  send(owner, {
+    to: treasury,
+    data: encodeFunctionData({ abi: safeAbi, functionName: 'approveHash', args: [hash] }),
+  })
 
 /**
  * Sends execTransaction of `transaction` with `signatures` (each owner's, sorted by owner as the Safe
@@ -148,7 +160,8 @@ export async function execute(
   const sorted = [...confirmations].sort((a, b) => (BigInt(a.owner) < BigInt(b.owner) ? -1 : 1))
   const signatures = concatHex(
     sorted.map(
-      ({ owner, signature }) => signature ?? concatHex([pad(owner, { size: 32 }), pad('0x', { size: 32 }), '0x01']),
+      ({ owner, signature }) =>
+        signature ?? concatHex([pad(owner, { size: 32 }), pad('0x', { size: 32 }), '0x01']),
     ),
   )
   const data = encodeFunctionData({
@@ -176,7 +189,12 @@ export const hashOf = (transaction: Parameters<typeof safeTransactionHashes>[0][
 
 /** A GHD balance now. */
 export const tokenBalance = async (account: Address) =>
-  publicClient().readContract({ address: deployment.token, abi: erc20Abi, functionName: 'balanceOf', args: [account] })
+  publicClient().readContract({
+    address: deployment.token,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [account],
+  })
 
 /** The app on the bed's chain and database, with the treasury and the bed's clock; `env` adds settings. */
 export const executionApp = (env: Record<string, string> = {}) =>

@@ -7,6 +7,7 @@ import {
   decimalStringSchema,
   signatureSchema,
 } from '../primitives.ts'
+import { proposalActionsSchema } from '../treasury/actions.ts'
 import { z } from '../zod.ts'
 
 export const EXECUTION_STATES = [
@@ -114,6 +115,13 @@ export const safeSignatureRequestSchema = z.strictObject({
   signature: signatureSchema,
 })
 export type SafeSignatureRequest = z.infer<typeof safeSignatureRequestSchema>
+
+/** POST /api/treasury/simulate: a batch of actions as a proposal would carry them. */
+export const simulateRequestSchema = z.strictObject({
+  actions: proposalActionsSchema,
+  changesSafeSettings: z.boolean(),
+})
+export type SimulateRequest = z.infer<typeof simulateRequestSchema>
 
 /**
  * POST /api/treasury/simulate's answer. The balance changes are derived from the batch's decoded ERC-20
