@@ -178,13 +178,11 @@ test('a nonce conflict: another Safe transaction uses the queued nonce, the prop
   await signAs(page, wallet, ADA, 1)
 
   // Ben and Cleo execute something else at that nonce, outside the app: nothing to the Safe itself.
-  await executeSafeTransaction({
-    rpcUrl: chains.dao.url,
-    chainId: chains.dao.chainId,
-    safe: treasury.safe.address,
-    owners: [BEN, CLEO],
-    transaction: { to: treasury.safe.address, value: 0n },
-  })
+  const outside = await executeSafeTransaction(
+    { rpcUrl: chains.dao.url, chainId: chains.dao.chainId },
+    { safe: treasury.safe.address, signers: [BEN, CLEO], to: treasury.safe.address },
+  )
+  expect(outside.status).toBe('success')
   await page.reload()
   await expect(panel(page).getByTestId('execution-state')).toHaveText('Superseded')
   await panel(page).getByRole('button', { name: 'Queue again for the Safe' }).click()
