@@ -8,13 +8,13 @@ import { useResolvedName } from './resolve-name.ts'
 const NAME_LOOKUP_DEBOUNCE_MS = 400
 
 /** What the field holds: nothing, an address, something meant as one that is not, or a name. */
-export type AddressOrName =
+type AddressOrName =
   | { kind: 'empty' }
   | { kind: 'address'; address: Address }
   | { kind: 'bad-address' }
   | { kind: 'name'; name: string }
 
-export function readAddressOrName(text: string): AddressOrName {
+function readAddressOrName(text: string): AddressOrName {
   const value = text.trim()
   if (value === '') return { kind: 'empty' }
   if (isAddress(value, { strict: false })) return { kind: 'address', address: getAddress(value) }

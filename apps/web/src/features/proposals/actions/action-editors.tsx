@@ -1,6 +1,6 @@
 // The three ways to add an action to a proposal: a token transfer, an ETH transfer, a contract call from a
 // pasted ABI. Each editor checks its fields and hands one encoded action (target, value, data) to the form.
-import type { ProposalAction } from '@guildhall/core'
+import type { KnownToken, ProposalAction } from '@guildhall/core'
 import { type ReactNode, useState } from 'react'
 import {
   type Abi,
@@ -16,9 +16,6 @@ import { FullAddress } from '../../../components/full-address.tsx'
 import { useAddressOrName } from '../../../lib/address-or-name.ts'
 import { describeRequestError } from '../../../lib/api.ts'
 import { argumentHint, encodeCall, functionSignature, readAbi } from './abi-call.ts'
-
-/** A token the treasury holds, as the transfer editor offers it. */
-export type TreasuryToken = { address: Address; symbol: string; decimals: number }
 
 /**
  * `onAdd` takes the encoded action, and the ABI that decodes it where the author pasted one; it answers why
@@ -131,7 +128,7 @@ export function TokenTransferEditor({
   tokens,
   onAdd,
   onCancel,
-}: EditorProps & { tokens: readonly TreasuryToken[] }) {
+}: EditorProps & { tokens: readonly KnownToken[] }) {
   const [tokenAddress, setTokenAddress] = useState(tokens[0]?.address ?? '')
   const [amountText, setAmountText] = useState('')
   const [problem, setProblem] = useState<string>()

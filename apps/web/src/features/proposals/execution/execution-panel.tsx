@@ -28,7 +28,7 @@ import { useTreasury } from '../queries/treasury.ts'
 import { onExecuteIntent, useExecute } from './use-execute.ts'
 
 /** The state as a badge reads it. */
-export const EXECUTION_STATE_LABELS: Record<ExecutionState, string> = {
+const EXECUTION_STATE_LABELS: Record<ExecutionState, string> = {
   none: 'No actions',
   'not-passed': 'Not executable',
   'waiting-delay': 'Objection delay',

@@ -26,7 +26,7 @@ export const onExecuteIntent = {
 }
 
 /** Where the latest execution sent from this page stands. */
-export type ExecuteProgress =
+type ExecuteProgress =
   | { step: 'idle' }
   | { step: 'wallet' }
   | { step: 'pending'; hash: Hash }

@@ -11,7 +11,7 @@ const EXECUTABLE_REFETCH_MS = 2_000
 /** GET /api/proposals/:id/execution: the queue entry, its signatures, the outcome. */
 const fetchExecution = (id: string) => apiGet(`/api/proposals/${id}/execution`, proposalExecutionSchema)
 
-export const executionQueryOptions = (id: string) =>
+const executionQueryOptions = (id: string) =>
   queryOptions({ queryKey: proposalKeys.execution(id), queryFn: () => fetchExecution(id) })
 
 /**
