@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test'
 import { type Address, erc20Abi, parseEther, parseUnits } from 'viem'
 import { test as base, type Chains, connect, expect, member, serverClock } from '../support/fixtures.ts'
 import { vote } from './governance-helpers.ts'
-import { anvil } from './transaction-helpers.ts'
+import { anvil, storedTransactions } from './transaction-helpers.ts'
 
 const ADA = member(1)
 const BEN = member(2)
@@ -132,6 +132,7 @@ async function signAs(
 
 test('a proposal with a token transfer and an ETH transfer goes through the vote, the queue, two signatures and the execution; the recipient is paid exactly that', async ({
   page,
+  context,
   app,
   chains,
   wallet,
@@ -150,11 +151,26 @@ test('a proposal with a token transfer and an ETH transfer goes through the vote
   await expect(panel(page).getByTestId('message-hash')).toHaveText(/^0x[0-9a-f]{64}$/)
   await expect(panel(page).getByTestId('signature-count')).toHaveText('0 of 2 signatures')
 
+  // An onlooker on the same proposal (no wallet) sees each signature arrive on the page's stream: sooner
+  // than the panel's 10 s poll would bring it.
+  const onlooker = await context.newPage()
+  await onlooker.goto(page.url())
+  await expect(panel(onlooker).getByTestId('signature-count')).toHaveText('0 of 2 signatures')
   await signAs(page, wallet, ADA, 1)
+  await expect(panel(onlooker).getByTestId('signature-count')).toHaveText('1 of 2 signatures', {
+    timeout: 5_000,
+  })
   await signAs(page, wallet, BEN, 2)
+  await expect(panel(onlooker).getByTestId('signature-count')).toHaveText('2 of 2 signatures', {
+    timeout: 5_000,
+  })
   await panel(page).getByRole('button', { name: 'Execute' }).click()
   await expect(panel(page).getByTestId('execution-state')).toHaveText('Executed')
   await expect(panel(page).getByTestId('execution-transaction')).toHaveText(/^Transaction: 0x[0-9a-f]{64}$/)
+  // The executing wallet's transaction is in its recent transactions, named by the proposal.
+  expect(
+    (await storedTransactions(page, BEN)).map(({ description, status }) => ({ description, status })),
+  ).toEqual([{ description: 'Execute “Pay the grantee”', status: 'confirmed' }])
 
   const after = await balances(chains, treasury.usdg)
   expect(after.usdg - before.usdg).toBe(parseUnits('12.5', 6))

@@ -48,7 +48,8 @@ test.describe('on a phone', () => {
     await page.getByLabel('Title').fill('A title')
     const cardBox = await box(card)
     const controls = card.locator('input, textarea, select, button')
-    expect(await controls.count()).toBe(6)
+    // Title, description, voting, choices, category, period, and the submit button.
+    expect(await controls.count()).toBe(7)
     for (const control of await controls.all()) {
       const label = await control.evaluate((e) => `${e.tagName} ${e.getAttribute('type') ?? ''}`)
       const controlBox = await box(control)
