@@ -168,9 +168,11 @@ test('a proposal with a token transfer and an ETH transfer goes through the vote
   await expect(panel(page).getByTestId('execution-state')).toHaveText('Executed')
   await expect(panel(page).getByTestId('execution-transaction')).toHaveText(/^Transaction: 0x[0-9a-f]{64}$/)
   // The executing wallet's transaction is in its recent transactions, named by the proposal.
-  expect(
-    (await storedTransactions(page, BEN)).map(({ description, status }) => ({ description, status })),
-  ).toEqual([{ description: 'Execute “Pay the grantee”', status: 'confirmed' }])
+  await expect
+    .poll(async () =>
+      (await storedTransactions(page, BEN)).map(({ description, status }) => ({ description, status })),
+    )
+    .toEqual([{ description: 'Execute “Pay the grantee”', status: 'confirmed' }])
 
   const after = await balances(chains, treasury.usdg)
   expect(after.usdg - before.usdg).toBe(parseUnits('12.5', 6))
