@@ -43,7 +43,7 @@ test.describe('on a phone', () => {
   }) => {
     await connect(page, app, '/proposals/new')
     const card = page.getByRole('region', { name: 'Proposal' })
-    await card.getByRole('combobox').selectOption('single-choice')
+    await card.getByRole('combobox', { name: /^Voting/ }).selectOption('single-choice')
     await page.getByLabel(/Choices/).fill('Lisbon\nNairobi')
     await page.getByLabel('Title').fill('A title')
     const cardBox = await box(card)
