@@ -2,17 +2,29 @@
 // Safe (TREASURY_SAFE), each refusal a precise 400 with nothing stored, and version 1 read exactly as
 // before; against a real chain (anvil with the demo DAO and its Safes) and a real database (PGlite, or
 // PostgreSQL under scripts/with-postgres.sh), the setup the governance bed's.
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import {
   erc20ActionAbi,
   GOVERNANCE_LIMITS,
   type ProposalAction,
+  type ProposalMessageV2,
   proposalDetailSchema,
   proposalListSchema,
   safeSettingsAbi,
 } from '@guildhall/core'
+import { recount, resultBundleSchema } from '@guildhall/core/recount'
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import { encodeFunctionData, getAddress, type Hex, maxUint256, type PrivateKeyAccount } from 'viem'
+import {
+  createPublicClient,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  http,
+  maxUint256,
+  type PrivateKeyAccount,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
   ada,
@@ -28,7 +40,7 @@ import {
   snapshot,
   useGovernanceBed,
 } from '../../testbed/beds/governance.ts'
-import { type ProposalFields, signProposal } from '../../testbed/signers.ts'
+import { type ProposalFields, signProposal, signVote } from '../../testbed/signers.ts'
 import { postJson } from '../../testbed/test-app.ts'
 import { governanceLog, proposals } from '../platform/db/schema.ts'
 
@@ -307,4 +319,70 @@ describe('version 2 proposals: category and actions', () => {
       expect(await rowsOf(proposals)).toBe(before)
     }
   })
+})
+
+describe('recount of a version 2 proposal', () => {
+  let proposal: Hex
+  beforeAll(async () => {
+    const created = await submit(treasuryApp, {
+      title: 'Recount the payout',
+      category: 'Grants',
+      actions: [payment(), tokenTransfer()],
+    })
+    proposal = created.id
+    const vote = await signVote(ben, domain, { proposal, choices: [1] })
+    const voted = await postJson(treasuryApp, `/api/proposals/${proposal}/votes`, {
+      message: vote.message,
+      signature: vote.signature,
+    })
+    expect(voted.statusCode).toBe(201)
+  })
+  const bundleOf = async () =>
+    resultBundleSchema.parse(
+      (await treasuryApp.inject({ method: 'GET', url: `/api/proposals/${proposal}/bundle` })).json(),
+    )
+  const chain = () => createPublicClient({ transport: http(anvil.url) })
+
+  test("behavior: the recount verifies the author's signature under the version 2 types and matches", async () => {
+    const bundle = await bundleOf()
+    expect(bundle.proposal.message).toMatchObject({ version: 2, category: 'Grants' })
+    expect(await recount([JSON.stringify(bundle)], chain())).toMatchObject({
+      matches: true,
+      differences: [],
+      votesCounted: 1,
+    })
+  })
+
+  test('behavior: an action, the category or the settings flag changed in the bundle, or the version 2 fields dropped → "does not match its id"', async () => {
+    const bundle = await bundleOf()
+    const message = bundle.proposal.message as ProposalMessageV2
+    const { version: _, category: __, changesSafeSettings: ___, actions: ____, ...asV1 } = message
+    for (const altered of [
+      { ...message, actions: [{ ...payment(), value: '2000000000000000' }, tokenTransfer()] },
+      { ...message, actions: [tokenTransfer(), payment()] },
+      { ...message, category: 'Security' },
+      { ...message, changesSafeSettings: true, actions: [...message.actions, addOwner()] },
+      asV1,
+    ]) {
+      const report = await recount(
+        [JSON.stringify({ ...bundle, proposal: { ...bundle.proposal, message: altered } })],
+        chain(),
+      )
+      expect(report.matches).toBe(false)
+      expect(report.differences).toContain(
+        'The proposal does not match its id: its text or rules were changed after signing.',
+      )
+    }
+  })
+
+  test('behavior: `npm run recount -- <proposal URL> --rpc <url>` recounts a version 2 proposal and prints "matches"', async () => {
+    const url = await treasuryApp.listen({ port: 0, host: '127.0.0.1' })
+    // Asynchronously: this process serves the bundle the CLI asks for.
+    const { stdout } = await promisify(execFile)(
+      'npx',
+      ['tsx', 'scripts/recount.ts', `${url}/proposals/${proposal}`, '--rpc', anvil.url],
+      { cwd: new URL('../../../../', import.meta.url).pathname, encoding: 'utf8', timeout: 60_000 },
+    )
+    expect(stdout).toContain('The result matches: 1 signatures checked, 1 votes counted.')
+  }, 70_000)
 })
