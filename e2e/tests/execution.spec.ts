@@ -4,6 +4,7 @@
 // the page says "Executed" and the recipient's balances moved by exactly the amounts voted. Then a nonce
 // conflict: another Safe transaction uses the queued nonce, the page says "Superseded", it is queued again,
 // signed again and executed.
+import AxeBuilder from '@axe-core/playwright'
 import { FINALITY_DELAY_SECONDS } from '@guildhall/core'
 import { type DemoTreasury, deployDemoTreasury, executeSafeTransaction } from '@guildhall/devchain/safe'
 import type { Page } from '@playwright/test'
@@ -71,6 +72,18 @@ async function balances(chains: Chains, usdg: Address) {
   }
 }
 
+/** axe's rules as the accessibility spec runs them: WCAG 2.0–2.2 A/AA and best practice. */
+async function expectNoAxeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze()
+  expect(
+    violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    ),
+  ).toEqual([])
+}
+
 /** Ada writes a proposal paying the grantee 12.5 USDG and 0.25 ETH, checks it decoded and simulated, signs it. */
 async function proposePayment(page: Page, title: string) {
   await page.getByRole('link', { name: 'New proposal' }).click()
@@ -102,6 +115,7 @@ async function proposePayment(page: Page, title: string) {
   )
   await expect(simulation.getByRole('list', { name: 'Balance changes' })).toContainText('+12.5 USDG')
   await expect(simulation.getByRole('list', { name: 'Balance changes' })).toContainText('+0.25 ETH')
+  await expectNoAxeViolations(page)
 
   await page.getByRole('button', { name: 'Sign and submit' }).click()
   await expect(page).toHaveURL(/\/proposals\/0x[0-9a-f]{64}$/)
@@ -150,6 +164,7 @@ test('a proposal with a token transfer and an ETH transfer goes through the vote
   await expect(panel(page).getByTestId('domain-hash')).toHaveText(/^0x[0-9a-f]{64}$/)
   await expect(panel(page).getByTestId('message-hash')).toHaveText(/^0x[0-9a-f]{64}$/)
   await expect(panel(page).getByTestId('signature-count')).toHaveText('0 of 2 signatures')
+  await expectNoAxeViolations(page)
 
   // An onlooker on the same proposal (no wallet) sees each signature arrive on the page's stream: sooner
   // than the panel's 10 s poll would bring it.
