@@ -192,6 +192,12 @@ test('a proposal with a token transfer and an ETH transfer goes through the vote
   const after = await balances(chains, treasury.usdg)
   expect(after.usdg - before.usdg).toBe(parseUnits('12.5', 6))
   expect(after.eth - before.eth).toBe(parseEther('0.25'))
+
+  // The list shows the proposal's category beside its title.
+  await page.goto(`${app.url}/proposals`)
+  await expect(
+    page.getByRole('link', { name: /Pay the grantee/ }).getByTestId('proposal-category'),
+  ).toHaveText(' · Grants')
 })
 
 test('a nonce conflict: another Safe transaction uses the queued nonce, the proposal is superseded, queued again, signed again and executed', async ({
