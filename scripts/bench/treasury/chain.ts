@@ -1,0 +1,208 @@
+// The treasury section's chain: the demo DAO on a fresh anvil with the Safe v1.5.0 contracts, two 2-of-3
+// treasury Safes (Ada, Ben, Cleo; salts of their own) and their histories of real governance-token
+// Transfers, spread over ROUNDS rounds a few days apart on the chain's clock:
+// - incoming: contracts/BenchTransfers.sol's `transferEach` sends to the Safe, hundreds a transaction;
+// - outgoing: the Safe approved the helper once (a Safe execution), whose `transferFromEach` then moves the
+//   Safe's tokens to PAYEES payees, hundreds a transaction;
+// - every EXECUTED_EVERY-th transfer leaves in a Safe execution of its own (`execTransaction` calling the
+//   token's `transfer`, signed by two owners), so the history has executions to decode.
+// Every one is a Transfer log with the Safe in topic 1 or 2, as a DAO's own would be.
+import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
+import { anvilAccounts } from '@guildhall/devchain/accounts'
+import {
+  deploySafes,
+  predictSafeAddress,
+  safeAbi,
+  safeInitializer,
+  safeProxyFactoryAbi,
+} from '@guildhall/devchain/safe'
+import {
+  type Address,
+  concatHex,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  maxUint256,
+  numberToHex,
+  parseEther,
+  zeroAddress,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { deployTokenHelper, startBenchChain } from '../harness/chain.ts'
+import { PAYEES, ROUND_SECONDS, ROUNDS, type TransferKind, transferPlan } from './plan.ts'
+
+const INCOMING_AMOUNT = parseEther('10')
+const OUTGOING_AMOUNT = parseEther('9')
+/** A round's batch of up to ≈ 500 transfers is ≈ 20M gas; the block gas limit is raised to fit. */
+const BATCH_GAS = 100_000_000n
+const EXECUTION_GAS = 500_000n
+/** Ada, Ben and Cleo (anvil accounts 1 to 3), as the demo's treasury. */
+const OWNERS = [1, 2, 3].map((i) => anvilAccounts[i] as (typeof anvilAccounts)[number])
+const THRESHOLD = 2
+
+/** `createProxyWithNonce` salt nonces of the bench's Safes: far from the demo's (1, 2, …). */
+const SALT_NONCES = { large: 0x7b_3e_a5_01n, small: 0x7b_3e_a5_02n }
+
+export type TreasuryName = keyof typeof SALT_NONCES
+export type BenchTreasury = {
+  address: Address
+  /** The block that created the Safe: the index's start block. */
+  startBlock: number
+  transfers: number
+  /** Transfers of each kind on the chain, counted while sending them. */
+  kinds: Record<TransferKind, number>
+}
+
+/** Payee `i`: a plain address, the same few on every run. */
+const payee = (i: number): Address =>
+  getAddress(numberToHex(0xbe7c_0000_0000n + BigInt(i % PAYEES), { size: 20 }))
+
+export async function prepareTreasuryChain({
+  sizes,
+  log,
+}: {
+  sizes: Record<TreasuryName, number>
+  log: (message: string) => void
+}) {
+  const bench = await startBenchChain()
+  const { anvil, deployment, client, testClient, wallet, receipt } = bench
+  try {
+    await testClient.setBlockGasLimit({ gasLimit: 1_000_000_000n })
+    const safeContracts = await deploySafes({ rpcUrl: anvil.url, chainId: await client.getChainId() })
+    const plans = {
+      large: transferPlan(sizes.large),
+      small: transferPlan(sizes.small),
+    }
+    const incoming = (name: TreasuryName) => plans[name].filter((t) => t.kind === 'incoming').length
+    log('treasury: compiling contracts/BenchTransfers.sol (solc-js), deploying it and the two Safes')
+    const helper = await deployTokenHelper(
+      bench,
+      'BenchTransfers',
+      INCOMING_AMOUNT * BigInt(incoming('large') + incoming('small')),
+    )
+
+    const treasuries = {} as Record<TreasuryName, BenchTreasury>
+    for (const name of Object.keys(SALT_NONCES) as TreasuryName[]) {
+      const initializer = safeInitializer({
+        owners: OWNERS.map((owner) => owner.address),
+        threshold: THRESHOLD,
+        fallbackHandler: safeContracts.fallbackHandler,
+      })
+      const address = predictSafeAddress({
+        factory: safeContracts.factory,
+        singleton: safeContracts.singleton,
+        initializer,
+        saltNonce: SALT_NONCES[name],
+      })
+      const created = await receipt(
+        await wallet.writeContract({
+          address: safeContracts.factory,
+          abi: safeProxyFactoryAbi,
+          functionName: 'createProxyWithNonce',
+          args: [safeContracts.singleton, initializer, SALT_NONCES[name]],
+        }),
+      )
+      treasuries[name] = {
+        address,
+        startBlock: Number(created.blockNumber),
+        transfers: sizes[name],
+        kinds: { incoming: 0, outgoing: 0, executed: 0 },
+      }
+    }
+
+    /** Executes `data` on `to` from the Safe, signed by two owners (the Safe's own hash, from the Safe). */
+    const execute = async (safe: Address, to: Address, data: Hex) => {
+      const nonce = await client.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })
+      const fields = [to, 0n, data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress] as const
+      const hash = await client.readContract({
+        address: safe,
+        abi: safeAbi,
+        functionName: 'getTransactionHash',
+        args: [...fields, nonce],
+      })
+      // Owners' ECDSA signatures of the hash, in ascending owner order as the Safe requires.
+      const signers = OWNERS.slice(0, THRESHOLD).sort((a, b) =>
+        BigInt(a.address) < BigInt(b.address) ? -1 : 1,
+      )
+      const signatures = concatHex(
+        await Promise.all(signers.map((owner) => privateKeyToAccount(owner.privateKey).sign({ hash }))),
+      )
+      const executed = await receipt(
+        await wallet.writeContract({
+          address: safe,
+          abi: safeAbi,
+          functionName: 'execTransaction',
+          args: [...fields, signatures],
+          gas: EXECUTION_GAS,
+        }),
+      )
+      // execTransaction does not revert when the inner call fails (safeTxGas > 0 aside): check the event.
+      const success = executed.logs.some(
+        (entry) =>
+          entry.address.toLowerCase() === safe.toLowerCase() && entry.topics[1]?.toLowerCase() === hash,
+      )
+      if (!success) throw new Error(`the Safe execution ${hash} of ${safe} did not succeed`)
+    }
+    const tokenCall = (functionName: 'approve' | 'transfer', args: readonly [Address, bigint]) =>
+      encodeFunctionData({ abi: governanceTokenAbi, functionName, args })
+
+    for (const name of Object.keys(treasuries) as TreasuryName[]) {
+      // The helper may move the Safe's outgoing tokens: one execution, one Approval (no Transfer).
+      await execute(
+        treasuries[name].address,
+        deployment.token,
+        tokenCall('approve', [helper.address, maxUint256]),
+      )
+    }
+
+    const started = performance.now()
+    const firstRound = await client.getBlock({ blockTag: 'latest' })
+    let payees = 0
+    for (let round = 0; round < ROUNDS; round++) {
+      await testClient.setNextBlockTimestamp({
+        timestamp: firstRound.timestamp + BigInt((round + 1) * ROUND_SECONDS),
+      })
+      for (const name of Object.keys(treasuries) as TreasuryName[]) {
+        const treasury = treasuries[name]
+        const inRound = plans[name].filter((t) => t.round === round)
+        const count = (kind: TransferKind) => inRound.filter((t) => t.kind === kind).length
+        const safe = treasury.address
+        if (count('incoming') > 0) {
+          const data = encodeFunctionData({
+            abi: helper.abi,
+            functionName: 'transferEach',
+            args: [deployment.token, Array(count('incoming')).fill(safe), INCOMING_AMOUNT],
+          })
+          await receipt(await helper.send(data, BATCH_GAS))
+        }
+        if (count('outgoing') > 0) {
+          const recipients = Array.from({ length: count('outgoing') }, () => payee(payees++))
+          const data = encodeFunctionData({
+            abi: helper.abi,
+            functionName: 'transferFromEach',
+            args: [deployment.token, safe, recipients, OUTGOING_AMOUNT],
+          })
+          await receipt(await helper.send(data, BATCH_GAS))
+        }
+        for (let i = 0; i < count('executed'); i++)
+          await execute(safe, deployment.token, tokenCall('transfer', [payee(payees++), OUTGOING_AMOUNT]))
+        for (const kind of ['incoming', 'outgoing', 'executed'] as const) treasury.kinds[kind] += count(kind)
+      }
+      if ((round + 1) % 20 === 0) log(`treasury: ${round + 1} of ${ROUNDS} rounds on the chain`)
+    }
+    const head = Number(await client.getBlockNumber({ cacheTime: 0 }))
+    return {
+      anvil,
+      deployment,
+      client,
+      treasuries,
+      head,
+      setupSeconds: (performance.now() - started) / 1000,
+    }
+  } catch (error) {
+    await anvil.stop()
+    throw error
+  }
+}
+
+export type TreasuryChain = Awaited<ReturnType<typeof prepareTreasuryChain>>
