@@ -48,7 +48,6 @@ export async function buildApp({
     governance &&
     membersArea(context, {
       governance: governance.deps,
-      tokenIndex: governance.deps.tokenIndex,
       profiles: names.profiles,
     })
 

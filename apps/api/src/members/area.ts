@@ -2,23 +2,18 @@
 import type { GovernanceDeps } from '../governance/deps.ts'
 import type { NameProfiles } from '../names/profiles.ts'
 import type { Area, AreaContext } from '../platform/area.ts'
-import type { TokenIndex } from '../token/token-index.ts'
 import { memberRoutes } from './routes.ts'
 
 /** Members are the token's holders and governance's voters: the area is there when governance is. */
 export function membersArea(
   { settings }: AreaContext,
-  {
-    governance,
-    tokenIndex,
-    profiles,
-  }: { governance: GovernanceDeps; tokenIndex: TokenIndex; profiles?: NameProfiles },
+  { governance, profiles }: { governance: GovernanceDeps; profiles?: NameProfiles },
 ): Area {
   return {
     plugin: (app) =>
       memberRoutes(app, {
         deps: governance,
-        tokenIndex,
+        tokenIndex: governance.tokenIndex,
         profiles,
         namesOn: settings.nameService !== null,
         writeRateLimitPerMinute: settings.governanceRateLimitPerMinute,
