@@ -20,6 +20,7 @@ import {
   type Address,
   concatHex,
   encodeFunctionData,
+  getAbiItem,
   getAddress,
   type Hex,
   maxUint256,
@@ -36,6 +37,8 @@ const OUTGOING_AMOUNT = parseEther('9')
 /** A round's batch of up to ≈ 500 transfers is ≈ 20M gas; the block gas limit is raised to fit. */
 const BATCH_GAS = 100_000_000n
 const EXECUTION_GAS = 500_000n
+/** Blocks per eth_getLogs of the final count: a round's blocks hold ≈ 1000 of a Safe's Transfers. */
+const LOG_RANGE = 100
 /** Ada, Ben and Cleo (anvil accounts 1 to 3), as the demo's treasury. */
 const OWNERS = [1, 2, 3].map((i) => anvilAccounts[i] as (typeof anvilAccounts)[number])
 const THRESHOLD = 2
@@ -48,6 +51,8 @@ export type BenchTreasury = {
   address: Address
   /** The block that created the Safe: the index's start block. */
   startBlock: number
+  /** The block of its last transfer. */
+  lastBlock: number
   transfers: number
   /** Transfers of each kind on the chain, counted while sending them. */
   kinds: Record<TransferKind, number>
@@ -105,6 +110,7 @@ export async function prepareTreasuryChain({
       treasuries[name] = {
         address,
         startBlock: Number(created.blockNumber),
+        lastBlock: Number(created.blockNumber),
         transfers: sizes[name],
         kinds: { incoming: 0, outgoing: 0, executed: 0 },
       }
@@ -142,6 +148,7 @@ export async function prepareTreasuryChain({
           entry.address.toLowerCase() === safe.toLowerCase() && entry.topics[1]?.toLowerCase() === hash,
       )
       if (!success) throw new Error(`the Safe execution ${hash} of ${safe} did not succeed`)
+      return executed
     }
     const tokenCall = (functionName: 'approve' | 'transfer', args: readonly [Address, bigint]) =>
       encodeFunctionData({ abi: governanceTokenAbi, functionName, args })
@@ -173,7 +180,7 @@ export async function prepareTreasuryChain({
             functionName: 'transferEach',
             args: [deployment.token, Array(count('incoming')).fill(safe), INCOMING_AMOUNT],
           })
-          await receipt(await helper.send(data, BATCH_GAS))
+          treasury.lastBlock = Number((await receipt(await helper.send(data, BATCH_GAS))).blockNumber)
         }
         if (count('outgoing') > 0) {
           const recipients = Array.from({ length: count('outgoing') }, () => payee(payees++))
@@ -182,15 +189,35 @@ export async function prepareTreasuryChain({
             functionName: 'transferFromEach',
             args: [deployment.token, safe, recipients, OUTGOING_AMOUNT],
           })
-          await receipt(await helper.send(data, BATCH_GAS))
+          treasury.lastBlock = Number((await receipt(await helper.send(data, BATCH_GAS))).blockNumber)
         }
-        for (let i = 0; i < count('executed'); i++)
-          await execute(safe, deployment.token, tokenCall('transfer', [payee(payees++), OUTGOING_AMOUNT]))
+        for (let i = 0; i < count('executed'); i++) {
+          const paid = tokenCall('transfer', [payee(payees++), OUTGOING_AMOUNT])
+          treasury.lastBlock = Number((await execute(safe, deployment.token, paid)).blockNumber)
+        }
         for (const kind of ['incoming', 'outgoing', 'executed'] as const) treasury.kinds[kind] += count(kind)
       }
       if ((round + 1) % 20 === 0) log(`treasury: ${round + 1} of ${ROUNDS} rounds on the chain`)
     }
     const head = Number(await client.getBlockNumber({ cacheTime: 0 }))
+    // A figure for a wrong history is worthless: the chain's own count of each Safe's Transfer logs.
+    const transferEvent = getAbiItem({ abi: governanceTokenAbi, name: 'Transfer' })
+    for (const treasury of Object.values(treasuries)) {
+      let incoming = 0
+      let outgoing = 0
+      for (let from = treasury.startBlock; from <= head; from += LOG_RANGE) {
+        const range = { fromBlock: BigInt(from), toBlock: BigInt(Math.min(head, from + LOG_RANGE - 1)) }
+        const logs = (args: { from: Address } | { to: Address }) =>
+          client.getLogs({ address: deployment.token, event: transferEvent, args, ...range })
+        incoming += (await logs({ to: treasury.address })).length
+        outgoing += (await logs({ from: treasury.address })).length
+      }
+      const { kinds } = treasury
+      if (incoming !== kinds.incoming || outgoing !== kinds.outgoing + kinds.executed)
+        throw new Error(
+          `${treasury.address}: ${incoming} incoming and ${outgoing} outgoing Transfers on the chain, not ${kinds.incoming} and ${kinds.outgoing + kinds.executed}`,
+        )
+    }
     return {
       anvil,
       deployment,

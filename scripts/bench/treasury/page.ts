@@ -3,9 +3,9 @@
 // burst of load from elsewhere hits both alike), and which JS the Overview and the Treasury page load.
 import { join } from 'node:path'
 import type { Browser, BrowserContext } from 'playwright-core'
-import { applyThrottle, PROFILES, type Profile, type ProfileName } from '../harness/browser.ts'
+import { applyThrottle, PROFILES, type Profile } from '../harness/browser.ts'
 import { chunksFrom, sizeOf } from '../harness/bundle.ts'
-import type { Size, Spread } from '../harness/schema.ts'
+import type { TreasuryBenchResult } from '../harness/schema.ts'
 import { spread } from '../harness/stats.ts'
 
 const LOADS_PER_PROFILE = 5
@@ -34,7 +34,7 @@ const readyProbe = (selectors: string[]) => `(() => {
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 })();`
 
-export type TreasuryPageLoad = { profile: ProfileName; transfers: number; shownMs: Spread }
+type TreasuryPageLoad = TreasuryBenchResult['browser']['pageLoads'][number]
 
 /** Loads `url` in a new page of `context` until the probe reports; the ms since navigation start. */
 async function loadUntilShown(
@@ -141,14 +141,7 @@ async function jsLoaded(browser: Browser, url: string, ready: 'connect' | 'treas
   }
 }
 
-export type TreasuryJs = {
-  /** The Overview's JS at load (the web section's first-page figure, measured here on this build). */
-  overview: Size & { list: string[] }
-  /** JS the Treasury page loads that the Overview did not. */
-  treasuryOnly: Size & { list: string[] }
-  /** The treasury feature's own chunks (sources under features/treasury/) the Overview loaded: none, or a leak. */
-  leakedToOverview: string[]
-}
+type TreasuryJs = NonNullable<TreasuryBenchResult['browser']['js']>
 
 /** Which JS the Overview and the Treasury page load, from `origin` serving the build in `dist`. */
 export async function treasuryJs(browser: Browser, origin: string, dist: string): Promise<TreasuryJs> {

@@ -22,7 +22,7 @@ export const PAYEES = 1000
 export const INDEX_MAX_RANGE = 10
 
 /** History readers: untimed warm-up reads, then the timed reads at this concurrency. */
-export const HISTORY_READERS = { concurrency: 20, warmUp: 1000, reads: 2000 }
+export const HISTORY_READERS = { concurrency: 20, warmUp: 1000, reads: 600 }
 /** Pages deep into the history, following `next`, for the deep-page figure. */
 export const DEEP_PAGES = 20
 
