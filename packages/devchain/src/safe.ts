@@ -1,7 +1,7 @@
 // Real Safe smart accounts on the development chain (`@guildhall/devchain/safe`): the official Safe v1.5.0
 // contracts, byte for byte from `@safe-global/safe-smart-account`'s build artifacts, at their canonical
 // addresses. Its parts are in safe/: contracts.ts (ABIs, artifacts, addresses), relayer.ts (who sends),
-// deploy.ts (the demo's Safes), signatures.ts (how a Safe signs).
+// deploy.ts (the demo's Safes), signatures.ts (how a Safe signs), versions.ts (v1.3.0 and v1.4.1, for tests).
 export {
   compatibilityFallbackHandlerAbi,
   ERC1271_MAGIC_VALUE,
@@ -27,3 +27,17 @@ export {
   signMessageAsSafe,
   signMessageAsUndeployedSafe,
 } from './safe/signatures.ts'
+export {
+  type CreatedSafe,
+  createSafeOfVersion,
+  DETERMINISTIC_DEPLOYMENT_PROXY,
+  deployOlderSafe,
+  executeSafeTransaction,
+  type OlderSafeContracts,
+  type OlderSafeVersion,
+  olderSafeAddresses,
+  olderSafeArtifact,
+  type SafeTransactionFields,
+  type SafeVersion,
+  safeSettingsAbi,
+} from './safe/versions.ts'

@@ -37,7 +37,7 @@ function toLocalAccount(owner: SafeOwnerSigner): LocalAccount {
 }
 
 /** Owners' 65-byte ECDSA signatures of `hash`, concatenated in ascending owner-address order (Safe requires it). */
-async function ownerSignatures(owners: readonly SafeOwnerSigner[], hash: Hash): Promise<Hex> {
+export async function ownerSignatures(owners: readonly SafeOwnerSigner[], hash: Hash): Promise<Hex> {
   const accounts = owners.map(toLocalAccount)
   accounts.sort((a, b) => {
     const x = BigInt(a.address)
