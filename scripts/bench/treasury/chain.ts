@@ -9,16 +9,9 @@
 // Every one is a Transfer log with the Safe in topic 1 or 2, as a DAO's own would be.
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import {
-  deploySafes,
-  predictSafeAddress,
-  safeAbi,
-  safeInitializer,
-  safeProxyFactoryAbi,
-} from '@guildhall/devchain/safe'
+import { createSafeOfVersion, executeSafeTransaction } from '@guildhall/devchain/safe'
 import {
   type Address,
-  concatHex,
   encodeFunctionData,
   getAbiItem,
   getAddress,
@@ -26,9 +19,7 @@ import {
   maxUint256,
   numberToHex,
   parseEther,
-  zeroAddress,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { deployTokenHelper, startBenchChain } from '../harness/chain.ts'
 import { PAYEES, ROUND_SECONDS, ROUNDS, type TransferKind, transferPlan } from './plan.ts'
 
@@ -36,12 +27,10 @@ const INCOMING_AMOUNT = parseEther('10')
 const OUTGOING_AMOUNT = parseEther('9')
 /** A round's batch of up to ≈ 500 transfers is ≈ 20M gas; the block gas limit is raised to fit. */
 const BATCH_GAS = 100_000_000n
-const EXECUTION_GAS = 500_000n
 /** Blocks per eth_getLogs of the final count: a round's blocks hold ≈ 1000 of a Safe's Transfers. */
 const LOG_RANGE = 100
-/** Ada, Ben and Cleo (anvil accounts 1 to 3), as the demo's treasury. */
-const OWNERS = [1, 2, 3].map((i) => anvilAccounts[i] as (typeof anvilAccounts)[number])
-const THRESHOLD = 2
+/** Ada, Ben and Cleo (anvil accounts 1 to 3), 2 of 3, as the demo's treasury. */
+const OWNERS = [1, 2, 3].map((i) => anvilAccounts[i]?.address as Address)
 
 /** `createProxyWithNonce` salt nonces of the bench's Safes: far from the demo's (1, 2, …). */
 const SALT_NONCES = { large: 0x7b_3e_a5_01n, small: 0x7b_3e_a5_02n }
@@ -70,10 +59,10 @@ export async function prepareTreasuryChain({
   log: (message: string) => void
 }) {
   const bench = await startBenchChain()
-  const { anvil, deployment, client, testClient, wallet, receipt } = bench
+  const { anvil, deployment, client, testClient, receipt } = bench
   try {
     await testClient.setBlockGasLimit({ gasLimit: 1_000_000_000n })
-    const safeContracts = await deploySafes({ rpcUrl: anvil.url, chainId: await client.getChainId() })
+    const target = { rpcUrl: anvil.url, chainId: await client.getChainId() }
     const plans = {
       large: transferPlan(sizes.large),
       small: transferPlan(sizes.small),
@@ -88,78 +77,40 @@ export async function prepareTreasuryChain({
 
     const treasuries = {} as Record<TreasuryName, BenchTreasury>
     for (const name of Object.keys(SALT_NONCES) as TreasuryName[]) {
-      const initializer = safeInitializer({
-        owners: OWNERS.map((owner) => owner.address),
-        threshold: THRESHOLD,
-        fallbackHandler: safeContracts.fallbackHandler,
-      })
-      const address = predictSafeAddress({
-        factory: safeContracts.factory,
-        singleton: safeContracts.singleton,
-        initializer,
+      const created = await createSafeOfVersion(target, {
+        version: '1.5.0',
+        owners: OWNERS,
+        threshold: 2,
         saltNonce: SALT_NONCES[name],
       })
-      const created = await receipt(
-        await wallet.writeContract({
-          address: safeContracts.factory,
-          abi: safeProxyFactoryAbi,
-          functionName: 'createProxyWithNonce',
-          args: [safeContracts.singleton, initializer, SALT_NONCES[name]],
-        }),
-      )
+      const { blockNumber } = await receipt(created.transactionHash)
       treasuries[name] = {
-        address,
-        startBlock: Number(created.blockNumber),
-        lastBlock: Number(created.blockNumber),
+        address: created.address,
+        startBlock: Number(blockNumber),
+        lastBlock: Number(blockNumber),
         transfers: sizes[name],
         kinds: { incoming: 0, outgoing: 0, executed: 0 },
       }
     }
 
-    /** Executes `data` on `to` from the Safe, signed by two owners (the Safe's own hash, from the Safe). */
-    const execute = async (safe: Address, to: Address, data: Hex) => {
-      const nonce = await client.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })
-      const fields = [to, 0n, data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress] as const
-      const hash = await client.readContract({
-        address: safe,
-        abi: safeAbi,
-        functionName: 'getTransactionHash',
-        args: [...fields, nonce],
+    /** Executes a call of the token from the Safe, signed by Ada and Ben; the block it landed in. */
+    const execute = async (safe: Address, data: Hex) => {
+      const executed = await executeSafeTransaction(target, {
+        safe,
+        signers: OWNERS.slice(0, 2),
+        to: deployment.token,
+        data,
       })
-      // Owners' ECDSA signatures of the hash, in ascending owner order as the Safe requires.
-      const signers = OWNERS.slice(0, THRESHOLD).sort((a, b) =>
-        BigInt(a.address) < BigInt(b.address) ? -1 : 1,
-      )
-      const signatures = concatHex(
-        await Promise.all(signers.map((owner) => privateKeyToAccount(owner.privateKey).sign({ hash }))),
-      )
-      const executed = await receipt(
-        await wallet.writeContract({
-          address: safe,
-          abi: safeAbi,
-          functionName: 'execTransaction',
-          args: [...fields, signatures],
-          gas: EXECUTION_GAS,
-        }),
-      )
-      // execTransaction does not revert when the inner call fails (safeTxGas > 0 aside): check the event.
-      const success = executed.logs.some(
-        (entry) =>
-          entry.address.toLowerCase() === safe.toLowerCase() && entry.topics[1]?.toLowerCase() === hash,
-      )
-      if (!success) throw new Error(`the Safe execution ${hash} of ${safe} did not succeed`)
-      return executed
+      // safeTxGas 0: a failing inner call reverts the whole transaction.
+      if (executed.status !== 'success') throw new Error(`the Safe execution ${executed.safeTxHash} reverted`)
+      return Number((await receipt(executed.transactionHash)).blockNumber)
     }
     const tokenCall = (functionName: 'approve' | 'transfer', args: readonly [Address, bigint]) =>
       encodeFunctionData({ abi: governanceTokenAbi, functionName, args })
 
     for (const name of Object.keys(treasuries) as TreasuryName[]) {
       // The helper may move the Safe's outgoing tokens: one execution, one Approval (no Transfer).
-      await execute(
-        treasuries[name].address,
-        deployment.token,
-        tokenCall('approve', [helper.address, maxUint256]),
-      )
+      await execute(treasuries[name].address, tokenCall('approve', [helper.address, maxUint256]))
     }
 
     const started = performance.now()
@@ -193,7 +144,7 @@ export async function prepareTreasuryChain({
         }
         for (let i = 0; i < count('executed'); i++) {
           const paid = tokenCall('transfer', [payee(payees++), OUTGOING_AMOUNT])
-          treasury.lastBlock = Number((await execute(safe, deployment.token, paid)).blockNumber)
+          treasury.lastBlock = await execute(safe, paid)
         }
         for (const kind of ['incoming', 'outgoing', 'executed'] as const) treasury.kinds[kind] += count(kind)
       }
