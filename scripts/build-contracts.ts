@@ -1,6 +1,7 @@
 /**
  * Compiles the contracts of GENERATED with solc-js and writes each one's ABI + bytecode module: the governance
- * token (packages/core) and the local name service's Universal Resolver (packages/devchain). `--check`
+ * token (packages/core), the local name service's Universal Resolver and the demo treasury's plain ERC-20
+ * (packages/devchain). `--check`
  * recompiles and exits 1 if a module is stale. compileContract() also compiles the bench's helpers
  * (contracts/Bench*.sol) when the bench runs.
  *
@@ -27,6 +28,12 @@ const GENERATED = [
     contract: 'LocalUniversalResolver',
     output: 'packages/devchain/src/generated/local-universal-resolver.ts',
     exportPrefix: 'localUniversalResolver',
+  },
+  {
+    source: 'contracts/PlainToken.sol',
+    contract: 'PlainToken',
+    output: 'packages/devchain/src/generated/plain-token.ts',
+    exportPrefix: 'plainToken',
   },
 ] as const
 type Generated = (typeof GENERATED)[number]

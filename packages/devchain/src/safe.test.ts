@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import {
   type Abi,
   type Address,
@@ -25,7 +26,11 @@ import {
   compatibilityFallbackHandlerAbi,
   deploySafes,
   ERC1271_MAGIC_VALUE,
+  expectedRuntimeCode,
+  multiSendCallOnlyAbi,
+  SAFE_CONTRACT_NAMES,
   type SafeDeployment,
+  SELF_ADDRESS_IMMUTABLES,
   safeAbi,
   safeArtifact,
   safeMessageHash,
@@ -40,9 +45,18 @@ const chainId = 31337
 // Safe's canonical v1.5.0 addresses (github.com/safe-global/safe-deployments, src/assets/v1.5.0).
 const CANONICAL = {
   singleton: '0xFf51A5898e281Db6DfC7855790607438dF2ca44b',
+  singletonL2: '0xEdd160fEBBD92E350D4D398fb636302fccd67C7e',
   factory: '0x14F2982D601c9458F93bd70B218933A6f8165e7b',
   fallbackHandler: '0x3EfCBb83A4A7AfcB4F68D501E2c2203a38be77f4',
   signMessageLib: '0x4FfeF8222648872B3dE295Ba1e49110E61f5b5aa',
+  multiSendCallOnly: '0xA83c336B20401Af773B6219BA5027174338D1836',
+  simulateTxAccessor: '0x07EfA797c55B5DdE3698d876b277aBb6B893654C',
+} as const
+// Their runtime code hashes as safe-deployments lists them (codeHash), for the contracts added for execution.
+const CANONICAL_CODE_HASH = {
+  singletonL2: '0x180193227186ccb85316c94db1f0d156ed932b14712cfaac78901899178572dc',
+  multiSendCallOnly: '0xcdbdcec38d2f1c7d961b0029ff8416b7e86e9974d6f0e9c9580c7d17fcfb6663',
+  simulateTxAccessor: '0x706db4bb6151f75a5b3845724174e201c59046dfbe65b4e5909ad4b88f8f752d',
 } as const
 // FallbackManager's storage slot: keccak256("fallback_manager.handler.address").
 const FALLBACK_HANDLER_SLOT = keccak256(toHex('fallback_manager.handler.address'))
@@ -118,6 +132,64 @@ describe('deployment', () => {
     ).toBe('1.5.0')
   })
 
+  test('deploys SafeL2, MultiSendCallOnly and SimulateTxAccessor v1.5.0 at the canonical addresses with the npm artifacts’ code and safe-deployments’ code hashes', async () => {
+    expect(SAFE_CONTRACT_NAMES).toEqual(Object.keys(CANONICAL))
+    for (const name of ['singletonL2', 'multiSendCallOnly', 'simulateTxAccessor'] as const) {
+      expect(deployment[name]).toBe(CANONICAL[name])
+      const code = await client.getCode({ address: deployment[name] })
+      expect(code).toBe(expectedRuntimeCode(name, deployment[name]))
+      expect(code && keccak256(code)).toBe(CANONICAL_CODE_HASH[name])
+    }
+    // Only SimulateTxAccessor differs from its artifact: its own address, an immutable, sits in its code.
+    const accessorCode = await client.getCode({ address: deployment.simulateTxAccessor })
+    expect(accessorCode).not.toBe(safeArtifact('simulateTxAccessor').deployedBytecode)
+    expect(await client.getCode({ address: deployment.multiSendCallOnly })).toBe(
+      safeArtifact('multiSendCallOnly').deployedBytecode,
+    )
+    expect(
+      await client.readContract({ address: deployment.singletonL2, abi: safeAbi, functionName: 'VERSION' }),
+    ).toBe('1.5.0')
+  })
+
+  test('the immutable offsets filled in are the ones solc recorded in the package’s build-info', () => {
+    const require = createRequire(import.meta.url)
+    const dbg =
+      require('@safe-global/safe-smart-account/build/artifacts/contracts/accessors/SimulateTxAccessor.sol/SimulateTxAccessor.dbg.json') as {
+        buildInfo: string
+      }
+    const buildInfo = require(
+      `@safe-global/safe-smart-account/build/artifacts/contracts/accessors/SimulateTxAccessor.sol/${dbg.buildInfo}`,
+    ) as {
+      output: {
+        contracts: Record<
+          string,
+          Record<
+            string,
+            { evm: { deployedBytecode: { immutableReferences?: Record<string, { start: number }[]> } } }
+          >
+        >
+      }
+    }
+    const sources = {
+      singleton: ['contracts/Safe.sol', 'Safe'],
+      singletonL2: ['contracts/SafeL2.sol', 'SafeL2'],
+      factory: ['contracts/proxies/SafeProxyFactory.sol', 'SafeProxyFactory'],
+      fallbackHandler: ['contracts/handler/CompatibilityFallbackHandler.sol', 'CompatibilityFallbackHandler'],
+      signMessageLib: ['contracts/libraries/SignMessageLib.sol', 'SignMessageLib'],
+      multiSendCallOnly: ['contracts/libraries/MultiSendCallOnly.sol', 'MultiSendCallOnly'],
+      simulateTxAccessor: ['contracts/accessors/SimulateTxAccessor.sol', 'SimulateTxAccessor'],
+    } as const
+    for (const name of SAFE_CONTRACT_NAMES) {
+      const [file, contract] = sources[name]
+      const references =
+        buildInfo.output.contracts[file]?.[contract]?.evm.deployedBytecode.immutableReferences
+      const offsets = Object.values(references ?? {}).flatMap((refs) => refs.map((ref) => ref.start))
+      expect(offsets).toEqual(
+        SELF_ADDRESS_IMMUTABLES[name] === undefined ? [] : [SELF_ADDRESS_IMMUTABLES[name]],
+      )
+    }
+  }, 30_000)
+
   test('creates a 1-of-1 Safe owned by Ada and a 2-of-3 Safe owned by Ada, Ben and Cleo, both with the CompatibilityFallbackHandler', async () => {
     expect(deployment.oneOfOne).toEqual({
       address: deployment.oneOfOne.address,
@@ -170,6 +242,7 @@ describe('deployment', () => {
       [safeProxyFactoryAbi, 'factory'],
       [compatibilityFallbackHandlerAbi, 'fallbackHandler'],
       [signMessageLibAbi, 'signMessageLib'],
+      [multiSendCallOnlyAbi, 'multiSendCallOnly'],
     ] as const
     for (const [ours, name] of pairs) {
       const official = selectors(safeArtifact(name).abi as Abi)

@@ -1,14 +1,19 @@
 // Real Safe smart accounts on the development chain (`@guildhall/devchain/safe`): the official Safe v1.5.0
 // contracts, byte for byte from `@safe-global/safe-smart-account`'s build artifacts, at their canonical
 // addresses. Its parts are in safe/: contracts.ts (ABIs, artifacts, addresses), relayer.ts (who sends),
-// deploy.ts (the demo's Safes), signatures.ts (how a Safe signs), versions.ts (v1.3.0 and v1.4.1, for tests).
+// deploy.ts (the demo's sign-in Safes), signatures.ts (how a Safe signs), versions.ts (v1.3.0 and v1.4.1, for
+// tests; executing a Safe transaction), treasury.ts (the demo DAO's treasury Safe and its tokens).
 export {
   compatibilityFallbackHandlerAbi,
   ERC1271_MAGIC_VALUE,
+  expectedRuntimeCode,
+  multiSendCallOnlyAbi,
   predictSafeAddress,
+  SAFE_CONTRACT_NAMES,
   SAFE_SINGLETON_FACTORY,
   SAFE_VERSION,
   type SafeContracts,
+  SELF_ADDRESS_IMMUTABLES,
   safeAbi,
   safeArtifact,
   safeContractAddresses,
@@ -27,6 +32,14 @@ export {
   signMessageAsSafe,
   signMessageAsUndeployedSafe,
 } from './safe/signatures.ts'
+export {
+  DEMO_TREASURY_FUNDING,
+  DEMO_USDG,
+  type DemoTreasury,
+  demoTreasurySafe,
+  demoUsdgAddress,
+  deployDemoTreasury,
+} from './safe/treasury.ts'
 export {
   type CreatedSafe,
   createSafeOfVersion,

@@ -42,6 +42,11 @@ export const safeAbi = parseAbi([
   'function domainSeparator() view returns (bytes32)',
   'function signedMessages(bytes32 messageHash) view returns (uint256)',
   'function VERSION() view returns (string)',
+  'event SafeSetup(address indexed initiator, address[] owners, uint256 threshold, address initializer, address fallbackHandler)',
+  'event SafeReceived(address indexed sender, uint256 value)',
+  'event AddedOwner(address indexed owner)',
+  'event RemovedOwner(address indexed owner)',
+  'event ChangedThreshold(uint256 threshold)',
   'event ExecutionSuccess(bytes32 indexed txHash, uint256 payment)',
   'event ExecutionFailure(bytes32 indexed txHash, uint256 payment)',
 ])
@@ -55,17 +60,42 @@ export const compatibilityFallbackHandlerAbi = parseAbi([
   'function getMessageHashForSafe(address safe, bytes message) view returns (bytes32)',
 ])
 export const signMessageLibAbi = parseAbi(['function signMessage(bytes data)'])
+/** Called by DELEGATECALL from a Safe: each packed (operation, to, value, length, data) must be a CALL. */
+export const multiSendCallOnlyAbi = parseAbi(['function multiSend(bytes transactions) payable'])
 
 type Artifact = { contractName: string; bytecode: Hex; deployedBytecode: Hex }
 
 const artifactPaths = {
   singleton: 'Safe.sol/Safe.json',
+  singletonL2: 'SafeL2.sol/SafeL2.json',
   factory: 'proxies/SafeProxyFactory.sol/SafeProxyFactory.json',
   fallbackHandler: 'handler/CompatibilityFallbackHandler.sol/CompatibilityFallbackHandler.json',
   signMessageLib: 'libraries/SignMessageLib.sol/SignMessageLib.json',
+  multiSendCallOnly: 'libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json',
+  simulateTxAccessor: 'accessors/SimulateTxAccessor.sol/SimulateTxAccessor.json',
   proxy: 'proxies/SafeProxy.sol/SafeProxy.json',
 } as const
 type ArtifactName = keyof typeof artifactPaths
+
+/** The contracts deployed at canonical addresses, in deployment order. */
+export const SAFE_CONTRACT_NAMES = [
+  'singleton',
+  'singletonL2',
+  'factory',
+  'fallbackHandler',
+  'signMessageLib',
+  'multiSendCallOnly',
+  'simulateTxAccessor',
+] as const satisfies readonly ArtifactName[]
+type SafeContractName = (typeof SAFE_CONTRACT_NAMES)[number]
+
+/**
+ * Where an immutable sits in a contract's runtime code (byte offset, 32 bytes): the artifact's
+ * `deployedBytecode` has zeros there, the chain the value the constructor set. SimulateTxAccessor's only
+ * immutable is its own address (`ACCESSOR_SINGLETON = address(this)`); safe.test.ts checks the offset
+ * against the package's build-info `immutableReferences`.
+ */
+export const SELF_ADDRESS_IMMUTABLES: Partial<Record<SafeContractName, number>> = { simulateTxAccessor: 368 }
 
 const require = createRequire(import.meta.url)
 
@@ -78,21 +108,22 @@ function create2Address(bytecode: Hex): Address {
   return getContractAddress({ opcode: 'CREATE2', from: SAFE_SINGLETON_FACTORY, salt: ZERO_SALT, bytecode })
 }
 
-export type SafeContracts = {
-  singleton: Address
-  factory: Address
-  fallbackHandler: Address
-  signMessageLib: Address
-}
+export type SafeContracts = Record<SafeContractName, Address>
 
 /** Where the Safe contracts land (computed from the artifacts; equal to Safe's canonical v1.5.0 addresses). */
 export function safeContractAddresses(): SafeContracts {
-  return {
-    singleton: create2Address(safeArtifact('singleton').bytecode),
-    factory: create2Address(safeArtifact('factory').bytecode),
-    fallbackHandler: create2Address(safeArtifact('fallbackHandler').bytecode),
-    signMessageLib: create2Address(safeArtifact('signMessageLib').bytecode),
-  }
+  return Object.fromEntries(
+    SAFE_CONTRACT_NAMES.map((name) => [name, create2Address(safeArtifact(name).bytecode)]),
+  ) as SafeContracts
+}
+
+/** The runtime code `name` has once deployed at `address`: the artifact's, with its address immutable filled in. */
+export function expectedRuntimeCode(name: SafeContractName, address: Address): Hex {
+  const code = safeArtifact(name).deployedBytecode
+  const offset = SELF_ADDRESS_IMMUTABLES[name]
+  if (offset === undefined) return code
+  const at = 2 + offset * 2
+  return `0x${code.slice(2, at)}${pad(address.toLowerCase() as Hex, { size: 32 }).slice(2)}${code.slice(at + 64)}`
 }
 
 /** `setup(...)` calldata for a Safe with these owners and threshold and the CompatibilityFallbackHandler. */

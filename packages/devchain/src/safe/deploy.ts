@@ -2,7 +2,9 @@
 import { type Address, concatHex, type Hash } from 'viem'
 import { anvilAccounts } from '../accounts.ts'
 import {
+  expectedRuntimeCode,
   predictSafeAddress,
+  SAFE_CONTRACT_NAMES,
   SAFE_SINGLETON_FACTORY,
   SAFE_VERSION,
   type SafeContracts,
@@ -13,7 +15,14 @@ import {
   safeProxyFactoryAbi,
   ZERO_SALT,
 } from './contracts.ts'
-import { type ChainTarget, clients, fundRelayer, safeRelayer, successfulReceipt } from './relayer.ts'
+import {
+  type ChainTarget,
+  type Clients,
+  clients,
+  fundRelayer,
+  safeRelayer,
+  successfulReceipt,
+} from './relayer.ts'
 
 export type DemoSafe = { address: Address; owners: Address[]; threshold: number }
 
@@ -29,7 +38,7 @@ export type SafeDeployment = SafeContracts & {
 export const demoSafes = {
   oneOfOne: { owners: [1], threshold: 1, saltNonce: 1n },
   twoOfThree: { owners: [1, 2, 3], threshold: 2, saltNonce: 2n },
-} as const satisfies Record<string, { owners: readonly number[]; threshold: number; saltNonce: bigint }>
+} as const satisfies Record<string, DemoSafeSpec>
 
 function anvilAddress(index: number): Address {
   const found = anvilAccounts[index]
@@ -38,8 +47,8 @@ function anvilAddress(index: number): Address {
 }
 
 /**
- * Deploys Safe v1.5.0 (singleton, SafeProxyFactory, CompatibilityFallbackHandler, SignMessageLib) at the
- * canonical addresses, then a 1-of-1 Safe (Ada) and a 2-of-3 Safe (Ada, Ben, Cleo). Deterministic: the
+ * Deploys Safe v1.5.0 (the Safe and SafeL2 singletons, SafeProxyFactory, CompatibilityFallbackHandler,
+ * SignMessageLib, MultiSendCallOnly, SimulateTxAccessor) at the canonical addresses, then a 1-of-1 Safe (Ada) and a 2-of-3 Safe (Ada, Ben, Cleo). Deterministic: the
  * same addresses on every chain. Anything already deployed is left alone, so calling it twice is harmless.
  * Sends from `safeRelayer()` only; accounts 0–9 keep their nonces.
  */
@@ -57,9 +66,8 @@ export async function deploySafes({ rpcUrl, chainId }: ChainTarget): Promise<Saf
   }
 
   const contracts = safeContractAddresses()
-  const names = ['singleton', 'factory', 'fallbackHandler', 'signMessageLib'] as const
-  const deployments: { name: (typeof names)[number]; hash: Hash }[] = []
-  for (const name of names) {
+  const deployments: { name: (typeof SAFE_CONTRACT_NAMES)[number]; hash: Hash }[] = []
+  for (const name of SAFE_CONTRACT_NAMES) {
     const code = await c.publicClient.getCode({ address: contracts[name] })
     if (code && code !== '0x') continue
     const hash = await c.walletClient.sendTransaction({
@@ -70,9 +78,9 @@ export async function deploySafes({ rpcUrl, chainId }: ChainTarget): Promise<Saf
     deployments.push({ name, hash })
   }
   for (const { name, hash } of deployments) await successfulReceipt(c, hash, `deploying Safe ${name}`)
-  for (const name of names) {
+  for (const name of SAFE_CONTRACT_NAMES) {
     const code = await c.publicClient.getCode({ address: contracts[name] })
-    if (code !== safeArtifact(name).deployedBytecode) {
+    if (code !== expectedRuntimeCode(name, contracts[name])) {
       throw new Error(`Safe ${name} at ${contracts[name]} does not have the v${SAFE_VERSION} code`)
     }
   }
@@ -80,37 +88,48 @@ export async function deploySafes({ rpcUrl, chainId }: ChainTarget): Promise<Saf
   const safes = {} as Record<keyof typeof demoSafes, DemoSafe>
   const creations: Hash[] = []
   for (const key of Object.keys(demoSafes) as (keyof typeof demoSafes)[]) {
-    const spec = demoSafes[key]
-    const owners = spec.owners.map(anvilAddress)
-    const initializer = safeInitializer({
-      owners,
-      threshold: spec.threshold,
-      fallbackHandler: contracts.fallbackHandler,
-    })
-    const address = predictSafeAddress({
-      factory: contracts.factory,
-      singleton: contracts.singleton,
-      initializer,
-      saltNonce: spec.saltNonce,
-    })
-    safes[key] = { address, owners, threshold: spec.threshold }
-    const code = await c.publicClient.getCode({ address })
-    if (code && code !== '0x') continue
-    creations.push(
-      await c.walletClient.writeContract({
-        account: relayer,
-        address: contracts.factory,
-        abi: safeProxyFactoryAbi,
-        functionName: 'createProxyWithNonce',
-        args: [contracts.singleton, initializer, spec.saltNonce],
-      }),
-    )
+    const { safe, creation } = await sendSafeCreation(c, demoSafes[key])
+    safes[key] = safe
+    if (creation) creations.push(creation)
   }
   for (const hash of creations) await successfulReceipt(c, hash, 'creating a demo Safe')
-  for (const safe of Object.values(safes)) {
-    const code = await c.publicClient.getCode({ address: safe.address })
-    if (!code || code === '0x') throw new Error(`no Safe was created at ${safe.address}`)
-  }
+  for (const safe of Object.values(safes)) await assertSafeCreated(c, safe)
 
   return { chainId, ...contracts, oneOfOne: safes.oneOfOne, twoOfThree: safes.twoOfThree }
+}
+
+export type DemoSafeSpec = { owners: readonly number[]; threshold: number; saltNonce: bigint }
+
+/**
+ * The Safe `spec` describes (owners as anvil account indexes) and, unless it exists already, the hash of
+ * the `createProxyWithNonce` transaction sent for it by `safeRelayer()` (not yet mined).
+ */
+export async function sendSafeCreation(
+  c: Clients,
+  spec: DemoSafeSpec,
+): Promise<{ safe: DemoSafe; creation: Hash | null }> {
+  const contracts = safeContractAddresses()
+  const owners = spec.owners.map(anvilAddress)
+  const initializer = safeInitializer({
+    owners,
+    threshold: spec.threshold,
+    fallbackHandler: contracts.fallbackHandler,
+  })
+  const address = predictSafeAddress({ ...contracts, initializer, saltNonce: spec.saltNonce })
+  const safe = { address, owners, threshold: spec.threshold }
+  const code = await c.publicClient.getCode({ address })
+  if (code && code !== '0x') return { safe, creation: null }
+  const creation = await c.walletClient.writeContract({
+    account: safeRelayer(),
+    address: contracts.factory,
+    abi: safeProxyFactoryAbi,
+    functionName: 'createProxyWithNonce',
+    args: [contracts.singleton, initializer, spec.saltNonce],
+  })
+  return { safe, creation }
+}
+
+export async function assertSafeCreated(c: Clients, safe: DemoSafe) {
+  const code = await c.publicClient.getCode({ address: safe.address })
+  if (!code || code === '0x') throw new Error(`no Safe was created at ${safe.address}`)
 }

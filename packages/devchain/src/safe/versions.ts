@@ -139,8 +139,7 @@ export type CreatedSafe = { address: Address; version: SafeVersion; l2: boolean;
 
 /**
  * Creates a Safe of `version` (its contracts deployed first when missing) with these owners and threshold
- * and the release's CompatibilityFallbackHandler. v1.5.0 has no L2 singleton here (deploySafes deploys the
- * L1 one).
+ * and the release's CompatibilityFallbackHandler.
  */
 export async function createSafeOfVersion(
   target: ChainTarget,
@@ -155,9 +154,9 @@ export async function createSafeOfVersion(
   const c = clients(target)
   let contracts: { singleton: Address; factory: Address; fallbackHandler: Address }
   if (version === '1.5.0') {
-    if (l2) throw new Error('Safe v1.5.0 L2 is not deployed by the devchain')
     await deploySafes(target)
-    contracts = safeContractAddresses()
+    const current = safeContractAddresses()
+    contracts = { ...current, singleton: l2 ? current.singletonL2 : current.singleton }
   } else {
     const older = await deployOlderSafe(target, version)
     contracts = { ...older, singleton: l2 ? older.singletonL2 : older.singleton }

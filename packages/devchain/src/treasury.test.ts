@@ -1,0 +1,205 @@
+import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  encodePacked,
+  erc20Abi,
+  type Hex,
+  http,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+  size,
+} from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { anvilAccounts } from './accounts.ts'
+import { type AnvilInstance, getFreePort, startAnvil } from './anvil.ts'
+import { type DemoDeployment, deployDemoDao } from './demo-dao.ts'
+import {
+  DEMO_TREASURY_FUNDING,
+  DEMO_USDG,
+  type DemoTreasury,
+  demoUsdgAddress,
+  deployDemoTreasury,
+  deploySafes,
+  executeSafeTransaction,
+  multiSendCallOnlyAbi,
+  safeAbi,
+  safeRelayer,
+} from './safe.ts'
+
+const chainId = 31337
+const anvils: AnvilInstance[] = []
+let rpcUrl: string
+let demo: DemoDeployment
+let treasury: DemoTreasury
+
+function address(index: number): Address {
+  const found = anvilAccounts[index]
+  if (!found) throw new Error(`no anvil account ${index}`)
+  return found.address
+}
+const [deployer, ada, ben, cleo] = [0, 1, 2, 3].map(address) as [Address, Address, Address, Address]
+// Payees outside the demo's accounts.
+const payeeA: Address = '0x00000000000000000000000000000000000a11ce'
+const payeeB: Address = '0x0000000000000000000000000000000000000b0b'
+
+const reader = (url: string) => createPublicClient({ transport: http(url), cacheTime: 0 })
+
+async function freshChain(): Promise<{ url: string; demo: DemoDeployment }> {
+  const anvil = await startAnvil({ port: await getFreePort(), chainId, quiet: true })
+  anvils.push(anvil)
+  return { url: anvil.url, demo: await deployDemoDao({ rpcUrl: anvil.url, chainId }) }
+}
+
+beforeAll(async () => {
+  ;({ url: rpcUrl, demo } = await freshChain())
+  treasury = await deployDemoTreasury({ rpcUrl, chainId, governanceToken: demo.token })
+}, 60_000)
+afterAll(async () => {
+  await Promise.all(anvils.map((a) => a.stop()))
+})
+
+function safeNonce(safe: Address) {
+  return reader(rpcUrl).readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })
+}
+function tokenBalance(token: Address, holder: Address) {
+  return reader(rpcUrl).readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [holder],
+  })
+}
+
+/** MultiSendCallOnly's packed batch: per call uint8 operation (0), address, uint256 value, uint256 length, bytes. */
+function multiSend(calls: { to: Address; value?: bigint; data?: Hex }[]): Hex {
+  const packed = calls.map(({ to, value = 0n, data = '0x' }) =>
+    encodePacked(
+      ['uint8', 'address', 'uint256', 'uint256', 'bytes'],
+      [0, to, value, BigInt(size(data)), data],
+    ),
+  )
+  return encodeFunctionData({
+    abi: multiSendCallOnlyAbi,
+    functionName: 'multiSend',
+    args: [`0x${packed.map((p) => p.slice(2)).join('')}`],
+  })
+}
+const usdgTransfer = (to: Address, amount: bigint) =>
+  encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] })
+
+describe('the demo treasury', () => {
+  test('a 2-of-3 Safe of Ada, Ben and Cleo with its own salt, funded with ETH, GHD and USDG; its start block is its creation', async () => {
+    const client = reader(rpcUrl)
+    const signIn = await deploySafes({ rpcUrl, chainId })
+    expect(treasury.safe).toEqual({ address: treasury.safe.address, owners: [ada, ben, cleo], threshold: 2 })
+    expect([signIn.oneOfOne.address, signIn.twoOfThree.address]).not.toContain(treasury.safe.address)
+    const read = (functionName: 'getOwners' | 'getThreshold' | 'VERSION') =>
+      client.readContract({ address: treasury.safe.address, abi: safeAbi, functionName })
+    expect(await read('getOwners')).toEqual([ada, ben, cleo])
+    expect(await read('getThreshold')).toBe(2n)
+    expect(await read('VERSION')).toBe('1.5.0')
+
+    expect(treasury.tokens).toEqual([demo.token, treasury.usdg])
+    expect(treasury.usdg).toBe(demoUsdgAddress())
+    const usdg = { address: treasury.usdg, abi: erc20Abi } as const
+    expect(await client.readContract({ ...usdg, functionName: 'symbol' })).toBe('USDG')
+    expect(await client.readContract({ ...usdg, functionName: 'decimals' })).toBe(6)
+    expect(await client.readContract({ ...usdg, functionName: 'totalSupply' })).toBe(DEMO_USDG.supply)
+
+    expect(await client.getBalance({ address: treasury.safe.address })).toBe(DEMO_TREASURY_FUNDING.eth)
+    expect(await tokenBalance(demo.token, treasury.safe.address)).toBe(DEMO_TREASURY_FUNDING.ghd)
+    expect(await tokenBalance(treasury.usdg, treasury.safe.address)).toBe(DEMO_TREASURY_FUNDING.usdg)
+    expect(await tokenBalance(treasury.usdg, deployer)).toBe(DEMO_USDG.supply - DEMO_TREASURY_FUNDING.usdg)
+    // Minted by the token's owner: no member's balance (or voting power) moved.
+    for (const member of demo.members) {
+      expect(await tokenBalance(demo.token, member.address)).toBe(BigInt(member.balance))
+    }
+
+    const [setup] = parseEventLogs({
+      abi: safeAbi,
+      eventName: 'SafeSetup',
+      logs: await client.getLogs({ address: treasury.safe.address, fromBlock: 0n }),
+    })
+    expect(setup?.blockNumber).toBe(BigInt(treasury.startBlock))
+    expect(setup?.args.owners).toEqual([ada, ben, cleo])
+  })
+
+  test('deploying again sends nothing and returns the same treasury; a fresh chain gets the same addresses', async () => {
+    const client = reader(rpcUrl)
+    const nonces = () =>
+      Promise.all([deployer, safeRelayer().address].map((a) => client.getTransactionCount({ address: a })))
+    const before = await nonces()
+    expect(await deployDemoTreasury({ rpcUrl, chainId, governanceToken: demo.token })).toEqual(treasury)
+    expect(await nonces()).toEqual(before)
+
+    const other = await freshChain()
+    const again = await deployDemoTreasury({ rpcUrl: other.url, chainId, governanceToken: other.demo.token })
+    expect(again).toEqual(treasury)
+  }, 60_000)
+})
+
+describe('executing the treasury’s transactions (executeSafeTransaction)', () => {
+  test('two owners execute a batch through the canonical MultiSendCallOnly (DELEGATECALL); the hash is the ExecutionSuccess topic and the nonce advances', async () => {
+    const safe = treasury.safe.address
+    const client = reader(rpcUrl)
+    const nonce = await safeNonce(safe)
+    const ethBefore = await client.getBalance({ address: payeeB })
+    const executed = await executeSafeTransaction(
+      { rpcUrl, chainId },
+      {
+        safe,
+        signers: [cleo, ada],
+        to: (await deploySafes({ rpcUrl, chainId })).multiSendCallOnly,
+        operation: 1,
+        data: multiSend([
+          { to: treasury.usdg, data: usdgTransfer(payeeA, parseUnits('1200', 6)) },
+          { to: payeeB, value: parseEther('1.5') },
+        ]),
+      },
+    )
+    expect(executed).toMatchObject({ nonce, status: 'success' })
+    const receipt = await client.getTransactionReceipt({ hash: executed.transactionHash })
+    const [success] = parseEventLogs({ abi: safeAbi, eventName: 'ExecutionSuccess', logs: receipt.logs })
+    expect(success?.args.txHash).toBe(executed.safeTxHash)
+    expect(await safeNonce(safe)).toBe(nonce + 1n)
+    expect(await tokenBalance(treasury.usdg, payeeA)).toBe(parseUnits('1200', 6))
+    expect(await client.getBalance({ address: payeeB })).toBe(ethBefore + parseEther('1.5'))
+  })
+
+  test('a failing call with safeTxGas 0 reverts and keeps the nonce; with safeTxGas > 0 it logs ExecutionFailure and uses the nonce', async () => {
+    const safe = treasury.safe.address
+    const tooMuch = { to: treasury.usdg, data: usdgTransfer(payeeA, DEMO_USDG.supply) }
+    const nonce = await safeNonce(safe)
+    const reverted = await executeSafeTransaction(
+      { rpcUrl, chainId },
+      { safe, signers: [ada, ben], ...tooMuch },
+    )
+    expect(reverted.status).toBe('reverted')
+    expect(await safeNonce(safe)).toBe(nonce)
+
+    const failed = await executeSafeTransaction(
+      { rpcUrl, chainId },
+      { safe, signers: [ada, ben], ...tooMuch, safeTxGas: 100_000n },
+    )
+    expect(failed).toMatchObject({ nonce, status: 'success' })
+    const receipt = await reader(rpcUrl).getTransactionReceipt({ hash: failed.transactionHash })
+    const [failure] = parseEventLogs({ abi: safeAbi, eventName: 'ExecutionFailure', logs: receipt.logs })
+    expect(failure?.args.txHash).toBe(failed.safeTxHash)
+    expect(await safeNonce(safe)).toBe(nonce + 1n)
+    expect(await tokenBalance(treasury.usdg, payeeA)).toBe(parseUnits('1200', 6))
+  })
+})
+
+test('governance token stays the demo token: treasury funding mints through its owner, account 0', async () => {
+  const client = reader(rpcUrl)
+  expect(
+    await client.readContract({ address: demo.token, abi: governanceTokenAbi, functionName: 'owner' }),
+  ).toBe(deployer)
+  const supply = demo.members.reduce((sum, m) => sum + BigInt(m.balance), 0n) + DEMO_TREASURY_FUNDING.ghd
+  expect(
+    await client.readContract({ address: demo.token, abi: governanceTokenAbi, functionName: 'totalSupply' }),
+  ).toBe(supply)
+})
