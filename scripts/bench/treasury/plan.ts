@@ -15,7 +15,7 @@ export const ROUND_SECONDS = 4 * 24 * 3600
  * Every this many transfers one leaves in a Safe execution of its own (an `ExecutionSuccess` with a decoded
  * ERC-20 transfer, the rows a DAO's payouts make); a treasury with fewer transfers has one.
  */
-export const EXECUTED_EVERY = 1000
+const EXECUTED_EVERY = 1000
 /** Distinct payees of the outgoing transfers: a DAO pays the same contributors again and again. */
 export const PAYEES = 1000
 /** Blocks per eth_getLogs for the index: a round is ≈ 1000 Transfer logs in 3 blocks. */

@@ -22,7 +22,7 @@ export type Storage = { dataDir: string } | { databaseUrl: string }
 type SyncRun = TreasuryBenchResult['browser']['smallSync']
 
 /** The API server for `treasury` on `storage`, configured as `npm start` configures the demo's. */
-export async function startTreasuryServer(
+async function startTreasuryServer(
   chain: TreasuryChain,
   treasury: BenchTreasury,
   storage: Storage,
