@@ -8,6 +8,8 @@ import {
   governanceDomain,
   LOCAL_CHAIN_ID,
   type ProposalMessage,
+  type ProposalMessageV1,
+  type ProposalMessageV2,
   signGovernanceMessage,
   type VoteMessage,
 } from '@guildhall/core'
@@ -25,16 +27,20 @@ export const demoDomain = (deployment: { token: Address }): GovernanceDomain =>
 
 type Signer = Pick<LocalAccount, 'address' | 'signTypedData'>
 
+/** The fields a test names; any version 2 field (or `version: 2`) makes a version 2 proposal. */
+export type ProposalFields = Partial<Omit<ProposalMessageV2, 'version'>> & { version?: 2; snapshot: number }
+
 /**
  * A basic proposal by `author` at `snapshot` under the demo DAO's rules (quorum 1,000, threshold 1 token),
- * open from a minute ago for three hours, written half a minute ago; `fields` change any of it.
+ * open from a minute ago for three hours, written half a minute ago; `fields` change any of it. Version 2
+ * fields not named default to none: no category, no actions.
  */
 export function proposalMessage(
   author: { address: Address },
-  { snapshot, ...fields }: Partial<ProposalMessage> & { snapshot: number },
+  { version, category, changesSafeSettings, actions, ...fields }: ProposalFields,
 ): ProposalMessage {
   const now = nowSeconds()
-  return {
+  const v1: ProposalMessageV1 = {
     author: author.address,
     title: 'Repair the roof',
     body: 'The **roof** leaks.',
@@ -42,21 +48,26 @@ export function proposalMessage(
     choices: [...BASIC_CHOICES],
     start: now - 60,
     end: now + 3 * 3600,
-    snapshot,
     quorum: '1000000000000000000000',
     threshold: '1000000000000000000',
     abstainCountsToQuorum: true,
     timestamp: now - 30,
     ...fields,
   }
+  if (version === undefined && category === undefined && changesSafeSettings === undefined && !actions)
+    return v1
+  return {
+    ...v1,
+    version: 2,
+    category: category ?? '',
+    changesSafeSettings: changesSafeSettings ?? false,
+    actions: actions ?? [],
+  }
 }
 
 /** `proposalMessage(author, fields)` signed by `author`: `{ message, signature, id }`. */
-export const signProposal = (
-  author: Signer,
-  domain: GovernanceDomain,
-  fields: Partial<ProposalMessage> & { snapshot: number },
-) => signGovernanceMessage(author, domain, { type: 'Proposal', message: proposalMessage(author, fields) })
+export const signProposal = (author: Signer, domain: GovernanceDomain, fields: ProposalFields) =>
+  signGovernanceMessage(author, domain, { type: 'Proposal', message: proposalMessage(author, fields) })
 
 /** A vote by `voter` on `proposal` for choice 1, with no reason, written now; `fields` change any of it. */
 export const signVote = (

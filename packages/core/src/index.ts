@@ -133,6 +133,8 @@ export type {
   DelegateStatementMessage,
   GovernanceDomain,
   ProposalMessage,
+  ProposalMessageV1,
+  ProposalMessageV2,
   SignedDelegateStatement,
   SignedProposal,
   SignedVote,
@@ -201,6 +203,43 @@ export {
   tally,
   voteContribution,
 } from './tally.ts'
+export type {
+  ActionArgument,
+  ActionContext,
+  ActionFinding,
+  ActionKind,
+  DecodedAction,
+  KnownToken,
+  ProposalAction,
+} from './treasury/actions.ts'
+export {
+  actionProblems,
+  actionWarnings,
+  decodeAction,
+  erc20ActionAbi,
+  proposalActionSchema,
+  safeSettingsAbi,
+  UNLIMITED_APPROVAL_FLOOR,
+} from './treasury/actions.ts'
+export type { MultiSendCall, MultiSendInput, MultiSendVersion } from './treasury/multi-send.ts'
+export {
+  decodeMultiSend,
+  encodeMultiSend,
+  isCanonicalMultiSendCallOnly,
+  MULTI_SEND_CALL_ONLY,
+  MultiSendFormatError,
+  multiSendAbi,
+  OPERATION_CALL,
+  OPERATION_DELEGATE_CALL,
+} from './treasury/multi-send.ts'
+export type { SafeTarget, SafeTransaction } from './treasury/safe-transaction.ts'
+export {
+  expectedSafeTransaction,
+  SAFE_TX_TYPES,
+  safeTransactionForActions,
+  safeTransactionHashes,
+  safeTransactionTypedData,
+} from './treasury/safe-transaction.ts'
 export {
   chainNotConfiguredMessage,
   SPEC_LIBRARY_MESSAGES,

@@ -47,18 +47,21 @@ export const signatureSchema = z.pipe(
 )
 
 /**
- * An amount of the governance token in its base units (wei for 18 decimals): a uint256 as a decimal
- * string without leading zeros, as a signed proposal and the configured rules carry it.
+ * A uint256 as a decimal string without leading zeros, as signed messages and the configured rules carry
+ * it; `what` names the unit in the refusal.
  */
-export const tokenAmountSchema = z.string().check(
-  // Aborts: the range check would throw on what BigInt cannot read ('1.5', 'x').
-  z.regex(/^(0|[1-9]\d{0,77})$/, {
-    message:
-      'must be a whole number of token units (base units, like 1000000000000000000), as a decimal string',
-    abort: true,
-  }),
-  z.refine((value) => BigInt(value) <= maxUint256, 'must fit in uint256'),
-)
+export const uint256StringSchema = (what: string) =>
+  z.string().check(
+    // Aborts: the range check would throw on what BigInt cannot read ('1.5', 'x').
+    z.regex(/^(0|[1-9]\d{0,77})$/, {
+      message: `must be a whole number of ${what}, as a decimal string`,
+      abort: true,
+    }),
+    z.refine((value) => BigInt(value) <= maxUint256, 'must fit in uint256'),
+  )
+
+/** An amount of the governance token in its base units (wei for 18 decimals): a signed proposal's quorum. */
+export const tokenAmountSchema = uint256StringSchema('token units (base units, like 1000000000000000000)')
 
 /** A whole number in an API answer (a bigint, a block number), as the server writes it: a decimal string. */
 export const decimalStringSchema = z.string().check(z.regex(/^\d+$/))

@@ -25,6 +25,9 @@ describe('limits (GOVERNANCE_LIMITS, one by one)', () => {
   const statementWith = (overrides: Partial<DelegateStatementMessage> | Record<string, unknown>) =>
     signedDelegateStatementSchema.safeParse({ message: { ...statement(), ...overrides }, signature })
   const L = GOVERNANCE_LIMITS
+  /** A version 2 proposal, for the limits of its actions and category. */
+  const v2 = { version: 2, category: '', changesSafeSettings: false, actions: [] }
+  const payment = { target: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: '1', data: '0x' }
   const names = (n: number) => Array.from({ length: n }, (_, i) => `Choice ${i + 1}`)
   const ahead = (seconds: number) => ({
     start: proposal.timestamp + seconds,
@@ -142,6 +145,30 @@ describe('limits (GOVERNANCE_LIMITS, one by one)', () => {
         ahead(0),
         ahead(10 * 365 * 24 * 3600),
         'A proposal may start at most 30 days after it is signed',
+      ],
+    ],
+    actionsMax: [
+      [
+        proposalWith,
+        { ...v2, actions: Array.from({ length: L.actionsMax }, () => payment) },
+        { ...v2, actions: Array.from({ length: L.actionsMax + 1 }, () => payment) },
+        'A proposal carries at most 16 actions',
+      ],
+    ],
+    actionDataMaxBytes: [
+      [
+        proposalWith,
+        { ...v2, actions: [{ ...payment, data: `0x${'ab'.repeat(L.actionDataMaxBytes)}` }] },
+        { ...v2, actions: [{ ...payment, data: `0x${'ab'.repeat(L.actionDataMaxBytes + 1)}` }] },
+        'The data must be at most 4096 bytes',
+      ],
+    ],
+    categoryMax: [
+      [
+        proposalWith,
+        { ...v2, category: 'x'.repeat(L.categoryMax) },
+        { ...v2, category: 'x'.repeat(L.categoryMax + 1) },
+        'The category must be at most 40 characters',
       ],
     ],
   }

@@ -2,18 +2,25 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import {
+  concatHex,
+  encodeAbiParameters,
   type Hex,
   hashStruct,
   hashTypedData,
   keccak256,
+  parseAbiParameters,
   type TypedDataDefinition,
+  toHex,
   type VerifyTypedDataParameters,
   verifyTypedData,
 } from 'viem'
 import { describe, expect, test } from 'vitest'
+import type { ProposalAction } from '../treasury/actions.ts'
 import {
   delegateStatementId,
   delegateStatementTypedData,
+  type ProposalMessage,
+  type ProposalMessageV2,
   proposalId,
   proposalMessageSchema,
   proposalTypedData,
@@ -169,5 +176,160 @@ describe('signGovernanceMessage', () => {
       delegateStatementTypedData(domain, statement()) as TypedDataDefinition,
       delegateStatementId(domain, statement()),
     )
+  })
+})
+
+describe('proposal versions (ADR 048)', () => {
+  const payment = { target: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: '5', data: '0x' } as const
+  const call = {
+    target: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    value: '0',
+    data: '0xa9059cbb00',
+  } as const
+  const v2 = (overrides: Partial<ProposalMessageV2> = {}): ProposalMessageV2 => ({
+    ...proposal,
+    version: 2,
+    category: 'Grants',
+    changesSafeSettings: false,
+    actions: [payment, call],
+    ...overrides,
+  })
+
+  test('default: a version 1 proposal keeps the id and the signature it had before version 2 existed', async () => {
+    // Recorded from the version 1 code before version 2 was added: ids already stored must never change.
+    expect(proposalId(domain, proposal)).toBe(
+      '0x5b5c239c42081aedababee52be938cfd0761b92953a6b20118611048379ff2a8',
+    )
+    expect(await author.signTypedData(proposalTypedData(domain, proposal))).toBe(
+      '0x9d70ae0f1deff89a286e934ba18f2c0dfd1f2e109a39a40cc9c885d4e343cebb5813a974c83db3a75d0d21746f8011773ce45882d147ff99defb7c6f9046f5ad1c',
+    )
+    expect(proposalTypedData(domain, proposal).types).not.toHaveProperty('Action')
+  })
+
+  test('behavior: version 2 hashes as EIP-712 spells it out: version 1 fields, category, changesSafeSettings, Action[] actions', () => {
+    const message = v2()
+    const actionType = 'Action(address target,uint256 value,bytes data)'
+    const proposalType = `Proposal(address author,string title,string body,string kind,string[] choices,uint64 start,uint64 end,uint64 snapshot,uint256 quorum,uint256 threshold,bool abstainCountsToQuorum,uint64 timestamp,string category,bool changesSafeSettings,Action[] actions)${actionType}`
+    const hashText = (text: string) => keccak256(toHex(text))
+    const actionHash = (action: ProposalAction) =>
+      keccak256(
+        encodeAbiParameters(parseAbiParameters('bytes32, address, uint256, bytes32'), [
+          hashText(actionType),
+          action.target,
+          BigInt(action.value),
+          keccak256(action.data),
+        ]),
+      )
+    const struct = keccak256(
+      encodeAbiParameters(
+        parseAbiParameters(
+          'bytes32, address, bytes32, bytes32, bytes32, bytes32, uint64, uint64, uint64, uint256, uint256, bool, uint64, bytes32, bool, bytes32',
+        ),
+        [
+          hashText(proposalType),
+          message.author,
+          hashText(message.title),
+          hashText(message.body),
+          hashText(message.kind),
+          keccak256(concatHex(message.choices.map(hashText))),
+          BigInt(message.start),
+          BigInt(message.end),
+          BigInt(message.snapshot),
+          BigInt(message.quorum),
+          BigInt(message.threshold),
+          message.abstainCountsToQuorum,
+          BigInt(message.timestamp),
+          hashText(message.category),
+          message.changesSafeSettings,
+          keccak256(concatHex(message.actions.map(actionHash))),
+        ],
+      ),
+    )
+    const typedData = proposalTypedData(domain, message)
+    expect(hashStruct({ data: typedData.message, primaryType: 'Proposal', types: typedData.types })).toBe(
+      struct,
+    )
+    expect(proposalId(domain, message)).toBe(hashTypedData(typedData))
+  })
+
+  test('behavior: a version 2 signature verifies under its own types only; every signed field changes the id', async () => {
+    const message = v2()
+    const signature = await author.signTypedData(proposalTypedData(domain, message))
+    expect(
+      await verifyTypedData({
+        ...proposalTypedData(domain, message),
+        address: author.address,
+        signature,
+      } as VerifyTypedDataParameters),
+    ).toBe(true)
+    const { version: _, category: __, changesSafeSettings: ___, actions: ____, ...asV1 } = message
+    const others: ProposalMessage[] = [
+      asV1,
+      v2({ category: 'Operations' }),
+      v2({ changesSafeSettings: true }),
+      v2({ actions: [payment] }),
+      v2({ actions: [call, payment] }),
+      v2({ actions: [{ ...payment, value: '6' }, call] }),
+      v2({ actions: [payment, { ...call, data: '0xa9059cbb01' }] }),
+    ]
+    const ids = new Set([proposalId(domain, message), ...others.map((other) => proposalId(domain, other))])
+    expect(ids.size).toBe(others.length + 1)
+    for (const other of others) {
+      const data = proposalTypedData(domain, other)
+      expect(
+        await verifyTypedData({ ...data, address: author.address, signature } as VerifyTypedDataParameters),
+      ).toBe(false)
+    }
+    // Without actions or a category it is still version 2, with its own id.
+    expect(proposalId(domain, v2({ category: '', actions: [] }))).not.toBe(proposalId(domain, proposal))
+  })
+
+  test('behavior: the schema reads version 1 and version 2 JSON back unchanged, ids included', () => {
+    const json = JSON.parse(JSON.stringify(v2()))
+    expect(proposalMessageSchema.parse(json)).toEqual(v2())
+    expect(proposalId(domain, proposalMessageSchema.parse(json))).toBe(proposalId(domain, v2()))
+    expect(proposalMessageSchema.parse(JSON.parse(JSON.stringify(proposal)))).toEqual(proposal)
+  })
+
+  test.each([
+    [
+      'actions on a single-choice proposal',
+      v2({ kind: 'single-choice', choices: ['A', 'B'] }),
+      'actions',
+      'Only a basic proposal (For, Against, Abstain) may carry actions: its result says whether to make them',
+    ],
+    [
+      'the settings flag with no actions',
+      v2({ changesSafeSettings: true, actions: [] }),
+      'changesSafeSettings',
+      "A proposal that changes the Safe's settings carries the actions that change them",
+    ],
+    [
+      'version 3',
+      { ...v2(), version: 3 },
+      'version',
+      'The version must be 2, or absent for a version 1 proposal',
+    ],
+    [
+      'a version 1 proposal with a category',
+      { ...proposal, category: 'Grants' },
+      '',
+      'Unrecognized key: "category"',
+    ],
+    [
+      'a version 2 proposal without actions',
+      (({ actions: _, ...rest }) => rest)(v2()),
+      'actions',
+      'Invalid input: expected array, received undefined',
+    ],
+    [
+      'a zero-address target',
+      v2({ actions: [{ ...payment, target: '0x0000000000000000000000000000000000000000' }] }),
+      'actions.0.target',
+      'The target must not be the zero address',
+    ],
+  ])('parameters: %s is refused at its field with a sentence', (_name, message, path, text) => {
+    const parsed = proposalMessageSchema.safeParse(message)
+    expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([[path, text]])
   })
 })

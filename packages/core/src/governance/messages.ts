@@ -13,6 +13,7 @@ import {
   type TypedDataDomain,
 } from 'viem'
 import { bytes32Schema, checksummedAddressSchema, signatureSchema, tokenAmountSchema } from '../primitives.ts'
+import { proposalActionsSchema } from '../treasury/actions.ts'
 import { z } from '../zod.ts'
 import { durationInWords, GOVERNANCE_LIMITS, PROPOSAL_KINDS } from './rules.ts'
 
@@ -51,6 +52,25 @@ const proposalTypes = {
     { name: 'threshold', type: 'uint256' },
     { name: 'abstainCountsToQuorum', type: 'bool' },
     { name: 'timestamp', type: 'uint64' },
+  ],
+} as const
+
+/**
+ * Version 2 (ADR 048): version 1's fields in their order, then the category, whether the proposal changes
+ * its Safe's settings, and the actions the Safe makes once it passes. A new type hash, so version 1's
+ * messages keep their types and ids.
+ */
+const proposalTypesV2 = {
+  Proposal: [
+    ...proposalTypes.Proposal,
+    { name: 'category', type: 'string' },
+    { name: 'changesSafeSettings', type: 'bool' },
+    { name: 'actions', type: 'Action[]' },
+  ],
+  Action: [
+    { name: 'target', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'data', type: 'bytes' },
   ],
 } as const
 
@@ -94,67 +114,113 @@ const text = (max: number, what: string) =>
  */
 const unixSeconds = z.number().check(z.int('must be whole seconds'), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))
 
-export const proposalMessageSchema = z
-  .strictObject({
-    author: checksummedAddressSchema,
-    title: text(GOVERNANCE_LIMITS.titleMax, 'The title').check(
-      z.refine((value) => value.trim().length > 0, 'The title must not be empty'),
-    ),
-    body: text(GOVERNANCE_LIMITS.bodyMax, 'The body'),
-    kind: z.enum(PROPOSAL_KINDS, `The kind must be one of ${PROPOSAL_KINDS.join(', ')}`),
-    choices: z
-      .array(
-        text(GOVERNANCE_LIMITS.choiceMax, 'A choice').check(
-          z.refine((value) => value.trim().length > 0, 'A choice must not be empty'),
-        ),
-      )
-      .check(
-        z.minLength(
-          GOVERNANCE_LIMITS.choicesMin,
-          `A proposal needs at least ${GOVERNANCE_LIMITS.choicesMin} choices`,
-        ),
-        z.maxLength(
-          GOVERNANCE_LIMITS.choicesMax,
-          `A proposal has at most ${GOVERNANCE_LIMITS.choicesMax} choices`,
-        ),
-        z.refine((choices) => new Set(choices).size === choices.length, 'Each choice must appear once'),
+const proposalFieldsV1 = {
+  author: checksummedAddressSchema,
+  title: text(GOVERNANCE_LIMITS.titleMax, 'The title').check(
+    z.refine((value) => value.trim().length > 0, 'The title must not be empty'),
+  ),
+  body: text(GOVERNANCE_LIMITS.bodyMax, 'The body'),
+  kind: z.enum(PROPOSAL_KINDS, `The kind must be one of ${PROPOSAL_KINDS.join(', ')}`),
+  choices: z
+    .array(
+      text(GOVERNANCE_LIMITS.choiceMax, 'A choice').check(
+        z.refine((value) => value.trim().length > 0, 'A choice must not be empty'),
       ),
-    start: unixSeconds,
-    end: unixSeconds,
-    snapshot: z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)),
-    quorum: tokenAmountSchema,
-    threshold: tokenAmountSchema,
-    abstainCountsToQuorum: z.boolean(),
-    timestamp: unixSeconds,
+    )
+    .check(
+      z.minLength(
+        GOVERNANCE_LIMITS.choicesMin,
+        `A proposal needs at least ${GOVERNANCE_LIMITS.choicesMin} choices`,
+      ),
+      z.maxLength(
+        GOVERNANCE_LIMITS.choicesMax,
+        `A proposal has at most ${GOVERNANCE_LIMITS.choicesMax} choices`,
+      ),
+      z.refine((choices) => new Set(choices).size === choices.length, 'Each choice must appear once'),
+    ),
+  start: unixSeconds,
+  end: unixSeconds,
+  snapshot: z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)),
+  quorum: tokenAmountSchema,
+  threshold: tokenAmountSchema,
+  abstainCountsToQuorum: z.boolean(),
+  timestamp: unixSeconds,
+}
+
+/** The rules every version's proposal follows. */
+const proposalRules = z.superRefine((message: z.infer<z.ZodMiniObject<typeof proposalFieldsV1>>, context) => {
+  if (message.kind === 'basic' && message.choices.join('\n') !== BASIC_CHOICES.join('\n')) {
+    context.addIssue({
+      code: 'custom',
+      path: ['choices'],
+      message: `A basic proposal's choices are exactly ${BASIC_CHOICES.join(', ')}`,
+    })
+  }
+  const period = message.end - message.start
+  if (period < GOVERNANCE_LIMITS.periodMinSeconds || period > GOVERNANCE_LIMITS.periodMaxSeconds) {
+    context.addIssue({
+      code: 'custom',
+      path: ['end'],
+      message: `The voting period must last from ${durationInWords(GOVERNANCE_LIMITS.periodMinSeconds)} to ${durationInWords(GOVERNANCE_LIMITS.periodMaxSeconds)}`,
+    })
+  }
+  // Against its own signing time, so it needs no clock: the server bounds that time separately.
+  if (message.start - message.timestamp > GOVERNANCE_LIMITS.startMaxAheadSeconds) {
+    context.addIssue({
+      code: 'custom',
+      path: ['start'],
+      message: `A proposal may start at most ${durationInWords(GOVERNANCE_LIMITS.startMaxAheadSeconds)} after it is signed`,
+    })
+  }
+})
+
+/** Version 1: no `version` field, exactly the fields it always had. */
+const proposalMessageV1Schema = z
+  .strictObject({ ...proposalFieldsV1, version: z.optional(z.undefined()) })
+  .check(proposalRules)
+
+/** Version 2 (ADR 048): a category, and actions for the DAO's Safe (basic proposals only). */
+const proposalMessageV2Schema = z
+  .strictObject({
+    ...proposalFieldsV1,
+    version: z.literal(2),
+    /** '' for none; the API also checks it is one of the DAO's PROPOSAL_CATEGORIES. */
+    category: text(GOVERNANCE_LIMITS.categoryMax, 'The category'),
+    changesSafeSettings: z.boolean(),
+    actions: proposalActionsSchema,
   })
   .check(
+    proposalRules,
     z.superRefine((message, context) => {
-      if (message.kind === 'basic' && message.choices.join('\n') !== BASIC_CHOICES.join('\n')) {
+      if (message.kind !== 'basic' && message.actions.length > 0) {
         context.addIssue({
           code: 'custom',
-          path: ['choices'],
-          message: `A basic proposal's choices are exactly ${BASIC_CHOICES.join(', ')}`,
+          path: ['actions'],
+          message: `Only a basic proposal (${BASIC_CHOICES.join(', ')}) may carry actions: its result says whether to make them`,
         })
       }
-      const period = message.end - message.start
-      if (period < GOVERNANCE_LIMITS.periodMinSeconds || period > GOVERNANCE_LIMITS.periodMaxSeconds) {
+      if (message.changesSafeSettings && message.actions.length === 0) {
         context.addIssue({
           code: 'custom',
-          path: ['end'],
-          message: `The voting period must last from ${durationInWords(GOVERNANCE_LIMITS.periodMinSeconds)} to ${durationInWords(GOVERNANCE_LIMITS.periodMaxSeconds)}`,
-        })
-      }
-      // Against its own signing time, so it needs no clock: the server bounds that time separately.
-      if (message.start - message.timestamp > GOVERNANCE_LIMITS.startMaxAheadSeconds) {
-        context.addIssue({
-          code: 'custom',
-          path: ['start'],
-          message: `A proposal may start at most ${durationInWords(GOVERNANCE_LIMITS.startMaxAheadSeconds)} after it is signed`,
+          path: ['changesSafeSettings'],
+          message: "A proposal that changes the Safe's settings carries the actions that change them",
         })
       }
     }),
   )
+
+/**
+ * A proposal as signed: version 1 (no `version` field) or version 2 (`version: 2`); the version picks the
+ * EIP-712 types (`proposalTypedData`), so each keeps its own ids.
+ */
+export const proposalMessageSchema = z.discriminatedUnion(
+  'version',
+  [proposalMessageV1Schema, proposalMessageV2Schema],
+  { error: 'The version must be 2, or absent for a version 1 proposal' },
+)
 export type ProposalMessage = z.infer<typeof proposalMessageSchema>
+export type ProposalMessageV1 = z.infer<typeof proposalMessageV1Schema>
+export type ProposalMessageV2 = z.infer<typeof proposalMessageV2Schema>
 
 /**
  * Choices as the voter picked them, 1-based. Shape only: whether they fit the proposal (its number of
@@ -224,22 +290,36 @@ export const signedDelegateStatementSchema = z.strictObject({
 export type SignedDelegateStatement = z.infer<typeof signedDelegateStatementSchema>
 
 /** The typed data a wallet signs and the server verifies, numbers widened to what EIP-712 encodes. */
-export function proposalTypedData(domain: GovernanceDomain, message: ProposalMessage) {
-  return {
-    domain,
-    types: proposalTypes,
-    primaryType: 'Proposal',
-    message: {
-      ...message,
-      choices: [...message.choices],
-      start: BigInt(message.start),
-      end: BigInt(message.end),
-      snapshot: BigInt(message.snapshot),
-      quorum: BigInt(message.quorum),
-      threshold: BigInt(message.threshold),
-      timestamp: BigInt(message.timestamp),
-    },
-  } as const
+/** Typed by viem's general definition: the two versions' types differ, and every consumer takes either. */
+export function proposalTypedData(domain: GovernanceDomain, message: ProposalMessage): TypedDataDefinition {
+  const fields = {
+    author: message.author,
+    title: message.title,
+    body: message.body,
+    kind: message.kind,
+    choices: [...message.choices],
+    start: BigInt(message.start),
+    end: BigInt(message.end),
+    snapshot: BigInt(message.snapshot),
+    quorum: BigInt(message.quorum),
+    threshold: BigInt(message.threshold),
+    abstainCountsToQuorum: message.abstainCountsToQuorum,
+    timestamp: BigInt(message.timestamp),
+  }
+  if (message.version === 2) {
+    return {
+      domain,
+      types: proposalTypesV2,
+      primaryType: 'Proposal',
+      message: {
+        ...fields,
+        category: message.category,
+        changesSafeSettings: message.changesSafeSettings,
+        actions: message.actions.map((action) => ({ ...action, value: BigInt(action.value) })),
+      },
+    }
+  }
+  return { domain, types: proposalTypes, primaryType: 'Proposal', message: fields }
 }
 
 export function voteTypedData(domain: GovernanceDomain, message: VoteMessage) {

@@ -26,6 +26,11 @@ export const GOVERNANCE_LIMITS = {
   periodMaxSeconds: 90 * 24 * 60 * 60,
   /** A proposal may start at most this far ahead of its signing. */
   startMaxAheadSeconds: 30 * 24 * 60 * 60,
+  /** A proposal's actions (calls its Safe makes once it passes): how many, and each call's data in bytes. */
+  actionsMax: 16,
+  actionDataMaxBytes: 4_096,
+  /** A category's name, as PROPOSAL_CATEGORIES lists it. */
+  categoryMax: 40,
 } as const
 
 /**
