@@ -4,9 +4,10 @@
 // - incoming: contracts/BenchTransfers.sol's `transferEach` sends to the Safe, hundreds a transaction;
 // - outgoing: the Safe approved the helper once (a Safe execution), whose `transferFromEach` then moves the
 //   Safe's tokens to PAYEES payees, hundreds a transaction;
-// - every EXECUTED_EVERY-th transfer leaves in a Safe execution of its own (`execTransaction` calling the
-//   token's `transfer`, signed by two owners), so the history has executions to decode.
+// - every EXECUTED_EVERY-th transfer leaves in a Safe execution of its own, in the shape the app queues (the
+//   token's `transfer` batched through MultiSendCallOnly, signed by two owners): executions to decode.
 // Every one is a Transfer log with the Safe in topic 1 or 2, as a DAO's own would be.
+import { MULTI_SEND_CALL_ONLY, safeTransactionForActions } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { createSafeOfVersion, executeSafeTransaction } from '@guildhall/devchain/safe'
@@ -93,13 +94,22 @@ export async function prepareTreasuryChain({
       }
     }
 
-    /** Executes a call of the token from the Safe, signed by Ada and Ben; the block it landed in. */
+    /**
+     * Executes a call of the token from the Safe in the shape the app queues (one action batched through
+     * MultiSendCallOnly, gas fields 0), signed by Ada and Ben; the block it landed in.
+     */
     const execute = async (safe: Address, data: Hex) => {
+      const batch = safeTransactionForActions({
+        actions: [{ target: deployment.token, value: '0', data }],
+        nonce: 0, // executeSafeTransaction signs at the Safe's current nonce
+        multiSend: MULTI_SEND_CALL_ONLY['1.5.0'].address,
+      })
       const executed = await executeSafeTransaction(target, {
         safe,
         signers: OWNERS.slice(0, 2),
-        to: deployment.token,
-        data,
+        to: batch.to,
+        data: batch.data,
+        operation: 1,
       })
       // safeTxGas 0: a failing inner call reverts the whole transaction.
       if (executed.status !== 'success') throw new Error(`the Safe execution ${executed.safeTxHash} reverted`)
