@@ -13,6 +13,7 @@ import { securityPlugin, serverOptions } from './platform/http/security.ts'
 import { leaderJobs } from './platform/jobs/leader.ts'
 import type { Settings } from './settings/env.ts'
 import { tokenArea } from './token/area.ts'
+import { treasuryArea } from './treasury/area.ts'
 import { webShellPlugin } from './web/web-shell.ts'
 
 export interface AppDeps {
@@ -43,6 +44,7 @@ export async function buildApp({
   const auth = authArea(context)
   const token = tokenArea(context)
   const names = namesArea(context)
+  const treasury = treasuryArea(context, { profiles: names.profiles })
   const governance = governanceArea(context, token)
   const members =
     governance &&
@@ -51,7 +53,7 @@ export async function buildApp({
       profiles: names.profiles,
     })
 
-  const leadership = leaderJobs(database, [token.job, names.job], app.log)
+  const leadership = leaderJobs(database, [token.job, names.job, treasury.job], app.log)
   if (leadership) {
     app.addHook('onReady', async () => leadership.start())
     app.addHook('onClose', async () => leadership.stop())
@@ -59,7 +61,7 @@ export async function buildApp({
   // `tokenIndex: leader | standby` in /api/health, as before names had a refresher on the same leader.
   await app.register(healthRoutes, { database, leadership: token.job && leadership })
 
-  for (const area of [auth, governance, members, token, names]) {
+  for (const area of [auth, governance, members, token, names, treasury]) {
     if (area) await app.register(area.plugin)
   }
 

@@ -6,7 +6,7 @@
 // Consistency rules:
 // - Only blocks at least `confirmations` below the head are indexed; a deeper reorg is found by comparing the
 //   stored hash of the last indexed block with the chain's, then rewound to the newest stored block the
-//   chain still has (the fork point) and indexed again from there (index/rewind.ts).
+//   chain still has (the fork point) and indexed again from there (index/rewind.ts, platform/indexer/fork-point.ts).
 // - Each range's rows, the cursor and the members directory's rows (member-stats/token-moves.ts) are written in one
 //   transaction that first locks the cursor row and checks it is where this sync left it: a crash never
 //   half-applies a range, and two servers on one database never apply the same range twice (index/sync.ts).
@@ -15,16 +15,17 @@
 //
 // This class is the index's one door: code outside token/ imports it and the types below from this file,
 // never from index/, which holds its parts (reads.ts answers, sync.ts the range loop with token-logs.ts,
-// provider-limits.ts, chain-blocks.ts, checkpoints.ts and rewind.ts; cursor.ts the cursor row).
+// checkpoints.ts and rewind.ts; cursor.ts the cursor row). What it shares with the treasury index (log
+// ranges, block hashes and times, fork points) is in platform/indexer/.
 import { type Address, getAddress, type PublicClient } from 'viem'
 import type { Db } from '../platform/db/client.ts'
+import { DEFAULT_MAX_RANGE } from '../platform/indexer/log-range.ts'
 import { BackgroundLoop } from '../platform/jobs/background-loop.ts'
-import { DEFAULT_MAX_RANGE } from './index/provider-limits.ts'
 import { IndexReads } from './index/reads.ts'
 import { IndexSync, type SyncResult, type TokenIndexLogger } from './index/sync.ts'
 
+export { RETAINED_BLOCK_HASHES } from '../platform/indexer/fork-point.ts'
 export type { ZeroVotesCause } from './index/reads.ts'
-export { RETAINED_BLOCK_HASHES } from './index/rewind.ts'
 export type { SyncResult } from './index/sync.ts'
 
 export type TokenIndexOptions = {

@@ -99,26 +99,29 @@ export const treasuryTokenParamSchema = z.pipe(
 /** Unix seconds, as a query carries them. */
 const unixSecondsParam = z.coerce.number().check(z.int(), z.gte(0), z.lte(2 ** 40))
 
+const historyFilterShape = {
+  direction: z.optional(z.enum(TREASURY_HISTORY_DIRECTIONS)),
+  token: z.optional(treasuryTokenParamSchema),
+  from: z.optional(unixSecondsParam),
+  to: z.optional(unixSecondsParam),
+}
+const fromNotAfterTo = z.refine<{ from?: number | undefined; to?: number | undefined }>(
+  (q) => q.from === undefined || q.to === undefined || q.from <= q.to,
+  { message: '`from` must not be after `to`', path: ['from'] },
+)
+
 /**
- * GET /api/treasury/history?direction=&token=&from=&to=&cursor=&limit= (and /history.csv, without
- * cursor and limit): newest first. `from` and `to` are unix seconds, both included.
+ * GET /api/treasury/history?direction=&token=&from=&to=&cursor=&limit= : newest first. `from` and `to` are
+ * unix seconds, both included; `token` an address or `native`.
  */
 export const treasuryHistoryQuerySchema = z
-  .strictObject({
-    direction: z.optional(z.enum(TREASURY_HISTORY_DIRECTIONS)),
-    token: z.optional(treasuryTokenParamSchema),
-    from: z.optional(unixSecondsParam),
-    to: z.optional(unixSecondsParam),
-    cursor: z.optional(cursorParamSchema),
-    limit: pageLimit(25, 100),
-  })
-  .check(
-    z.refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
-      message: '`from` must not be after `to`',
-      path: ['from'],
-    }),
-  )
+  .strictObject({ ...historyFilterShape, cursor: z.optional(cursorParamSchema), limit: pageLimit(25, 100) })
+  .check(fromNotAfterTo)
 export type TreasuryHistoryQuery = z.infer<typeof treasuryHistoryQuerySchema>
+
+/** GET /api/treasury/history.csv?direction=&token=&from=&to= : every row of the filter, newest first. */
+export const treasuryHistoryCsvQuerySchema = z.strictObject(historyFilterShape).check(fromNotAfterTo)
+export type TreasuryHistoryCsvQuery = z.infer<typeof treasuryHistoryCsvQuerySchema>
 
 export const treasuryHistoryItemSchema = z.strictObject({
   /** Stable across pages: `<blockNumber>-<logIndex>` (unexplained rows: `<blockNumber>-u`). */

@@ -118,6 +118,97 @@ export const tokenVoteCheckpoints = pgTable(
   (table) => [primaryKey({ columns: [table.delegate, table.block] })],
 )
 
+// The treasury index (apps/api/src/treasury/, ADR 049): the DAO's Safe's history, and the daily balances and
+// monthly flows the charts read. Native coin: token null in treasury_events, '' in the figures' keys.
+
+/**
+ * Where the treasury index stands: every Safe event and followed-token Transfer of `safe` on `chainId` from
+ * `fromBlock` through `block` is in treasury_events. One row; another Safe, chain, token list or start block
+ * resets the index.
+ */
+export const treasuryCursor = pgTable('treasury_cursor', {
+  id: text('id').primaryKey(),
+  chainId: integer('chain_id').notNull(),
+  safe: text('safe').notNull(),
+  /** The followed tokens, `,`-joined, as configured. */
+  tokens: text('tokens').notNull(),
+  fromBlock: blockNumber('from_block').notNull(),
+  /** fromBlock − 1 until the first range is applied. */
+  block: blockNumber('block').notNull(),
+  blockHash: text('block_hash'),
+  /** The Safe's nonce after `block` (the next execution's); null before the first range. */
+  nextNonce: bigint('next_nonce', { mode: 'number' }),
+  updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+})
+
+/** Hashes of the treasury index's newest blocks, to find a reorg's fork point. */
+export const treasuryBlocks = pgTable('treasury_blocks', {
+  number: blockNumber('number').primaryKey(),
+  hash: text('hash').notNull(),
+})
+
+/**
+ * One row per history item, newest first by (block, log_index, sub). `sub` numbers the moves decoded from one
+ * execution's batch (0: the log's own row); an unexplained row has log_index −1.
+ */
+export const treasuryEvents = pgTable(
+  'treasury_events',
+  {
+    block: blockNumber('block').notNull(),
+    logIndex: integer('log_index').notNull(),
+    sub: integer('sub').notNull(),
+    timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+    transactionHash: text('transaction_hash'),
+    /** incoming, outgoing, settings, execution, execution-failed, unexplained. */
+    kind: text('kind').notNull(),
+    /** For the balance: +1 money in, −1 money out, 0 nothing moved. */
+    sign: integer('sign').notNull(),
+    token: text('token'),
+    amount: uint256('amount'),
+    counterparty: text('counterparty'),
+    detail: text('detail').notNull(),
+    safeTxHash: text('safe_tx_hash'),
+    safeNonce: bigint('safe_nonce', { mode: 'number' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.block, table.logIndex, table.sub] }),
+    index('treasury_events_kind_idx').on(table.kind, table.block, table.logIndex, table.sub),
+    index('treasury_events_token_idx').on(table.token, table.block, table.logIndex, table.sub),
+    index('treasury_events_timestamp_idx').on(table.timestamp),
+    index('treasury_events_safe_tx_hash_idx').on(table.safeTxHash),
+  ],
+)
+
+/** The Safe's balance of a token ('' native) at the end of each day (unix seconds of its start, UTC) it changed. */
+export const treasuryDailyBalances = pgTable(
+  'treasury_daily_balances',
+  {
+    token: text('token').notNull(),
+    day: bigint('day', { mode: 'number' }).notNull(),
+    balance: uint256('balance').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.token, table.day] })],
+)
+
+/** Money in and out of the Safe per token ('' native) and month (YYYY-MM, UTC). */
+export const treasuryMonthlyFlows = pgTable(
+  'treasury_monthly_flows',
+  {
+    token: text('token').notNull(),
+    month: text('month').notNull(),
+    incoming: uint256('incoming').notNull(),
+    outgoing: uint256('outgoing').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.token, table.month] })],
+)
+
+/** The Safe's balance of each followed token ('' native) before the start block, and after the cursor's block. */
+export const treasuryBalances = pgTable('treasury_balances', {
+  token: text('token').primaryKey(),
+  start: uint256('start').notNull(),
+  balance: uint256('balance').notNull(),
+})
+
 // Governance: signed proposals and votes as they were signed, the vote that counts per voter, and
 // the hash-chained log of everything accepted. Ids are EIP-712 digests (0x + 64 lower-case hex).
 
@@ -391,6 +482,12 @@ export const schema = {
   nameProfiles,
   memberStats,
   memberEligibilityCounted,
+  treasuryCursor,
+  treasuryBlocks,
+  treasuryEvents,
+  treasuryDailyBalances,
+  treasuryMonthlyFlows,
+  treasuryBalances,
 }
 export type Schema = typeof schema
 export type Session = typeof sessions.$inferSelect

@@ -40,10 +40,14 @@ const mapped = <T, U>(field: CursorField<T>, map: (value: T) => U): CursorField<
 const INT4_MAX = 2n ** 31n - 1n
 const INT8_MAX = 2n ** 63n - 1n
 
+const int4 = mapped(wholeNumber(INT4_MAX), Number)
+
 /** What each kind of column holds, as a cursor field (none of the columns the lists sort on is negative). */
 export const cursorField = {
   /** An `integer` column (delegators): 0 … 2,147,483,647. */
-  int4: mapped(wholeNumber(INT4_MAX), Number),
+  int4,
+  /** A log's index in its block (an `integer`), or −1: a treasury row that stands for no one log. */
+  logIndex: { read: (text: string) => (text === '-1' ? -1 : int4.read(text)) },
   /** Participation in millionths: an `integer` column whose generated value is capped at 1,000,000. */
   millionths: mapped(wholeNumber(1_000_000n), Number),
   /** A `bigint` column (timestamps, log seqs): 0 … 9,223,372,036,854,775,807. */

@@ -4,11 +4,11 @@ import { and, eq, type SQL } from 'drizzle-orm'
 import type { Address } from 'viem'
 import type { Tx } from '../../platform/db/client.ts'
 import { tokenIndexCursor } from '../../platform/db/schema.ts'
+import type { Cursor } from '../../platform/indexer/fork-point.ts'
 
 export const CURSOR_ID = 'governance-token'
 
-/** The last indexed block and its hash (null before the first range). */
-export type Cursor = { block: number; blockHash: string | null }
+export type { Cursor } from '../../platform/indexer/fork-point.ts'
 
 /** What an index is built for: a cursor row for another chain, token or start block is not its own. */
 export type IndexedToken = { chainId: number; token: Address; fromBlock: number }

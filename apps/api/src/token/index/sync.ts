@@ -4,12 +4,13 @@ import { eq, sql } from 'drizzle-orm'
 import type { PublicClient } from 'viem'
 import { countEligibleMembers } from '../../member-stats/token-moves.ts'
 import type { Db } from '../../platform/db/client.ts'
-import { tokenIndexCursor } from '../../platform/db/schema.ts'
-import { blockAt, hashAt, voteBlockTimes } from './chain-blocks.ts'
+import { tokenIndexBlocks, tokenIndexCursor } from '../../platform/db/schema.ts'
+import { blockAt, hashAt, logBlockTimes } from '../../platform/indexer/blocks.ts'
+import { findForkPoint, storeBlockHashes } from '../../platform/indexer/fork-point.ts'
+import { LogRange, refusedAsTooLarge } from '../../platform/indexer/log-range.ts'
 import { applyLogs } from './checkpoints.ts'
 import { CURSOR_ID, type Cursor, type IndexedToken, lockCursorAt } from './cursor.ts'
-import { LogRange, refusedAsTooLarge } from './provider-limits.ts'
-import { deleteRowsAfter, findForkPoint, rewindTo, storeBlockHashes } from './rewind.ts'
+import { deleteRowsAfter, rewindTo } from './rewind.ts'
 import { fetchTokenLogs, type TokenLog } from './token-logs.ts'
 
 export type SyncResult = {
@@ -136,7 +137,13 @@ export class IndexSync {
 
   /** Rewinds to the newest stored block the chain still has (or to the start if none), dropping later rows. */
   async #rewind(cursor: Cursor): Promise<Cursor> {
-    const fork = await findForkPoint(this.#db, this.#client, cursor, this.#indexed.fromBlock)
+    const fork = await findForkPoint(
+      this.#db,
+      this.#client,
+      tokenIndexBlocks,
+      cursor,
+      this.#indexed.fromBlock,
+    )
     this.#logger?.warn(
       { indexedBlock: cursor.block, forkBlock: fork.block },
       fork.blockHash === null
@@ -174,7 +181,11 @@ export class IndexSync {
     const endAfter = end?.hash ?? null
     if (endBefore === null || endAfter === null || endAfter !== endBefore || logs.some((log) => log.removed))
       throw new ChainMovedError(`the chain changed while blocks ${from}–${to} were read`)
-    const times = await voteBlockTimes(this.#client, logs)
+    // Only vote changes are dated (ADR 040).
+    const times = await logBlockTimes(
+      this.#client,
+      logs.filter((log) => log.eventName === 'DelegateVotesChanged'),
+    )
 
     const blockHashes = new Map<number, string>([[to, endAfter]])
     for (const log of logs) blockHashes.set(log.blockNumber, log.blockHash)
@@ -184,7 +195,7 @@ export class IndexSync {
     const moved = await this.#db.transaction(async (tx) => {
       if (!(await lockCursorAt(tx, cursor))) return true
       const votesMoved = await applyLogs(tx, logs, times)
-      await storeBlockHashes(tx, blockHashes)
+      await storeBlockHashes(tx, tokenIndexBlocks, blockHashes)
       await tx
         .update(tokenIndexCursor)
         .set({

@@ -1,5 +1,5 @@
-// Hosted RPC providers cap eth_getLogs (block spans, result counts, answer sizes): the index asks for
-// narrower ranges while a node refuses them, and widens them again slowly once it answers.
+// Hosted RPC providers cap eth_getLogs (block spans, result counts, answer sizes): the indexes (the token's,
+// the treasury's) ask for narrower ranges while a node refuses them, and widen them again slowly once it answers.
 import {
   BaseError,
   HttpRequestError,
