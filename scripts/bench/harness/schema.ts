@@ -262,6 +262,8 @@ const treasuryResult = z.object({
   smallTransfers: z.number().int(),
   /** The chain's setup: the Safes, the helper and every round of transfers. */
   setupSeconds: z.number(),
+  /** The machine's 1-minute load average when the section started and ended (the figures are timings). */
+  loadAverage: z.object({ start: z.number(), end: z.number() }),
   databases: z.array(
     z.union([
       z.object({
@@ -274,6 +276,8 @@ const treasuryResult = z.object({
             requests: z.number().int(),
             latencyMs: latency,
             errors: z.number().int(),
+            /** The API process's CPU milliseconds per request over the timed reads. */
+            cpuMsPerRequest: z.number(),
           }),
         ),
       }),

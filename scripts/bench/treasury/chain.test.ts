@@ -32,6 +32,10 @@ describe('the treasury bench chain', () => {
         parseEther('10') * BigInt(planned.incoming) -
           parseEther('9') * BigInt(planned.outgoing + planned.executed),
       )
+      expect(await chain.client.getBalance({ address: treasury.address })).toBe(
+        parseEther('1') * BigInt(treasury.ethDeposits),
+      )
+      expect(treasury.ethDeposits).toBe(10)
       const [first, last] = await Promise.all(
         [treasury.startBlock + 1, treasury.lastBlock].map((n) =>
           chain.client.getBlock({ blockNumber: BigInt(n) }),

@@ -6,7 +6,8 @@
 //   Safe's tokens to PAYEES payees, hundreds a transaction;
 // - every EXECUTED_EVERY-th transfer leaves in a Safe execution of its own, in the shape the app queues (the
 //   token's `transfer` batched through MultiSendCallOnly, signed by two owners): executions to decode.
-// Every one is a Transfer log with the Safe in topic 1 or 2, as a DAO's own would be.
+// Every one is a Transfer log with the Safe in topic 1 or 2, as a DAO's own would be. Every
+// ETH_DEPOSIT_EVERY-th round also sends the Safe 1 ETH: the page charts the native coin first.
 import { MULTI_SEND_CALL_ONLY, safeTransactionForActions } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
@@ -22,10 +23,11 @@ import {
   parseEther,
 } from 'viem'
 import { deployTokenHelper, startBenchChain } from '../harness/chain.ts'
-import { PAYEES, ROUND_SECONDS, ROUNDS, type TransferKind, transferPlan } from './plan.ts'
+import { ETH_DEPOSIT_EVERY, PAYEES, ROUND_SECONDS, ROUNDS, type TransferKind, transferPlan } from './plan.ts'
 
 const INCOMING_AMOUNT = parseEther('10')
 const OUTGOING_AMOUNT = parseEther('9')
+const ETH_DEPOSIT = parseEther('1')
 /** A round's batch of up to ≈ 500 transfers is ≈ 20M gas; the block gas limit is raised to fit. */
 const BATCH_GAS = 100_000_000n
 /** Blocks per eth_getLogs of the final count: a round's blocks hold ≈ 1000 of a Safe's Transfers. */
@@ -46,6 +48,8 @@ export type BenchTreasury = {
   transfers: number
   /** Transfers of each kind on the chain, counted while sending them. */
   kinds: Record<TransferKind, number>
+  /** ETH sent to the Safe (SafeReceived rows; the Treasury page charts the native coin first). */
+  ethDeposits: number
 }
 
 /** Payee `i`: a plain address, the same few on every run. */
@@ -60,7 +64,7 @@ export async function prepareTreasuryChain({
   log: (message: string) => void
 }) {
   const bench = await startBenchChain()
-  const { anvil, deployment, client, testClient, receipt } = bench
+  const { anvil, deployment, client, testClient, wallet, receipt } = bench
   try {
     await testClient.setBlockGasLimit({ gasLimit: 1_000_000_000n })
     const target = { rpcUrl: anvil.url, chainId: await client.getChainId() }
@@ -91,6 +95,7 @@ export async function prepareTreasuryChain({
         lastBlock: Number(blockNumber),
         transfers: sizes[name],
         kinds: { incoming: 0, outgoing: 0, executed: 0 },
+        ethDeposits: 0,
       }
     }
 
@@ -135,6 +140,11 @@ export async function prepareTreasuryChain({
         const inRound = plans[name].filter((t) => t.round === round)
         const count = (kind: TransferKind) => inRound.filter((t) => t.kind === kind).length
         const safe = treasury.address
+        if (round % ETH_DEPOSIT_EVERY === 0) {
+          const sent = await wallet.sendTransaction({ to: safe, value: ETH_DEPOSIT, gas: 100_000n })
+          treasury.lastBlock = Number((await receipt(sent)).blockNumber)
+          treasury.ethDeposits++
+        }
         if (count('incoming') > 0) {
           const data = encodeFunctionData({
             abi: helper.abi,

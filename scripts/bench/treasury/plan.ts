@@ -11,6 +11,8 @@ export const SMALL_TRANSFERS = 100
  */
 export const ROUNDS = 100
 export const ROUND_SECONDS = 4 * 24 * 3600
+/** Rounds between ETH sent to each Safe: ten deposits, the same for both, for the native coin's chart. */
+export const ETH_DEPOSIT_EVERY = 10
 /**
  * Every this many transfers one leaves in a Safe execution of its own (an `ExecutionSuccess` with a decoded
  * ERC-20 transfer, the rows a DAO's payouts make); a treasury with fewer transfers has one.

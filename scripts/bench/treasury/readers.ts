@@ -1,10 +1,13 @@
 // The treasury section's reads against one API server: history pages at 20 concurrent readers, after
 // untimed reads that warm the process: the first page, the first page of a filter (outgoing), and a page
-// DEEP_PAGES pages in (its cursor followed from the first page).
+// DEEP_PAGES pages in (its cursor followed from the first page). Besides the latency, the server's CPU per
+// request: on a machine shared with other jobs the latency is mostly the wait for a core, the CPU is not.
 
+import type { ApiProcess } from '@guildhall/api/testbed'
 import { get, type phaseAgents, pool } from '../harness/http.ts'
+import { cpuMs } from '../harness/processes.ts'
 import type { TreasuryBenchResult } from '../harness/schema.ts'
-import { latency } from '../harness/stats.ts'
+import { latency, round1 } from '../harness/stats.ts'
 import { DEEP_PAGES, HISTORY_READERS } from './plan.ts'
 
 type Phases = ReturnType<typeof phaseAgents>
@@ -29,9 +32,10 @@ async function deepPath(phases: Phases, url: URL, pages: number): Promise<string
 
 export async function readHistory(
   phases: Phases,
-  url: URL,
+  server: ApiProcess,
   log: (message: string) => void,
 ): Promise<HistoryReads[]> {
+  const url = new URL(server.origin)
   const paths = {
     first: HISTORY,
     outgoing: `${HISTORY}?direction=outgoing`,
@@ -49,6 +53,7 @@ export async function readHistory(
     log(`treasury: history, ${page} page, at ${concurrency} concurrent readers`)
     const samples: number[] = []
     let errors = 0
+    const cpuBefore = await server.cpu()
     await pool(reads, concurrency, async () => {
       try {
         const reply = await get(agent, url, path)
@@ -58,7 +63,15 @@ export async function readHistory(
         errors++
       }
     })
-    results.push({ page, path, requests: reads, latencyMs: latency(samples), errors })
+    const cpu = cpuMs(await server.cpu()) - cpuMs(cpuBefore)
+    results.push({
+      page,
+      path,
+      requests: reads,
+      latencyMs: latency(samples),
+      errors,
+      cpuMsPerRequest: round1(cpu / reads),
+    })
   }
   return results
 }

@@ -106,6 +106,7 @@ export function formatTreasuryReport(r: TreasuryBenchResult): string {
       'p99',
       'max',
       'errors',
+      'API CPU/req',
     ],
     ...runs.flatMap((run) =>
       run.history.map((h) => [
@@ -113,6 +114,7 @@ export function formatTreasuryReport(r: TreasuryBenchResult): string {
         String(h.requests),
         ...ms(h.latencyMs),
         String(h.errors),
+        `${h.cpuMsPerRequest} ms`,
       ]),
     ),
   ])
@@ -143,7 +145,7 @@ export function formatTreasuryReport(r: TreasuryBenchResult): string {
     ]),
   ])
   return [
-    `Treasury: ${r.transfers.toLocaleString('en-US')} and ${SMALL_TRANSFERS} token transfers of two Safes on the chain in ${r.setupSeconds} s`,
+    `Treasury: ${r.transfers.toLocaleString('en-US')} and ${SMALL_TRANSFERS} token transfers of two Safes on the chain in ${r.setupSeconds} s; load average ${r.loadAverage.start} at the start, ${r.loadAverage.end} at the end`,
     ...skipped,
     '',
     sync,

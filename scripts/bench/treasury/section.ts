@@ -11,7 +11,7 @@
 // `TREASURY_TRANSFERS=2000 npm run bench -- treasury` runs the same at another size (the budget is judged
 // at 100,000).
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ApiProcess, stopApiProcess } from '@guildhall/api/testbed'
 import type { BenchContext, SectionResult } from '../harness/context.ts'
@@ -28,6 +28,7 @@ import { type Storage, syncTreasury } from './sync.ts'
 
 async function runTreasuryBench(ctx: BenchContext): Promise<TreasuryBenchResult> {
   const log = ctx.step
+  const loadAverageAtStart = round1(loadavg()[0] ?? 0)
   const webDist = await ctx.webDist()
   const cleanups: (() => Promise<unknown>)[] = []
   const phases = phaseAgents(100)
@@ -62,7 +63,7 @@ async function runTreasuryBench(ctx: BenchContext): Promise<TreasuryBenchResult>
       const large = await syncTreasury(chain, chain.treasuries.large, storage, webDist, phases.current, log)
       serve(large.server)
       const url = new URL(large.server.origin)
-      const history = await readHistory(phases, url, log)
+      const history = await readHistory(phases, large.server, log)
       databases.push({ database, sync: large.run, history })
       if (database === 'PGlite') {
         log(`treasury: the ${SMALL_TRANSFERS}-transfer treasury's server beside it`)
@@ -106,6 +107,7 @@ async function runTreasuryBench(ctx: BenchContext): Promise<TreasuryBenchResult>
       transfers: TRANSFERS,
       smallTransfers: SMALL_TRANSFERS,
       setupSeconds: round1(chain.setupSeconds),
+      loadAverage: { start: loadAverageAtStart, end: round1(loadavg()[0] ?? 0) },
       databases,
       browser,
     }

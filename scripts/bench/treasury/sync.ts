@@ -103,7 +103,7 @@ export async function syncTreasury(
     const csv = await csvKinds(agent, url)
     // A figure for a wrong index is worthless: every Transfer the chain holds, each once, and the executions.
     const expected = {
-      incoming: treasury.kinds.incoming,
+      incoming: treasury.kinds.incoming + treasury.ethDeposits,
       outgoing: treasury.kinds.outgoing + treasury.kinds.executed,
       execution: treasury.kinds.executed + 1,
     }
