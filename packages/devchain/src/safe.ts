@@ -52,5 +52,4 @@ export {
   olderSafeArtifact,
   type SafeTransactionFields,
   type SafeVersion,
-  safeSettingsAbi,
 } from './safe/versions.ts'
