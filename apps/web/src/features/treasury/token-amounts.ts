@@ -16,8 +16,3 @@ export function treasuryAmount(assets: TreasuryAsset[]): TreasuryAmount {
       : `${amount} base units`
   }
 }
-
-/** A token's symbol, as the summary lists it. */
-export const tokenSymbol = (assets: TreasuryAsset[], token: string | null) =>
-  assets.find((asset) => (asset.token?.toLowerCase() ?? null) === (token?.toLowerCase() ?? null))?.symbol ??
-  'unknown token'

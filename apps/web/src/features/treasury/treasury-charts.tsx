@@ -23,16 +23,18 @@ export function TreasuryCharts({ assets, amount }: { assets: TreasuryAsset[]; am
   const charts = useTreasuryCharts(token)
   return (
     <Card title="Over time" testId="treasury-charts">
-      <label className="form treasury-chart-token">
-        <span>Charts of</span>
-        <select value={token} onChange={(event) => setToken(event.target.value)}>
-          {assets.map((asset) => (
-            <option key={asset.token ?? 'native'} value={tokenParam(asset.token)}>
-              {asset.symbol}
-            </option>
-          ))}
-        </select>
-      </label>
+      <div className="form treasury-chart-token">
+        <label>
+          <span>Charts of</span>
+          <select value={token} onChange={(event) => setToken(event.target.value)}>
+            {assets.map((asset) => (
+              <option key={asset.token ?? 'native'} value={tokenParam(asset.token)}>
+                {asset.symbol}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       {charts.error ? (
         <p role="alert">The charts could not be loaded. {describeRequestError(charts.error)}</p>
       ) : charts.isPending ? (

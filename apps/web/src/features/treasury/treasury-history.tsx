@@ -51,12 +51,13 @@ function filterFromParams(
 
 /**
  * The treasury's history, newest first, a page at a time: filtered by direction, token and dates (kept in
- * the page's URL), each row linking the proposal it carried out, and the same rows as a CSV file.
+ * the page's URL with the page size, as the directory keeps its own), each row linking the proposal it
+ * carried out, and the same rows as a CSV file.
  */
 export function TreasuryHistory({ assets, amount }: { assets: TreasuryAsset[]; amount: TreasuryAmount }) {
   const [params, setParams] = useSearchParams()
   const { fromDay, toDay, ...filter } = filterFromParams(params)
-  const history = useTreasuryHistory(filter)
+  const history = useTreasuryHistory({ ...filter, limit: Number(params.get('limit')) || undefined })
   const rows = history.data?.pages.flatMap((page) => page.items) ?? []
   const set = (key: string, value: string) =>
     setParams(

@@ -308,10 +308,11 @@ describe('TreasuryPage: each state of the page', () => {
     expect(within(flows).getByRole('img').querySelectorAll('rect.chart-bar')).toHaveLength(4)
   })
 
-  test('behavior: history rows link the proposal an execution carried out, say "executed outside Guildhall" for the others and "moved in ways this page cannot see" for the unexplained; "Show more history" adds the next page', async () => {
+  test('behavior: history rows link the proposal an execution carried out, say "executed outside Guildhall" for the others and "moved in ways this page cannot see" for the unexplained; "Show more history" adds the next page of the page size in the URL', async () => {
     const asked = treasuryServer([json(summary)])
-    renderPage()
+    renderPage('/treasury?limit=4')
     const rows = await screen.findAllByTestId('treasury-row')
+    expect(asked).toContain('/api/treasury/history?limit=4')
     expect(rows.map((r) => r.dataset.kind)).toEqual(['execution', 'execution', 'unexplained', 'outgoing'])
     const proposal = within(rows[0] as HTMLElement).getByRole('link', { name: 'Pay the auditors' })
     expect(proposal.getAttribute('href')).toBe(`/proposals/${PROPOSAL}`)
@@ -328,7 +329,7 @@ describe('TreasuryPage: each state of the page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show more history' }))
     await waitFor(() => expect(screen.getAllByTestId('treasury-row')).toHaveLength(6))
     expect(screen.queryByRole('button', { name: 'Show more history' })).toBeNull()
-    expect(asked).toContain('/api/treasury/history?cursor=page-2')
+    expect(asked).toContain('/api/treasury/history?limit=4&cursor=page-2')
   })
 
   test('behavior: the filters (direction, token, dates) go to the URL, the request and the CSV link alike', async () => {

@@ -8,11 +8,14 @@ export type TreasuryHistoryFilter = {
   to?: number
 }
 
+/** The history's filter and page size (the server's default without one). */
+export type TreasuryHistoryList = TreasuryHistoryFilter & { limit?: number }
+
 /** The query keys of the treasury page, one root for all. */
 export const treasuryKeys = {
   all: ['api', 'treasury'] as const,
   summary: () => [...treasuryKeys.all, 'summary'] as const,
-  history: (filter: TreasuryHistoryFilter) => [...treasuryKeys.all, 'history', filter] as const,
+  history: (filter: TreasuryHistoryList) => [...treasuryKeys.all, 'history', filter] as const,
   charts: (token: string) => [...treasuryKeys.all, 'charts', token] as const,
   spending: () => [...treasuryKeys.all, 'spending'] as const,
 }
