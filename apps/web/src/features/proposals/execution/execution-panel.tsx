@@ -7,7 +7,6 @@ import {
   MULTI_SEND_CALL_ONLY,
   type ProposalDetail,
   type ProposalExecution,
-  type QueuedExecution,
   type SafeTransaction,
 } from '@guildhall/core'
 import type { ReactNode } from 'react'
@@ -26,6 +25,9 @@ import { useQueueExecution } from '../queries/queue-execution.ts'
 import { useSignExecution } from '../queries/sign-execution.ts'
 import { useTreasury } from '../queries/treasury.ts'
 import { onExecuteIntent, useExecute } from './use-execute.ts'
+
+/** The Safe transaction queued for the proposal, with its confirmations. */
+type QueuedExecution = NonNullable<ProposalExecution['queued']>
 
 /** The state as a badge reads it. */
 const EXECUTION_STATE_LABELS: Record<ExecutionState, string> = {
