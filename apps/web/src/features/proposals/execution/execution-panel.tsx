@@ -20,11 +20,11 @@ import { useDaoChain } from '../../../lib/dao-chain.ts'
 import { MemberName } from '../../../lib/names.tsx'
 import { usePublicConfig } from '../../../lib/public-config-context.tsx'
 import { SwitchChainButton } from '../../../lib/switch-chain-button.tsx'
+import { useTreasurySummary } from '../../../lib/treasury-summary.ts'
 import { exactTime } from '../format.ts'
 import { useExecution } from '../queries/execution.ts'
 import { useQueueExecution } from '../queries/queue-execution.ts'
 import { useSignExecution } from '../queries/sign-execution.ts'
-import { useTreasury } from '../queries/treasury.ts'
 import { onExecuteIntent, useExecute } from './use-execute.ts'
 
 /** The state as a badge reads it. */
@@ -276,7 +276,7 @@ function ExecutionControls({
 }) {
   const dao = useDaoChain()
   const { address } = useAccount()
-  const treasury = useTreasury()
+  const treasury = useTreasurySummary()
   const queue = useQueueExecution(proposal.id)
   const sign = useSignExecution()
   const chainId = dao.token?.chainId
