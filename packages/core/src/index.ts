@@ -20,26 +20,18 @@ export type {
   ExecutionState,
   LiveExecution,
   ProposalExecution,
-  QueuedExecution,
   SafeConfirmation,
   SafeSignatureRequest,
   SafeTransactionJson,
-  SimulateRequest,
   Simulation,
-  SupersededExecution,
 } from './api/execution.ts'
 export {
-  EXECUTION_STATES,
   liveExecutionSchema,
   proposalExecutionSchema,
-  queuedExecutionSchema,
-  safeConfirmationSchema,
   safeSignatureRequestSchema,
   safeTransactionJsonSchema,
-  signedDecimalStringSchema,
   simulateRequestSchema,
   simulationSchema,
-  supersededExecutionSchema,
 } from './api/execution.ts'
 export { ADDRESS_START_PATTERN, CURSOR_MAX_LENGTH } from './api/lists.ts'
 export type { LiveProposal, LiveTally } from './api/live.ts'

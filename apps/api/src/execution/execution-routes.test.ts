@@ -42,6 +42,7 @@ import {
   treasury,
   useExecutionBed,
 } from '../../testbed/beds/execution.ts'
+import { jsonHeaders } from '../../testbed/test-app.ts'
 import { safeExecutions, safeSignatures } from '../platform/db/schema.ts'
 
 useExecutionBed()
@@ -434,26 +435,31 @@ describe('simulation', () => {
     }
   })
 
-  test('behavior: queue, signatures and simulation are rate-limited per client: past EXECUTION_RATE_LIMIT_PER_MINUTE → 429', async () => {
+  test('behavior: queue, signatures and simulation are rate-limited per client: past EXECUTION_RATE_LIMIT_PER_MINUTE → 429 rate_limited, each route counted apart', async () => {
     const limited = await executionApp({ EXECUTION_RATE_LIMIT_PER_MINUTE: '2' })
     try {
       const body = { actions: [ethTransfer(newRecipient(), 1n)], changesSafeSettings: false }
-      const send = () =>
+      // A client no other test is: on PostgreSQL the counts of every app on the database are one.
+      const send = (url: string, payload: unknown) =>
         limited.inject({
           method: 'POST',
-          url: '/api/treasury/simulate',
-          headers: {
-            origin: 'http://127.0.0.1:3999',
-            'content-type': 'application/json',
-            'x-forwarded-for': '10.9.9.9',
-          },
-          payload: JSON.stringify(body),
+          url,
+          headers: jsonHeaders,
+          payload: JSON.stringify(payload),
+          remoteAddress: '203.0.113.23',
         })
-      expect((await send()).statusCode).toBe(200)
-      expect((await send()).statusCode).toBe(200)
-      const third = await send()
-      expect(third.statusCode).toBe(429)
-      expect(Object.keys(third.json()).sort()).toEqual(['error', 'message'])
+      const burst = []
+      for (let i = 0; i < 3; i++) burst.push(await send('/api/treasury/simulate', body))
+      expect(burst.map((response) => response.statusCode)).toEqual([200, 200, 429])
+      expect(burst[2]?.json()).toEqual({ error: 'rate_limited', message: expect.stringMatching(/retry in/) })
+      const unknown = `/api/proposals/0x${'2'.repeat(64)}/execution`
+      const queued = []
+      for (let i = 0; i < 3; i++) queued.push((await send(`${unknown}/queue`, {})).statusCode)
+      expect(queued).toEqual([404, 404, 429])
+      const signed = []
+      const signature = { owner: ada.address, safeTxHash: `0x${'3'.repeat(64)}`, signature: '0x' }
+      for (let i = 0; i < 3; i++) signed.push((await send(`${unknown}/signatures`, signature)).statusCode)
+      expect(signed).toEqual([404, 404, 429])
     } finally {
       await limited.close()
     }

@@ -53,7 +53,7 @@ const QUEUE_LOCK_KEY = 0x7361666574 // "safet"
 type ExecutionRow = typeof safeExecutions.$inferSelect
 
 /** A Safe transaction with its whole numbers as decimal strings (JSON, the stored row). */
-export function safeTransactionJson(transaction: SafeTransaction): SafeTransactionJson {
+function safeTransactionJson(transaction: SafeTransaction): SafeTransactionJson {
   return {
     ...transaction,
     value: String(transaction.value),

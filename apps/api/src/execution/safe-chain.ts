@@ -14,7 +14,7 @@ import {
   toEventSelector,
 } from 'viem'
 
-export const safeAbi = parseAbi([
+const safeAbi = parseAbi([
   'function nonce() view returns (uint256)',
   'function getOwners() view returns (address[])',
   'function getThreshold() view returns (uint256)',
@@ -127,7 +127,7 @@ const revertAbi = parseAbi([
 ])
 
 /** A revert's data in words: its reason, its named error with arguments, or its raw hex. */
-export function revertReason(data: Hex): string {
+function revertReason(data: Hex): string {
   if (data === '0x') return 'reverted without a reason'
   try {
     const decoded = decodeErrorResult({ abi: revertAbi, data })

@@ -16,10 +16,7 @@ import type { ExecutionDeps } from './deps.ts'
 import { multiSendFor, SimulationUnavailableError, simulateAsSafe } from './safe-chain.ts'
 
 /** What each account gains (positive) or loses, per token (null: the native coin), in first-seen order. */
-export function balanceChanges(
-  safe: Address,
-  actions: readonly ProposalAction[],
-): Simulation['balanceChanges'] {
+function balanceChanges(safe: Address, actions: readonly ProposalAction[]): Simulation['balanceChanges'] {
   const deltas = new Map<string, { token: Address | null; account: Address; delta: bigint }>()
   const move = (token: Address | null, account: Address, amount: bigint) => {
     const key = `${token ?? 'native'} ${account.toLowerCase()}`

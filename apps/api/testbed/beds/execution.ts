@@ -37,7 +37,6 @@ import { postJson, startTestbed, stopTestbed, testApp } from '../test-app.ts'
 export const ada = member(1)
 export const ben = member(2)
 export const cleo = member(3)
-export const finn = member(6)
 export const iris = member(9)
 
 /** The objection delay the bed's app runs with, and its expiry after it (seconds). */
@@ -63,7 +62,7 @@ const transport = () => http(anvil.url)
 export const publicClient = () => createPublicClient({ transport: transport(), pollingInterval: 50 })
 
 /** Sends a transaction from `account` and waits for it; the receipt (a revert is not thrown). */
-export async function send(
+async function send(
   account: LocalAccount,
   request: { to: Address; data?: Hex; value?: bigint; gas?: bigint },
 ) {
@@ -72,7 +71,7 @@ export async function send(
   return publicClient().waitForTransactionReceipt({ hash, pollingInterval: 50 })
 }
 
-export const erc20Abi = parseAbi([
+const erc20Abi = parseAbi([
   'function transfer(address to, uint256 amount) returns (bool)',
   'function balanceOf(address account) view returns (uint256)',
 ])

@@ -10,7 +10,7 @@ import {
 import { proposalActionsSchema } from '../treasury/actions.ts'
 import { z } from '../zod.ts'
 
-export const EXECUTION_STATES = [
+const EXECUTION_STATES = [
   /** The proposal carries no actions: nothing to execute. */
   'none',
   /** Not final, or final and not passed. */
@@ -33,7 +33,7 @@ export const EXECUTION_STATES = [
 export type ExecutionState = (typeof EXECUTION_STATES)[number]
 
 /** A whole number that may be negative, as a decimal string (a balance change). */
-export const signedDecimalStringSchema = z.string().check(z.regex(/^-?\d+$/))
+const signedDecimalStringSchema = z.string().check(z.regex(/^-?\d+$/))
 
 /** A Safe transaction (the EIP-712 `SafeTx` fields) as JSON carries it: its whole numbers as decimal strings. */
 export const safeTransactionJsonSchema = z.strictObject({
@@ -52,7 +52,7 @@ export const safeTransactionJsonSchema = z.strictObject({
 export type SafeTransactionJson = z.infer<typeof safeTransactionJsonSchema>
 
 /** One owner's confirmation of a queued transaction. */
-export const safeConfirmationSchema = z.strictObject({
+const safeConfirmationSchema = z.strictObject({
   owner: checksummedAddressSchema,
   /** `signature`: an EIP-712 signature given in the app; `approved-hash`: the owner's on-chain approveHash. */
   via: z.enum(['signature', 'approved-hash']),
@@ -76,20 +76,18 @@ const queueEntryFields = {
 }
 
 /** The current queue entry, with the Safe's owners and threshold as last read. */
-export const queuedExecutionSchema = z.strictObject({
+const queuedExecutionSchema = z.strictObject({
   ...queueEntryFields,
   threshold: z.int(),
   owners: z.array(checksummedAddressSchema),
 })
-export type QueuedExecution = z.infer<typeof queuedExecutionSchema>
 
 /** An earlier queue entry: its nonce was used by another transaction. */
-export const supersededExecutionSchema = z.strictObject({
+const supersededExecutionSchema = z.strictObject({
   ...queueEntryFields,
   /** The Safe transaction that used the nonce instead, when the app saw it. */
   replacedBy: z.nullable(bytes32Schema),
 })
-export type SupersededExecution = z.infer<typeof supersededExecutionSchema>
 
 /** GET /api/proposals/:id/execution, and the answer of queue and signatures. */
 export const proposalExecutionSchema = z.strictObject({
@@ -121,7 +119,6 @@ export const simulateRequestSchema = z.strictObject({
   actions: proposalActionsSchema,
   changesSafeSettings: z.boolean(),
 })
-export type SimulateRequest = z.infer<typeof simulateRequestSchema>
 
 /**
  * POST /api/treasury/simulate's answer. The balance changes are derived from the batch's decoded ERC-20
