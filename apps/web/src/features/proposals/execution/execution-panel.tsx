@@ -7,7 +7,6 @@ import {
   MULTI_SEND_CALL_ONLY,
   type ProposalDetail,
   type ProposalExecution,
-  type QueuedExecution,
   type SafeTransaction,
 } from '@guildhall/core'
 import type { ReactNode } from 'react'
@@ -45,6 +44,9 @@ const SIGN_WORDS = {
   submitting: 'Submitting your signature…',
   done: 'Your signature is recorded.',
 }
+
+/** The queue entry as the execution answer carries it. */
+type QueuedExecution = NonNullable<ProposalExecution['queued']>
 
 const multiSendAddresses: readonly string[] = Object.values(MULTI_SEND_CALL_ONLY).flatMap((release) =>
   [release.address, ...release.otherAddresses].map((address) => address.toLowerCase()),
