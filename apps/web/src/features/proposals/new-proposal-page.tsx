@@ -18,11 +18,11 @@ import { useDaoChain } from '../../lib/dao-chain.ts'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
+import { useTreasurySummary } from '../../lib/treasury-summary.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { ActionBuilder, actionFindings } from './actions/action-builder.tsx'
 import type { ActionEntry } from './actions/action-list.tsx'
 import { useCreateProposal } from './queries/create-proposal.ts'
-import { useTreasury } from './queries/treasury.ts'
 import './proposals.css'
 
 const KIND_LABELS: Record<ProposalKind, string> = {
@@ -48,7 +48,7 @@ export function NewProposalPage() {
   const [actions, setActions] = useState<ActionEntry[]>([])
   const [changesSafeSettings, setChangesSafeSettings] = useState(false)
   const { proposalCategories } = usePublicConfig()
-  const treasury = useTreasury()
+  const treasury = useTreasurySummary()
   const safe = treasury.data?.safe?.address
   // What stops the proposal before the wallet is asked; the signing's own failure is the action's status.
   const [problem, setProblem] = useState<string>()
@@ -242,7 +242,7 @@ function TreasuryActions({
   safe,
   ...builder
 }: {
-  treasury: ReturnType<typeof useTreasury>
+  treasury: ReturnType<typeof useTreasurySummary>
   safe: Address | undefined
   entries: ActionEntry[]
   onChange: (entries: ActionEntry[]) => void

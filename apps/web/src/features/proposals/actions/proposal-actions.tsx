@@ -1,6 +1,6 @@
 import { actionWarnings, type ProposalDetail } from '@guildhall/core'
 import { Card } from '../../../components/card.tsx'
-import { useTreasury } from '../queries/treasury.ts'
+import { useTreasurySummary } from '../../../lib/treasury-summary.ts'
 import { ActionList } from './action-list.tsx'
 
 /**
@@ -8,7 +8,7 @@ import { ActionList } from './action-list.tsx'
  * guards' warnings (a change of the Safe's settings, an unlimited approval). Nothing for a proposal without.
  */
 export function ProposalActions({ proposal }: { proposal: ProposalDetail }) {
-  const treasury = useTreasury()
+  const treasury = useTreasurySummary()
   // The signed actions; the server's `decoded` is read without the treasury's tokens, so they are decoded
   // here as in the form, with them.
   const actions = proposal.actions.map(({ decoded: _, ...action }) => action)

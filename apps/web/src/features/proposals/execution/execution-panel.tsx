@@ -19,11 +19,11 @@ import { useDaoChain } from '../../../lib/dao-chain.ts'
 import { MemberName } from '../../../lib/names.tsx'
 import { usePublicConfig } from '../../../lib/public-config-context.tsx'
 import { SwitchChainButton } from '../../../lib/switch-chain-button.tsx'
+import { useTreasurySummary } from '../../../lib/treasury-summary.ts'
 import { exactTime } from '../format.ts'
 import { useExecution } from '../queries/execution.ts'
 import { useQueueExecution } from '../queries/queue-execution.ts'
 import { useSignExecution } from '../queries/sign-execution.ts'
-import { useTreasury } from '../queries/treasury.ts'
 import { onExecuteIntent, useExecute } from './use-execute.ts'
 
 /** The Safe transaction queued for the proposal, with its confirmations. */
@@ -47,6 +47,9 @@ const SIGN_WORDS = {
   submitting: 'Submitting your signature…',
   done: 'Your signature is recorded.',
 }
+
+/** The queue entry as the execution answer carries it. */
+type QueuedExecution = NonNullable<ProposalExecution['queued']>
 
 const multiSendAddresses: readonly string[] = Object.values(MULTI_SEND_CALL_ONLY).flatMap((release) =>
   [release.address, ...release.otherAddresses].map((address) => address.toLowerCase()),
@@ -278,7 +281,7 @@ function ExecutionControls({
 }) {
   const dao = useDaoChain()
   const { address } = useAccount()
-  const treasury = useTreasury()
+  const treasury = useTreasurySummary()
   const queue = useQueueExecution(proposal.id)
   const sign = useSignExecution()
   const chainId = dao.token?.chainId
