@@ -174,9 +174,9 @@ const proposalRules = z.superRefine((message: z.infer<z.ZodMiniObject<typeof pro
   }
 })
 
-/** Version 1: no `version` field, exactly the fields it always had. */
+/** Version 1: the fields it always had; `version` absent (as every version 1 client sends it) or 1. */
 const proposalMessageV1Schema = z
-  .strictObject({ ...proposalFieldsV1, version: z.optional(z.undefined()) })
+  .strictObject({ ...proposalFieldsV1, version: z.optional(z.literal(1)) })
   .check(proposalRules)
 
 /** Version 2 (ADR 048): a category, and actions for the DAO's Safe (basic proposals only). */
@@ -211,12 +211,13 @@ const proposalMessageV2Schema = z
 
 /**
  * A proposal as signed: version 1 (no `version` field) or version 2 (`version: 2`); the version picks the
- * EIP-712 types (`proposalTypedData`), so each keeps its own ids.
+ * EIP-712 types (`proposalTypedData`), so each keeps its own ids. The version itself is not signed: the
+ * types differ, so no signature is valid under both.
  */
 export const proposalMessageSchema = z.discriminatedUnion(
   'version',
   [proposalMessageV1Schema, proposalMessageV2Schema],
-  { error: 'The version must be 2, or absent for a version 1 proposal' },
+  { error: 'The version must be 1 (or absent) or 2' },
 )
 export type ProposalMessage = z.infer<typeof proposalMessageSchema>
 export type ProposalMessageV1 = z.infer<typeof proposalMessageV1Schema>
