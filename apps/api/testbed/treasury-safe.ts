@@ -1,29 +1,26 @@
 // A DAO treasury Safe on the demo chain for the treasury tests: a 2-of-3 Safe (Ada, Ben, Cleo) of any release,
 // and a history with every row kind, each step done for real (signed by the owners, mined by anvil).
-import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
+import {
+  encodeMultiSend,
+  LOCAL_CHAIN_ID,
+  MULTI_SEND_CALL_ONLY,
+  MULTICALL3_ADDRESS,
+  safeSettingsAbi,
+} from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
-import {
-  createSafeOfVersion,
-  deployOlderSafe,
-  executeSafeTransaction,
-  type SafeVersion,
-  safeSettingsAbi,
-} from '@guildhall/devchain/safe'
+import { createSafeOfVersion, executeSafeTransaction, type SafeVersion } from '@guildhall/devchain/safe'
 import {
   type Address,
-  concatHex,
   createWalletClient,
   defineChain,
   encodeFunctionData,
   type Hash,
   type Hex,
   http,
-  numberToHex,
   type PublicClient,
   parseAbi,
   parseEther,
-  size,
 } from 'viem'
 import { demoAccount } from './demo-token.ts'
 import { member } from './signers.ts'
@@ -34,7 +31,6 @@ const devchain = defineChain({
   nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
   rpcUrls: { default: { http: ['http://127.0.0.1'] } },
 })
-const multiSendAbi = parseAbi(['function multiSend(bytes transactions) payable'])
 const multicall3Abi = parseAbi([
   'struct Call3 { address target; bool allowFailure; bytes callData; }',
   'function aggregate3(Call3[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
@@ -42,17 +38,12 @@ const multicall3Abi = parseAbi([
 
 export const owners = [demoAccount(1), demoAccount(2), demoAccount(3)]
 export const finn = demoAccount(6)
-export const gus = demoAccount(7)
+/** Iris holds no tokens: an owner the members directory does not list. */
+export const iris = demoAccount(9)
 
-/** multiSend(bytes) of CALLs, packed as MultiSend reads them. */
-function multiSend(calls: { to: Address; value: bigint; data: Hex }[]): Hex {
-  const packed = concatHex(
-    calls.map(({ to, value, data }) =>
-      concatHex(['0x00', to, numberToHex(value, { size: 32 }), numberToHex(size(data), { size: 32 }), data]),
-    ),
-  )
-  return encodeFunctionData({ abi: multiSendAbi, functionName: 'multiSend', args: [packed] })
-}
+/** multiSend(bytes) of CALLs (core's packing, as a proposal's actions are batched). */
+const multiSend = (calls: { to: Address; value: bigint; data: Hex }[]): Hex =>
+  encodeMultiSend(calls.map(({ to, value, data }) => ({ target: to, value, data })))
 
 const transferData = (to: Address, amount: bigint) =>
   encodeFunctionData({ abi: governanceTokenAbi, functionName: 'transfer', args: [to, amount] })
@@ -80,7 +71,7 @@ export const SEEDED = {
 
 /**
  * A 2-of-3 Safe of `version` and its history: 2 ETH and 100 GHD in (Ada), a batch paying Finn 0.5 ETH and
- * 10 GHD, Gus added as an owner (threshold kept), a failed execution (a transfer beyond the balance with
+ * 10 GHD, Iris (no tokens: not a member) added as an owner (threshold kept), a failed execution (a transfer beyond the balance with
  * safeTxGas > 0: ExecutionFailure, the nonce used), and a batch relayed through Multicall3 sending Finn
  * 0.25 ETH (its input is Multicall3's, so on an L1 Safe nothing but the balance shows it).
  */
@@ -90,9 +81,8 @@ export async function seedTreasuryHistory(
 ): Promise<SeededTreasury> {
   const target = { rpcUrl: chain.url, chainId: LOCAL_CHAIN_ID }
   const token = chain.deployment.token
-  // MultiSendCallOnly: the release's own; 1.5.0 Safes here use 1.4.1's (the call is the same).
-  const multiSendCallOnly = (await deployOlderSafe(target, version === '1.3.0' ? '1.3.0' : '1.4.1'))
-    .multiSendCallOnly
+  // The release's own MultiSendCallOnly, deployed with its Safe contracts.
+  const multiSendCallOnly = MULTI_SEND_CALL_ONLY[version].address
   const created = await createSafeOfVersion(target, { version, l2, owners, threshold: 2, saltNonce })
   const safe = created.address
   const createdAt = Number(
@@ -137,7 +127,7 @@ export async function seedTreasuryHistory(
       data: encodeFunctionData({
         abi: safeSettingsAbi,
         functionName: 'addOwnerWithThreshold',
-        args: [gus, 2n],
+        args: [iris, 2n],
       }),
     }),
   )

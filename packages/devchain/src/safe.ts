@@ -59,5 +59,4 @@ export {
   olderSafeArtifact,
   type SafeTransactionFields,
   type SafeVersion,
-  safeSettingsAbi,
 } from './safe/versions.ts'

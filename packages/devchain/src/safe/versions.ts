@@ -11,7 +11,6 @@ import {
   getContractAddress,
   type Hash,
   type Hex,
-  parseAbi,
   zeroAddress,
 } from 'viem'
 import {
@@ -250,13 +249,3 @@ export async function executeSafeTransaction(
   })
   return { transactionHash, safeTxHash, nonce, status: receipt.status }
 }
-
-/** The Safe functions a test calls on the Safe itself (settings), the same in every release here. */
-export const safeSettingsAbi = parseAbi([
-  'function addOwnerWithThreshold(address owner, uint256 threshold)',
-  'function removeOwner(address prevOwner, address owner, uint256 threshold)',
-  'function swapOwner(address prevOwner, address oldOwner, address newOwner)',
-  'function changeThreshold(uint256 threshold)',
-  'function enableModule(address module)',
-  'function execTransactionFromModule(address to, uint256 value, bytes data, uint8 operation) returns (bool success)',
-])

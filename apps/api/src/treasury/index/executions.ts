@@ -3,39 +3,28 @@
 // hash the Safe emitted, and its calls decoded (a MultiSend batch, ERC-20 transfer and approve, calls to the
 // Safe itself as settings). Native coin a call sends is a move the Safe's events never show on an L1 Safe.
 import {
+  decodeMultiSend,
+  erc20ActionAbi,
+  type MultiSendCall,
+  OPERATION_DELEGATE_CALL,
+  type SafeTransaction,
+  safeSettingsAbi,
+  safeTransactionHashes,
+} from '@guildhall/core'
+import {
   type Address,
   decodeFunctionData,
   getAddress,
   type Hash,
   type Hex,
-  hashTypedData,
   type PublicClient,
   parseAbi,
   zeroAddress,
 } from 'viem'
-import { decodeBatch } from './multi-send.ts'
 
 const execTransactionAbi = parseAbi([
   'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool success)',
 ])
-const erc20Abi = parseAbi([
-  'function transfer(address to, uint256 amount) returns (bool)',
-  'function approve(address spender, uint256 amount) returns (bool)',
-  'function transferFrom(address from, address to, uint256 amount) returns (bool)',
-])
-/** The Safe's own setting functions, the same in every release here. */
-const safeSettingsAbi = parseAbi([
-  'function addOwnerWithThreshold(address owner, uint256 threshold)',
-  'function removeOwner(address prevOwner, address owner, uint256 threshold)',
-  'function swapOwner(address prevOwner, address oldOwner, address newOwner)',
-  'function changeThreshold(uint256 threshold)',
-  'function enableModule(address module)',
-  'function disableModule(address prevModule, address module)',
-  'function setGuard(address guard)',
-  'function setFallbackHandler(address handler)',
-  'function setModuleGuard(address moduleGuard)',
-])
-
 /** A Safe transaction's fields, as execTransaction takes them (the nonce is the Safe's at execution). */
 export type SafeTxFields = {
   to: Address
@@ -49,29 +38,14 @@ export type SafeTxFields = {
   refundReceiver: Address
 }
 
-const SAFE_TX_TYPES = {
-  SafeTx: [
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'data', type: 'bytes' },
-    { name: 'operation', type: 'uint8' },
-    { name: 'safeTxGas', type: 'uint256' },
-    { name: 'baseGas', type: 'uint256' },
-    { name: 'gasPrice', type: 'uint256' },
-    { name: 'gasToken', type: 'address' },
-    { name: 'refundReceiver', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-  ],
-} as const
-
-/** The Safe transaction hash (v1.3.0 and later: domain { chainId, verifyingContract }). */
+/** The Safe transaction hash of `fields` at `nonce`, as the Safe computed it. */
 function safeTxHash(chainId: number, safe: Address, fields: SafeTxFields, nonce: number): Hash {
-  return hashTypedData({
-    domain: { chainId, verifyingContract: safe },
-    types: SAFE_TX_TYPES,
-    primaryType: 'SafeTx',
-    message: { ...fields, operation: fields.operation, nonce: BigInt(nonce) },
-  })
+  const transaction = {
+    ...fields,
+    operation: fields.operation as SafeTransaction['operation'],
+    nonce: BigInt(nonce),
+  }
+  return safeTransactionHashes({ chainId, safe, transaction }).safeTxHash
 }
 
 /** Native coin the Safe sent in an execution: a call's value, or the gas refund it paid. */
@@ -82,40 +56,45 @@ export type DecodedExecution = {
   detail: string
   /** Native coin sent (successful executions only: a failed one moved nothing but its refund). */
   moves: NativeMove[]
-  /** False when the calls could not be read: their native moves are left to the balance reconciliation. */
-  visible: boolean
 }
 
 /** One call the Safe made, in words, with the native coin it sent. */
 function describeCall(
   safe: Address,
   call: { operation: number; to: Address; value: bigint; data: Hex },
-): { text: string; move: NativeMove | null; visible: boolean } {
+): { text: string; move: NativeMove | null } {
   const to = getAddress(call.to)
   const move = call.value > 0n ? { to, amount: call.value, detail: `Sent in a call to ${to}` } : null
-  if (call.operation !== 0)
-    return { text: `DELEGATECALL ${to} (its effects are not shown)`, move: null, visible: false }
+  if (call.operation !== 0) return { text: `DELEGATECALL ${to} (its effects are not shown)`, move: null }
   if (to === safe) {
     try {
       const { functionName, args } = decodeFunctionData({ abi: safeSettingsAbi, data: call.data })
-      return { text: `Settings: ${functionName}(${args.map(String).join(', ')})`, move, visible: true }
+      return { text: `Settings: ${functionName}(${args.map(String).join(', ')})`, move }
     } catch {
-      return { text: `Call to the Safe itself (${call.data.slice(0, 10)})`, move, visible: true }
+      return { text: `Call to the Safe itself (${call.data.slice(0, 10)})`, move }
     }
   }
   if (call.data !== '0x') {
     try {
-      const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data: call.data })
-      return { text: `${functionName} ${args.map(String).join(' ')} on ${to}`, move, visible: true }
+      const { functionName, args } = decodeFunctionData({ abi: erc20ActionAbi, data: call.data })
+      return { text: `${functionName} ${args.map(String).join(' ')} on ${to}`, move }
     } catch {
       return {
         text: `Call ${to} (${call.data.slice(0, 10)})${call.value > 0n ? ` with ${call.value}` : ''}`,
         move,
-        visible: true,
       }
     }
   }
-  return { text: `${call.value} native to ${to}`, move, visible: true }
+  return { text: `${call.value} native to ${to}`, move }
+}
+
+/** A MultiSend batch's calls; null when the DELEGATECALL is not one (its effects are then not shown). */
+function batchCalls(data: Hex): MultiSendCall[] | null {
+  try {
+    return decodeMultiSend(data)
+  } catch {
+    return null
+  }
 }
 
 /** What the Safe transaction `fields` did, when it executed (`success`) or not. */
@@ -124,13 +103,8 @@ export function decodeSafeTx(
   fields: SafeTxFields,
   { success, payment, origin }: { success: boolean; payment: bigint; origin: Address },
 ): DecodedExecution {
-  const calls =
-    fields.operation === 1
-      ? decodeBatch(fields.to, fields.data)
-      : [{ ...fields, operation: fields.operation }]
-  const described = (calls ?? [{ ...fields, operation: fields.operation }]).map((call) =>
-    describeCall(safe, call),
-  )
+  const calls = fields.operation === OPERATION_DELEGATE_CALL ? batchCalls(fields.data) : null
+  const described = (calls ?? [fields]).map((call) => describeCall(safe, call))
   const moves = success ? described.flatMap(({ move }) => (move ? [move] : [])) : []
   // The refund Safe pays the executor in the native coin (gasToken 0): to refundReceiver, else tx.origin.
   if (payment > 0n && fields.gasToken === zeroAddress) {
@@ -139,10 +113,8 @@ export function decodeSafeTx(
   }
   const texts = described.map(({ text }) => text)
   return {
-    detail:
-      calls && fields.operation === 1 ? `Batch of ${texts.length}: ${texts.join('; ')}` : (texts[0] ?? ''),
+    detail: calls ? `Batch of ${texts.length}: ${texts.join('; ')}` : (texts[0] ?? ''),
     moves,
-    visible: described.every(({ visible }) => visible),
   }
 }
 
