@@ -3,7 +3,7 @@
 // owner change (Dev added, then removed) and a failed execution (ExecutionFailure). Each step's block is
 // dated in the past with anvil's clock, which therefore has to start early enough (startAnvil's
 // genesisTimestamp); on a chain that starts now the steps keep the chain's own clock, in the same order.
-import { encodeMultiSend, OPERATION_DELEGATE_CALL } from '@guildhall/core'
+import { encodeMultiSend, OPERATION_DELEGATE_CALL, safeSettingsAbi } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { type Address, encodeFunctionData, erc20Abi, type Hash, parseEther, parseUnits } from 'viem'
 import { anvilAccounts } from '../accounts.ts'
@@ -11,7 +11,7 @@ import { safeAbi, safeContractAddresses } from './contracts.ts'
 import { type ChainTarget, type Clients, clients, successfulReceipt } from './relayer.ts'
 import type { SafeOwnerSigner } from './signatures.ts'
 import { DEMO_USDG, type DemoTreasury, deployDemoTreasury } from './treasury.ts'
-import { executeSafeTransaction, type SafeTransactionFields, safeSettingsAbi } from './versions.ts'
+import { executeSafeTransaction, type SafeTransactionFields } from './versions.ts'
 
 const DAY = 86_400
 /**
