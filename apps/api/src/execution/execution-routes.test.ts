@@ -10,12 +10,15 @@ import {
   type ProposalExecution,
   type Simulation,
   safeSignatureId,
+  type TreasuryHistoryItem,
 } from '@guildhall/core'
+import { executeSafeTransaction } from '@guildhall/devchain/safe'
 import { eq } from 'drizzle-orm'
-import { getAddress, type Hex, parseEther } from 'viem'
+import { encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem'
 import { describe, expect, test } from 'vitest'
 import {
   ada,
+  anvil,
   approveHash,
   ben,
   cleo,
@@ -44,8 +47,12 @@ import {
 } from '../../testbed/beds/execution.ts'
 import { jsonHeaders } from '../../testbed/test-app.ts'
 import { safeExecutions, safeSignatures } from '../platform/db/schema.ts'
+import { TreasuryIndex } from '../treasury/treasury-index.ts'
+import { executionProposals } from './executions.ts'
 
 useExecutionBed()
+
+const erc20Abi = parseAbi(['function transfer(address to, uint256 amount) returns (bool)'])
 
 const executionOf = async (id: Hex) => {
   const response = await get(`/api/proposals/${id}/execution`)
@@ -324,6 +331,111 @@ describe('outcomes', () => {
     const late = await queue(early)
     expect(late.statusCode).toBe(409)
     expect(late.json().error).toBe('expired')
+  })
+})
+
+describe('an earlier nonce', () => {
+  test('behavior: a proposal queued behind another waits on it; once that one expires, unused, it is waiting on an earlier nonce used outside the app; when the owners use that nonce (a rejection) it is queued again as it was, and executes', async () => {
+    const recipient = newRecipient()
+    const first = await passedProposal([tokenTransfer(recipient, 1n)], {
+      title: 'First in line',
+      final: false,
+    })
+    const second = await passedProposal([tokenTransfer(recipient, 2n)], {
+      title: 'Second in line',
+      final: false,
+      period: 5400,
+    })
+    // Both final and past the objection delay; the first ends half an hour before the second.
+    const secondEnd = ((await get(`/api/proposals/${second}`)).json() as { end: number }).end
+    setNow(secondEnd + 5 * 60 + DELAY_SECONDS + 1)
+    const nonce = await safeNonce()
+    const a = ((await queue(first)).json() as ProposalExecution).queued
+    const b = ((await queue(second)).json() as ProposalExecution).queued
+    expect([a?.nonce, b?.nonce]).toEqual([nonce, nonce + 1])
+    // Behind the app's own queue: queued.
+    expect((await executionOf(second)).state).toBe('queued')
+    // The first expires unused: nonce N now belongs to nobody in the app.
+    const firstExpiry = (await executionOf(first)).expiresAt ?? 0
+    setNow(firstExpiry + 1)
+    expect((await executionOf(first)).state).toBe('expired')
+    const waiting = await executionOf(second)
+    expect(waiting.state).toBe('waiting-earlier-nonce')
+    expect(waiting.safeNonce).toBe(nonce)
+    // The owners use nonce N outside the app (Safe{Wallet}'s rejection: a 0-value call to the Safe itself).
+    const rejection = await executeSafeTransaction(
+      { rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID },
+      { safe: treasury, signers: [ada.address, ben.address], to: treasury },
+    )
+    expect(rejection.status).toBe('success')
+    expect((await executionOf(second)).state).toBe('queued')
+    if (!b) throw new Error('not queued')
+    await sign(second, ada, b.safeTxHash)
+    await sign(second, cleo, b.safeTxHash)
+    const signatures = (await executionOf(second)).queued?.signatures ?? []
+    expect((await execute(b.transaction, signatures)).status).toBe('success')
+    expect((await executionOf(second)).state).toBe('executed')
+    expect(await tokenBalance(recipient)).toBe(2n)
+  })
+})
+
+describe('the treasury’s view of executions', () => {
+  test('behavior: the treasury history names the proposal of each execution the app queued, and lists one it did not queue as executed outside Guildhall; spending counts what that one paid under no category (null)', async () => {
+    // A payout the owners make without a proposal: 5 GHD, signed and executed outside the app.
+    const recipient = newRecipient()
+    const outside = await executeSafeTransaction(
+      { rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID },
+      {
+        safe: treasury,
+        signers: [ada.address, ben.address],
+        to: getAddress(deployment.token),
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: 'transfer',
+          args: [recipient, parseEther('5')],
+        }),
+      },
+    )
+    expect(outside.status).toBe('success')
+    const index = new TreasuryIndex({
+      db: database.db,
+      client: publicClient(),
+      chainId: LOCAL_CHAIN_ID,
+      safe: treasury,
+      tokens: demoTreasury.tokens,
+      fromBlock: demoTreasury.startBlock,
+      confirmations: 0,
+      nativeSymbol: 'ETH',
+      executionProposals: executionProposals(database.db),
+    })
+    await index.syncOnce()
+    const history = (await get('/api/treasury/history?direction=executions&limit=100')).json() as {
+      items: TreasuryHistoryItem[]
+    }
+    const queued = await database.db.select().from(safeExecutions).where(eq(safeExecutions.state, 'executed'))
+    expect(queued.length).toBeGreaterThan(0)
+    for (const row of queued) {
+      const item = history.items.find((i) => i.safeTxHash === row.safeTxHash)
+      expect(item).toMatchObject({
+        kind: 'execution',
+        outsideGuildhall: false,
+        proposal: { id: row.proposalId },
+      })
+    }
+    const listed = history.items.find((i) => i.transactionHash === outside.transactionHash)
+    expect(listed).toMatchObject({
+      kind: 'execution',
+      outsideGuildhall: true,
+      proposal: null,
+      safeTxHash: outside.safeTxHash,
+    })
+    const spending = (await get('/api/treasury/spending')).json()
+    expect(spending.categories).toContainEqual({
+      category: null,
+      token: getAddress(deployment.token),
+      amount: String(parseEther('5')),
+      proposals: 0,
+    })
   })
 })
 

@@ -15,11 +15,12 @@ import {
   type SafeTransactionJson,
   safeSignatureId,
 } from '@guildhall/core'
-import { and, asc, desc, eq, gte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm'
 import { type Address, type Hex, isAddressEqual, parseSignature, recoverAddress } from 'viem'
 import { chainRead, seconds } from '../governance/deps.ts'
 import { appendLog } from '../governance/log.ts'
 import { proposalResult } from '../governance/results.ts'
+import type { Db } from '../platform/db/client.ts'
 import { isUniqueViolation } from '../platform/db/errors.ts'
 import {
   proposals,
@@ -422,4 +423,27 @@ export async function addSignature(
     throw new ApiError(409, 'already_signed', `${owner} has already signed this Safe transaction.`)
   }
   return { execution: await proposalExecution(deps, proposal), created: true }
+}
+
+/**
+ * The proposals whose queued Safe transactions these hashes are, for the treasury index's history: an
+ * execution the app queued names its proposal; any other is "executed outside Guildhall".
+ */
+export function executionProposals(db: Db) {
+  return async (safeTxHashes: Hex[]): Promise<Map<Hex, { id: Hex; title: string }>> => {
+    if (safeTxHashes.length === 0) return new Map()
+    const rows = await db
+      .select({ safeTxHash: safeExecutions.safeTxHash, id: proposals.id, message: proposals.message })
+      .from(safeExecutions)
+      .innerJoin(proposals, eq(proposals.id, safeExecutions.proposalId))
+      .where(
+        inArray(
+          safeExecutions.safeTxHash,
+          safeTxHashes.map((hash) => hash.toLowerCase()),
+        ),
+      )
+    return new Map(
+      rows.map((row) => [row.safeTxHash as Hex, { id: row.id as Hex, title: row.message.title }]),
+    )
+  }
 }

@@ -95,16 +95,16 @@ export const get = (url: string) => app.inject({ method: 'GET', url })
 /**
  * A passed, final proposal with `actions` (null: a v1 proposal, without any): Ada proposes and votes For at the app's clock, and the clock
  * moves past its end and finality (`delay`: and the objection delay too, so it can be queued; `final`
- * false: the clock stays, the vote still open).
+ * false: the clock stays, the vote still open; `period`: seconds of voting).
  */
 export async function passedProposal(
   actions: ProposalAction[] | null,
-  { title = 'Pay the roofer', category = 'Operations', delay = true, final = true } = {},
+  { title = 'Pay the roofer', category = 'Operations', delay = true, final = true, period = 3600 } = {},
 ): Promise<Hex> {
   const snapshot = Number(await publicClient().getBlockNumber({ cacheTime: 0 })) - 1
   const start = clock - 60
-  // The shortest voting period a proposal may have.
-  const end = clock + 3600
+  // By default the shortest voting period a proposal may have.
+  const end = clock + period
   // null: a proposal of the first version, which carries no actions.
   const v2 = actions === null ? {} : { version: 2, category, changesSafeSettings: false, actions }
   const fields = {
