@@ -48,17 +48,20 @@ useGovernanceBed()
 
 /** The bed's app has no treasury; this one has the 2-of-3 demo Safe as its treasury. */
 let treasuryApp: FastifyInstance
-/** A treasury app whose DAO names its own categories. */
+/** A treasury app whose DAO names its own categories, and one whose DAO names none. */
 let payrollApp: FastifyInstance
+let uncategorisedApp: FastifyInstance
 let safe: Hex
 beforeAll(async () => {
   safe = safes.twoOfThree.address
   treasuryApp = await appOn(anvil.url, { TREASURY_SAFE: safe })
   payrollApp = await appOn(anvil.url, { TREASURY_SAFE: safe, PROPOSAL_CATEGORIES: 'Payroll, Events' })
+  uncategorisedApp = await appOn(anvil.url, { PROPOSAL_CATEGORIES: '' })
 }, 60_000)
 afterAll(async () => {
   await treasuryApp?.close()
   await payrollApp?.close()
+  await uncategorisedApp?.close()
 })
 
 /** The demo token, checksummed as a signed action names it. */
@@ -214,7 +217,7 @@ describe('version 2 proposals: category and actions', () => {
     ])
   })
 
-  test("behavior: a category not in PROPOSAL_CATEGORIES → 400 bad_category naming the DAO's categories, nothing stored", async () => {
+  test("behavior: a category not in PROPOSAL_CATEGORIES (or any, where it is empty) → 400 bad_category naming the DAO's categories, nothing stored", async () => {
     await expectRefused(() => submit(treasuryApp, { title: 'Party', category: 'Parties' }), 400, {
       error: 'bad_category',
       message: 'The category "Parties" is not one of this DAO\'s: Grants, Operations, Security (or none).',
@@ -225,6 +228,14 @@ describe('version 2 proposals: category and actions', () => {
       message: 'The category "Grants" is not one of this DAO\'s: Payroll, Events (or none).',
     })
     expect((await submit(payrollApp, { title: 'Salaries', category: 'Payroll' })).response.statusCode).toBe(
+      201,
+    )
+    // A DAO without categories: a proposal names none.
+    await expectRefused(() => submit(uncategorisedApp, { title: 'Grant', category: 'Grants' }), 400, {
+      error: 'bad_category',
+      message: 'This DAO has no proposal categories, so a proposal names none; this one names "Grants".',
+    })
+    expect((await submit(uncategorisedApp, { title: 'No category', category: '' })).response.statusCode).toBe(
       201,
     )
   })

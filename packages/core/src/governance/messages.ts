@@ -1,6 +1,6 @@
 /**
  * The signed governance messages (docs/product.md, docs/security.md "Signed governance messages"): one
- * EIP-712 definition each for Proposal, Vote and DelegateStatement, the JSON shape the API receives them in, the typed data a
+ * EIP-712 definition each for Proposal (two versions, ADR 048), Vote and DelegateStatement, the JSON shape the API receives them in, the typed data a
  * wallet signs and the ids (digests) they get. Shared by apps/web (what the wallet signs) and apps/api
  * (what the server rebuilds and verifies); the client's domain and types are never trusted.
  */
@@ -114,6 +114,7 @@ const text = (max: number, what: string) =>
  */
 const unixSeconds = z.number().check(z.int('must be whole seconds'), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))
 
+/** Version 1's fields, each checked on its own; every later version starts with them. */
 const proposalFieldsV1 = {
   author: checksummedAddressSchema,
   title: text(GOVERNANCE_LIMITS.titleMax, 'The title').check(
