@@ -315,7 +315,7 @@ if (serverUrl) {
       // A second, empty database: drop what testDatabase() migrated and let two clients race.
       await fresh.db.execute(sql`drop schema drizzle cascade`)
       await fresh.db.execute(
-        sql`drop table sessions, auth_nonces, ballots, proposal_tallies, votes, delegate_statements, governance_log, proposals, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints, rate_limits, member_eligibility_counted, member_stats, name_profiles`,
+        sql`drop table sessions, auth_nonces, ballots, proposal_tallies, votes, delegate_statements, governance_log, proposals, token_balance_checkpoints, token_delegate_changes, token_index_blocks, token_index_cursor, token_vote_checkpoints, rate_limits, member_eligibility_counted, member_stats, name_profiles, treasury_balances, treasury_blocks, treasury_cursor, treasury_daily_balances, treasury_events, treasury_monthly_flows`,
       )
       const url = (await fresh.db.execute<{ db: string }>(sql`select current_database() as db`)).rows[0]
         ?.db as string
