@@ -249,6 +249,8 @@ const treasurySync = z.object({
   transfers: z.number().int(),
   seconds: z.number(),
   transfersPerSecond: z.number(),
+  /** The slowest answer to the history's newest row while the index caught up (the server's loop held). */
+  longestAnswerMs: z.number(),
   tokenIndexSeconds: z.number(),
   csv: z.object({
     rows: z.number().int(),

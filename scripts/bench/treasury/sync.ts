@@ -3,7 +3,7 @@
 // configured, its leader catching up from the Safe's creation block while the bench polls the history's
 // newest row; then the whole history as CSV, counted by kind against what the chain holds.
 
-import type { Agent } from 'node:http'
+import { Agent } from 'node:http'
 import { openDatabase } from '@guildhall/api/database'
 import { demoEnv } from '@guildhall/api/demo'
 import { type ApiProcess, demoTokenIndex, startApiProcess, stopApiProcess } from '@guildhall/api/testbed'
@@ -90,8 +90,13 @@ export async function syncTreasury(
   try {
     const started = performance.now()
     log(`treasury: the server's index catching up on ${treasury.transfers.toLocaleString('en-US')} transfers`)
+    // A connection per poll: while the index holds the server's event loop for seconds, a kept-alive
+    // connection would time out on the server just as the next poll is sent (ECONNRESET).
+    const polls = new Agent({ keepAlive: false })
+    let longestAnswerMs = 0
     for (;;) {
-      const reply = await get(agent, url, '/api/treasury/history?limit=1')
+      const reply = await get(polls, url, '/api/treasury/history?limit=1')
+      longestAnswerMs = Math.max(longestAnswerMs, reply.ms)
       if (reply.status !== 200) throw new Error(`history: ${reply.status} ${reply.body.slice(0, 200)}`)
       const newest = (JSON.parse(reply.body) as { items: { blockNumber: number }[] }).items[0]
       if (newest && newest.blockNumber >= treasury.lastBlock) break
@@ -116,12 +121,15 @@ export async function syncTreasury(
         transfers: treasury.transfers,
         seconds: round1(seconds),
         transfersPerSecond: Math.round(treasury.transfers / seconds),
+        longestAnswerMs: Math.round(longestAnswerMs),
         tokenIndexSeconds: round1(tokenIndexSeconds),
         csv,
       },
     }
   } catch (error) {
     await stopApiProcess(server, 'SIGTERM')
-    throw error
+    throw new Error(
+      `${error instanceof Error ? error.message : error}; the server wrote:\n${server.output()}`,
+    )
   }
 }
