@@ -26,9 +26,6 @@ import { useQueueExecution } from '../queries/queue-execution.ts'
 import { useSignExecution } from '../queries/sign-execution.ts'
 import { onExecuteIntent, useExecute } from './use-execute.ts'
 
-/** The Safe transaction queued for the proposal, with its confirmations. */
-type QueuedExecution = NonNullable<ProposalExecution['queued']>
-
 /** The state as a badge reads it. */
 const EXECUTION_STATE_LABELS: Record<ExecutionState, string> = {
   none: 'No actions',
