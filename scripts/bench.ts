@@ -8,6 +8,8 @@
 //   governance  vote ingest (PGlite, PostgreSQL), tally time, token index speed, voting-power lookups.
 //   names       a cold refresh of 1,000 addresses' names: lookups per second and per RPC call.
 //   scale       100,000 signed votes on one proposal, 100,000 holders: reads, votes under load, exports.
+//   treasury    a treasury Safe with 100,000 token transfers: index catch-up, history reads, the Treasury page
+//               against a 100-transfer treasury's, and its JS only on its page.
 // With no section named, every section runs. Builds go under bench-results/ (web-dist, reference/*), so a
 // rebuild of apps/web/dist meanwhile (e2e runs) cannot change the files under measurement; `--no-build`
 // reuses the previous bench builds. `--check` exits 1 when a budget line misses.
@@ -21,6 +23,7 @@ import { lighthouseSection } from './bench/lighthouse/section.ts'
 import { namesSection } from './bench/names/section.ts'
 import { scaleSection } from './bench/scale/section.ts'
 import { signInSection } from './bench/sign-in/section.ts'
+import { treasurySection } from './bench/treasury/section.ts'
 import { webSection } from './bench/web/section.ts'
 
 const root = resolve(import.meta.dirname, '..')
@@ -34,6 +37,7 @@ const SECTIONS: Record<string, Section> = {
   governance: governanceSection,
   names: namesSection,
   scale: scaleSection,
+  treasury: treasurySection,
 }
 
 /** The run's undo steps (the harness's); nothing to undo before the context exists. */

@@ -1,15 +1,16 @@
-// `npm start`: a local anvil chain with persisted state, the demo DAO, the local name service (a second
+// `npm start`: a local anvil chain with persisted state, the demo DAO and its treasury Safe, the local name service (a second
 // anvil with chain id 1 and a stand-in IPFS gateway, for the server's name lookups only), and the API serving
 // the web app, all on one printed URL. Ctrl-C stops everything it started.
+import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { closeOnSignals, EnvError, parseEnv, startServer } from '@guildhall/api'
-import { demoEnv, seedDemoDatabase } from '@guildhall/api/demo'
+import { demoChainGenesis, demoEnv, seedDemoDatabase } from '@guildhall/api/demo'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
 import { NAME_SERVICE_LABEL, type NameService, startNameService } from '@guildhall/devchain/name-service'
-import { deploySafes } from '@guildhall/devchain/safe'
+import { deploySafes, ensureDemoTreasury } from '@guildhall/devchain/safe'
 
 const root = resolve(import.meta.dirname, '..')
 const dataDir = resolve(root, process.env.GUILDHALL_DATA_DIR ?? '.data')
@@ -27,11 +28,14 @@ function isPortFree(port: number): Promise<boolean> {
 async function main() {
   // The browser reaches the chain through the app's /rpc, so anvil's own port only matters to tools.
   const anvilPort = (await isPortFree(preferredAnvilPort)) ? preferredAnvilPort : await getFreePort()
+  const statePath = join(dataDir, 'anvil-state.json')
   const anvil = await startAnvil({
     port: anvilPort,
     chainId: LOCAL_CHAIN_ID,
-    statePath: join(dataDir, 'anvil-state.json'),
+    statePath,
     quiet: true,
+    // A new chain's clock starts months back, so the treasury's history below is dated over those months.
+    ...(!existsSync(statePath) && { genesisTimestamp: demoChainGenesis() }),
   })
   let nameService: NameService | undefined
   let stopping = false
@@ -47,6 +51,13 @@ async function main() {
       chainId: LOCAL_CHAIN_ID,
       deploymentPath: join(dataDir, 'deployment.json'),
     })
+    // The treasury Safe (2-of-3 Ada, Ben, Cleo) with ETH, GHD and USDG and half a year of history, the first
+    // time only; the clock is back at the present afterwards.
+    const treasury = await ensureDemoTreasury({
+      rpcUrl: anvil.url,
+      chainId: LOCAL_CHAIN_ID,
+      governanceToken: deployment.token,
+    })
     // Safe v1.5.0 and two demo Safes (1-of-1 Ada; 2-of-3 Ada, Ben, Cleo) for contract-wallet sign-in.
     const safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
     // Deployed afresh on every start (the same names and addresses each time): nothing to keep.
@@ -54,11 +65,20 @@ async function main() {
     const settings = parseEnv({
       // The embedded database lives beside the chain's state, so a restart keeps both.
       DATA_DIR: join(dataDir, 'db'),
-      ...demoEnv({ anvilUrl: anvil.url, deployment, nameService, webDist: join(root, 'apps/web/dist') }),
+      ...demoEnv({
+        anvilUrl: anvil.url,
+        deployment,
+        treasury,
+        nameService,
+        webDist: join(root, 'apps/web/dist'),
+      }),
     })
     const server = await startServer(settings)
     // Proposals in every state with the demo members' signed votes, the first time only.
-    const seeded = await seedDemoDatabase(settings, server.database)
+    const seeded = await seedDemoDatabase(settings, server.database, {
+      safe: treasury.safe.address,
+      usdg: treasury.usdg,
+    })
     closeOnSignals(async () => {
       await server.close()
       await stopChains()
@@ -66,8 +86,15 @@ async function main() {
     console.log(`\nGuildhall is running at ${settings.publicConfig.appUrl}\n`)
     console.log(`  chain    anvil ${anvil.url} (chain id ${LOCAL_CHAIN_ID}), state in ${dataDir}`)
     console.log(`  token    ${deployment.tokenName} (${deployment.tokenSymbol}) at ${deployment.token}`)
-    if (seeded > 0) console.log(`  demo     ${seeded} proposals with signed votes from Ada, Ben and Cleo`)
-    console.log(`  safes    1-of-1 ${safes.oneOfOne.address}, 2-of-3 ${safes.twoOfThree.address}`)
+    if (seeded > 0) {
+      console.log(
+        `  demo     ${seeded} proposals with signed votes from Ada, Ben and Cleo, two with payments for the treasury Safe`,
+      )
+    }
+    console.log(
+      `  treasury 2-of-3 Safe ${treasury.safe.address} (Ada, Ben, Cleo): ETH, GHD and USDG ${treasury.usdg}`,
+    )
+    console.log(`  safes    1-of-1 ${safes.oneOfOne.address}, 2-of-3 ${safes.twoOfThree.address} (sign-in)`)
     const names = nameService.deployment.members.flatMap((m) => (m.name ? [m.name] : []))
     console.log(`  names    ${NAME_SERVICE_LABEL}, anvil ${nameService.rpcUrl}: ${names.join(', ')}`)
     console.log("           for the server's name lookups only; not a network to add to a wallet")

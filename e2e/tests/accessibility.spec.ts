@@ -1,18 +1,10 @@
 // axe-core (@axe-core/playwright) finds no WCAG 2.0–2.2 A/AA or best-practice violation on any page
 // (disconnected), on the open connect modal, or on the connected overview; light scheme, and the dark
 // scheme for the app's own pages.
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { connect, connectButton, expect, member, test } from '../support/fixtures.ts'
+import { axeFindings, type KnownIssue } from './axe-helpers.ts'
 import { connectDialog, walletOption } from './connect-helpers.ts'
-
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
-
-/** A violation axe may report without failing the test: one rule, on the elements a selector names. */
-interface KnownIssue {
-  rule: string
-  selector: string
-}
 
 /**
  * In RainbowKit 2.2.11's own markup, not fixable without a fork. Its AsyncImage (the wallet icons in the
@@ -25,44 +17,6 @@ interface KnownIssue {
 const RAINBOWKIT_UNNAMED_ICONS: KnownIssue = {
   rule: 'role-img-alt',
   selector: '[data-rk] div[role="img"]:not([aria-label]):has(> img[aria-hidden="true"])',
-}
-
-/** A violation as reported: the rule, and each failing element's CSS path with axe's summary. */
-interface Finding {
-  rule: string
-  nodes: { target: string; summary: string }[]
-}
-
-/**
- * axe's findings on the page as it is now, in a form that reads well in a failed assertion, less the
- * given known issues; `excused` counts the elements those covered, so a fixed issue shows up.
- */
-async function axeFindings(
-  page: Page,
-  known: KnownIssue[] = [],
-): Promise<{ findings: Finding[]; excused: number }> {
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze()
-  let excused = 0
-  const findings: Finding[] = []
-  for (const violation of violations) {
-    const nodes: Finding['nodes'] = []
-    for (const node of violation.nodes) {
-      const target = node.target.join(' ')
-      const selectors = known.filter((issue) => issue.rule === violation.id).map((issue) => issue.selector)
-      const isKnown =
-        selectors.length > 0 &&
-        (await page.evaluate(
-          ({ target, selectors }) =>
-            selectors.some((selector) => document.querySelector(target)?.matches(selector) === true),
-          { target, selectors },
-        ))
-      if (isKnown) excused += 1
-      else nodes.push({ target, summary: node.failureSummary ?? '' })
-    }
-    if (nodes.length > 0)
-      findings.push({ rule: `${violation.id} (${violation.impact}): ${violation.help}`, nodes })
-  }
-  return { findings, excused }
 }
 
 const PAGES = [
@@ -78,7 +32,8 @@ const PAGES = [
 
 /**
  * Opens a page and waits until it shows what it will show (the overview: its live token figures; the
- * directory: its rows; a member page: their name, looked up on the first visit, and their chart).
+ * directory: its rows; a member page: their name, looked up on the first visit, and their chart; the
+ * treasury: that none is configured).
  */
 async function openPage(page: Page, url: string, heading: string) {
   await page.goto(url)
@@ -87,6 +42,8 @@ async function openPage(page: Page, url: string, heading: string) {
   if (heading === 'Guildhall Test DAO') await expect(page.getByTestId('token-holders')).toHaveText('8')
   if (heading === 'Members') await expect(page.getByTestId('member-row').first()).toBeVisible()
   if (heading === 'ada.eth') await expect(page.getByTestId('power-chart')).toBeVisible()
+  // Here without a treasury Safe configured (treasury.spec.ts checks the page with one).
+  if (heading === 'Treasury') await expect(page.getByTestId('treasury-none')).toBeVisible()
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {

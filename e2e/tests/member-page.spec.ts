@@ -27,7 +27,11 @@ async function expectAdasPage(page: Page, proposalTitle?: string) {
   await expect(page.getByTestId('member-power')).toContainText(/1,250 GHD\s+\d/)
   await expect(page.getByTestId('member-delegators')).not.toHaveText('0')
   const chart = page.getByTestId('power-chart')
-  await expect(chart.locator('svg path')).toHaveAttribute('d', /^M.+H/)
+  // A step line (the chart library's path: moves along, then up or down), not an empty one.
+  await expect(chart.locator('svg path.chart-line')).toHaveAttribute(
+    'd',
+    /^M[\d.]+,[\d.]+(L[\d.]+,[\d.]+){2,}$/,
+  )
   await expect(chart.getByTestId('power-chart-summary')).toContainText('to 1,250 GHD')
   if (proposalTitle) {
     const ballot = page.getByTestId('member-vote').filter({ hasText: proposalTitle })

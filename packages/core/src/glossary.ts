@@ -107,6 +107,27 @@ export const GLOSSARY = [
     short: 'What a delegate writes about who they are and how they will vote, signed with their wallet.',
     more: 'Every version is kept in the governance log; the page shows the latest.',
   },
+  {
+    id: 'safe',
+    term: 'Safe',
+    short:
+      "The DAO's treasury: a shared account on the chain (a Safe contract) that moves money only when enough of its signers approve.",
+    more: 'The Treasury page reads it from the chain itself: who signs, how many must, and what it holds. Its history comes from the server’s own index of its events.',
+  },
+  {
+    id: 'safe-signers',
+    term: 'Signers',
+    short:
+      'The accounts that may approve the Safe\'s transactions, and how many of them must: "2 of 3 signers" means any two of three.',
+    more: "The signers carry out what the DAO decides; the app shows whether they did. Each signer's name leads to their member page.",
+  },
+  {
+    id: 'safe-nonce',
+    term: 'Nonce',
+    short:
+      "The number of the Safe's next transaction. Each executes once, in order, so two transactions with the same number cannot both happen.",
+    more: 'A transaction signed for a number that another one has used can never execute: it must be signed again for a new number.',
+  },
 ] as const satisfies ReadonlyArray<{ id: string; term: string; short: string; more: string }>
 
 export type GlossaryTermId = (typeof GLOSSARY)[number]['id']

@@ -20,6 +20,8 @@ export type StartAnvilOptions = {
   readyTimeoutMs?: number
   /** The genesis block's number (default 0): a long chain at once, where mining one would take minutes. */
   genesisBlockNumber?: number
+  /** The genesis block's time (unix seconds; default now): a chain whose history starts in the past. */
+  genesisTimestamp?: number
 }
 
 export type AnvilInstance = {
@@ -72,6 +74,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   args.push('--mnemonic', ANVIL_MNEMONIC, '--accounts', '10')
   if (blockTime !== undefined) args.push('--block-time', String(blockTime))
   if (options.genesisBlockNumber !== undefined) args.push('--number', String(options.genesisBlockNumber))
+  // Later blocks follow from it at the wall clock's pace until a block is dated with evm_setNextBlockTimestamp.
+  if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp))
   if (statePath) {
     mkdirSync(path.dirname(path.resolve(statePath)), { recursive: true })
     // Historical states let eth_call at old blocks work after a reload, not only at the head.

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { multiSendAbi } from '@guildhall/core'
 import {
   type Abi,
   type Address,
@@ -27,7 +28,6 @@ import {
   deploySafes,
   ERC1271_MAGIC_VALUE,
   expectedRuntimeCode,
-  multiSendCallOnlyAbi,
   SAFE_CONTRACT_NAMES,
   type SafeDeployment,
   SELF_ADDRESS_IMMUTABLES,
@@ -242,7 +242,7 @@ describe('deployment', () => {
       [safeProxyFactoryAbi, 'factory'],
       [compatibilityFallbackHandlerAbi, 'fallbackHandler'],
       [signMessageLibAbi, 'signMessageLib'],
-      [multiSendCallOnlyAbi, 'multiSendCallOnly'],
+      [multiSendAbi, 'multiSendCallOnly'],
     ] as const
     for (const [ours, name] of pairs) {
       const official = selectors(safeArtifact(name).abi as Abi)

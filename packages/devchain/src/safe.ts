@@ -2,12 +2,12 @@
 // contracts, byte for byte from `@safe-global/safe-smart-account`'s build artifacts, at their canonical
 // addresses. Its parts are in safe/: contracts.ts (ABIs, artifacts, addresses), relayer.ts (who sends),
 // deploy.ts (the demo's sign-in Safes), signatures.ts (how a Safe signs), versions.ts (v1.3.0 and v1.4.1, for
-// tests; executing a Safe transaction), treasury.ts (the demo DAO's treasury Safe and its tokens).
+// tests; executing a Safe transaction), treasury.ts and treasury-history.ts (the demo DAO's treasury Safe, its
+// tokens and its history).
 export {
   compatibilityFallbackHandlerAbi,
   ERC1271_MAGIC_VALUE,
   expectedRuntimeCode,
-  multiSendCallOnlyAbi,
   predictSafeAddress,
   SAFE_CONTRACT_NAMES,
   SAFE_SINGLETON_FACTORY,
@@ -40,6 +40,13 @@ export {
   demoUsdgAddress,
   deployDemoTreasury,
 } from './safe/treasury.ts'
+export {
+  buildDemoTreasuryHistory,
+  DEMO_PAYEES,
+  DEMO_TREASURY_AGE_DAYS,
+  DEMO_TREASURY_HISTORY,
+  ensureDemoTreasury,
+} from './safe/treasury-history.ts'
 export {
   type CreatedSafe,
   createSafeOfVersion,

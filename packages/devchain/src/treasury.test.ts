@@ -1,30 +1,31 @@
+import { encodeMultiSend } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import {
   type Address,
   createPublicClient,
   encodeFunctionData,
-  encodePacked,
   erc20Abi,
-  type Hex,
   http,
   parseEther,
   parseEventLogs,
   parseUnits,
-  size,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { anvilAccounts } from './accounts.ts'
 import { type AnvilInstance, getFreePort, startAnvil } from './anvil.ts'
 import { type DemoDeployment, deployDemoDao } from './demo-dao.ts'
 import {
+  DEMO_PAYEES,
+  DEMO_TREASURY_AGE_DAYS,
   DEMO_TREASURY_FUNDING,
+  DEMO_TREASURY_HISTORY,
   DEMO_USDG,
   type DemoTreasury,
   demoUsdgAddress,
   deployDemoTreasury,
   deploySafes,
+  ensureDemoTreasury,
   executeSafeTransaction,
-  multiSendCallOnlyAbi,
   safeAbi,
   safeRelayer,
 } from './safe.ts'
@@ -64,8 +65,9 @@ afterAll(async () => {
 function safeNonce(safe: Address) {
   return reader(rpcUrl).readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })
 }
-function tokenBalance(token: Address, holder: Address) {
-  return reader(rpcUrl).readContract({
+const tokenBalance = (token: Address, holder: Address) => tokenBalanceOn(rpcUrl, token, holder)
+function tokenBalanceOn(url: string, token: Address, holder: Address) {
+  return reader(url).readContract({
     address: token,
     abi: erc20Abi,
     functionName: 'balanceOf',
@@ -73,20 +75,6 @@ function tokenBalance(token: Address, holder: Address) {
   })
 }
 
-/** MultiSendCallOnly's packed batch: per call uint8 operation (0), address, uint256 value, uint256 length, bytes. */
-function multiSend(calls: { to: Address; value?: bigint; data?: Hex }[]): Hex {
-  const packed = calls.map(({ to, value = 0n, data = '0x' }) =>
-    encodePacked(
-      ['uint8', 'address', 'uint256', 'uint256', 'bytes'],
-      [0, to, value, BigInt(size(data)), data],
-    ),
-  )
-  return encodeFunctionData({
-    abi: multiSendCallOnlyAbi,
-    functionName: 'multiSend',
-    args: [`0x${packed.map((p) => p.slice(2)).join('')}`],
-  })
-}
 const usdgTransfer = (to: Address, amount: bigint) =>
   encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] })
 
@@ -154,9 +142,9 @@ describe('executing the treasury’s transactions (executeSafeTransaction)', () 
         signers: [cleo, ada],
         to: (await deploySafes({ rpcUrl, chainId })).multiSendCallOnly,
         operation: 1,
-        data: multiSend([
-          { to: treasury.usdg, data: usdgTransfer(payeeA, parseUnits('1200', 6)) },
-          { to: payeeB, value: parseEther('1.5') },
+        data: encodeMultiSend([
+          { target: treasury.usdg, value: 0n, data: usdgTransfer(payeeA, parseUnits('1200', 6)) },
+          { target: payeeB, value: parseEther('1.5'), data: '0x' },
         ]),
       },
     )
@@ -193,7 +181,7 @@ describe('executing the treasury’s transactions (executeSafeTransaction)', () 
   })
 })
 
-test('governance token stays the demo token: treasury funding mints through its owner, account 0', async () => {
+test('the treasury’s GHD is minted by the token’s owner, account 0: the supply is the members’ plus the treasury’s', async () => {
   const client = reader(rpcUrl)
   expect(
     await client.readContract({ address: demo.token, abi: governanceTokenAbi, functionName: 'owner' }),
@@ -202,4 +190,128 @@ test('governance token stays the demo token: treasury funding mints through its 
   expect(
     await client.readContract({ address: demo.token, abi: governanceTokenAbi, functionName: 'totalSupply' }),
   ).toBe(supply)
+})
+
+describe('the demo treasury’s history (ensureDemoTreasury)', () => {
+  const DAY = 86_400
+  let url: string
+  let history: DemoTreasury
+  let governanceToken: Address
+  const now = Math.floor(Date.now() / 1000)
+
+  beforeAll(async () => {
+    // As `npm start` runs it: a chain whose clock starts before the treasury's first day.
+    const anvil = await startAnvil({
+      port: await getFreePort(),
+      chainId,
+      quiet: true,
+      genesisTimestamp: now - DEMO_TREASURY_AGE_DAYS * DAY,
+    })
+    anvils.push(anvil)
+    url = anvil.url
+    governanceToken = (await deployDemoDao({ rpcUrl: url, chainId })).token
+    history = await ensureDemoTreasury({ rpcUrl: url, chainId, governanceToken, now })
+  }, 60_000)
+
+  test('every kind of row is on chain: money in from several senders, payout batches, an owner added then removed, a failed execution', async () => {
+    const client = reader(url)
+    const safe = history.safe.address
+    const safeLogs = parseEventLogs({
+      abi: safeAbi,
+      logs: await client.getLogs({ address: safe, fromBlock: 0n }),
+    })
+    const count = (name: string) => safeLogs.filter((log) => log.eventName === name).length
+    expect(
+      Object.fromEntries(
+        [
+          'SafeSetup',
+          'SafeReceived',
+          'ExecutionSuccess',
+          'ExecutionFailure',
+          'AddedOwner',
+          'RemovedOwner',
+        ].map((name) => [name, count(name)]),
+      ),
+    ).toEqual({
+      SafeSetup: 1,
+      SafeReceived: 4,
+      ExecutionSuccess: 5,
+      ExecutionFailure: 1,
+      AddedOwner: 1,
+      RemovedOwner: 1,
+    })
+    const senders = new Set(
+      safeLogs.flatMap((log) => (log.eventName === 'SafeReceived' ? [log.args.sender] : [])),
+    )
+    expect(senders).toEqual(new Set([deployer, ada, ben, cleo]))
+    expect(safeLogs.find((log) => log.eventName === 'AddedOwner')?.args).toEqual({ owner: address(4) })
+
+    const transfers = async (token: Address) =>
+      parseEventLogs({
+        abi: erc20Abi,
+        eventName: 'Transfer',
+        logs: await client.getLogs({ address: token, fromBlock: 0n }),
+      })
+    const usdgTransfers = await transfers(history.usdg)
+    expect(usdgTransfers.filter((t) => t.args.to === safe)).toHaveLength(4)
+    expect(usdgTransfers.filter((t) => t.args.from === safe).map((t) => [t.args.to, t.args.value])).toEqual([
+      [DEMO_PAYEES.docsWriter, parseUnits('12000', 6)],
+      [DEMO_PAYEES.auditor, parseUnits('8000', 6)],
+      [DEMO_PAYEES.docsWriter, parseUnits('15000', 6)],
+      [DEMO_PAYEES.events, parseUnits('9500', 6)],
+    ])
+    expect((await transfers(governanceToken)).filter((t) => t.args.to === safe)).toHaveLength(2)
+
+    // What is left: the funding, plus what came in, less the payouts (ETH leaves inside batches unlogged).
+    expect(await client.getBalance({ address: safe })).toBe(parseEther('40'))
+    expect(await client.getBalance({ address: DEMO_PAYEES.events })).toBe(parseEther('2'))
+    expect(await tokenBalanceOn(url, history.usdg, safe)).toBe(parseUnits('310500', 6))
+    expect(await tokenBalanceOn(url, governanceToken, safe)).toBe(parseEther('55000'))
+    expect(await client.readContract({ address: safe, abi: safeAbi, functionName: 'getOwners' })).toEqual([
+      ada,
+      ben,
+      cleo,
+    ])
+    expect(await client.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })).toBe(6n)
+  })
+
+  test('the rows span months, in order, and the chain’s clock is back at the present afterwards', async () => {
+    const client = reader(url)
+    const logs = await client.getLogs({ address: history.safe.address, fromBlock: 0n })
+    const times: number[] = []
+    for (const blockNumber of new Set(logs.map((log) => log.blockNumber))) {
+      times.push(Number((await client.getBlock({ blockNumber })).timestamp))
+    }
+    expect(times).toEqual([...times].sort((a, b) => a - b))
+    expect(times[0]).toBeLessThan(now - 190 * DAY)
+    const months = new Set(times.map((t) => new Date(t * 1000).toISOString().slice(0, 7)))
+    expect(months.size).toBeGreaterThanOrEqual(6)
+    const lastStep = DEMO_TREASURY_HISTORY.at(-1)?.daysAgo ?? 0
+    expect(Math.max(...times)).toBeGreaterThanOrEqual(now - lastStep * DAY)
+    expect(Math.max(...times)).toBeLessThan(now - (lastStep - 1) * DAY)
+    const head = Number((await client.getBlock({ blockTag: 'latest' })).timestamp)
+    expect(head).toBeGreaterThanOrEqual(now)
+    expect(head).toBeLessThan(now + 60)
+  })
+
+  test('on a chain whose clock starts now (an older demo chain) the same rows land in order, never dated ahead of the wall clock', async () => {
+    const other = await freshChain()
+    const started = Math.floor(Date.now() / 1000)
+    const again = await ensureDemoTreasury({ rpcUrl: other.url, chainId, governanceToken: other.demo.token })
+    const client = reader(other.url)
+    const logs = await client.getLogs({ address: again.safe.address, fromBlock: 0n })
+    expect(
+      parseEventLogs({ abi: safeAbi, logs }).filter((log) => log.eventName === 'ExecutionFailure'),
+    ).toHaveLength(1)
+    const head = Number((await client.getBlock({ blockTag: 'latest' })).timestamp)
+    expect(head).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1)
+    expect(head).toBeGreaterThanOrEqual(started - 1)
+  }, 60_000)
+
+  test('a second run sends nothing and returns the same treasury', async () => {
+    const client = reader(url)
+    const before = await client.getBlockNumber()
+    expect(await ensureDemoTreasury({ rpcUrl: url, chainId, governanceToken })).toEqual(history)
+    expect(await client.getBlockNumber()).toBe(before)
+  })
 })

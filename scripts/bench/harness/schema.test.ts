@@ -14,6 +14,7 @@ describe('docs/bench.json (the figures in docs/benchmarks.md)', () => {
       'names',
       'scale',
       'sign-in',
+      'treasury',
       'web',
     ])
     expect(
@@ -25,7 +26,8 @@ describe('docs/bench.json (the figures in docs/benchmarks.md)', () => {
         json.signIn &&
         json.governance &&
         json.names &&
-        json.scale,
+        json.scale &&
+        json.treasury,
     ).toBeTruthy()
   })
 

@@ -244,6 +244,67 @@ const namesResult = z.object({
 })
 export type NamesBenchResult = z.infer<typeof namesResult>
 
+/** One treasury's index catch-up on one database (treasury/sync.ts), checked against the chain by its CSV. */
+const treasurySync = z.object({
+  transfers: z.number().int(),
+  seconds: z.number(),
+  transfersPerSecond: z.number(),
+  /** The slowest answer to the history's newest row while the index caught up (the server's loop held). */
+  longestAnswerMs: z.number(),
+  tokenIndexSeconds: z.number(),
+  csv: z.object({
+    rows: z.number().int(),
+    bytes: z.number().int(),
+    seconds: z.number(),
+    kinds: z.record(z.string(), z.number().int()),
+  }),
+})
+const treasuryResult = z.object({
+  transfers: z.number().int(),
+  smallTransfers: z.number().int(),
+  /** The chain's setup: the Safes, the helper and every round of transfers. */
+  setupSeconds: z.number(),
+  /** The machine's 1-minute load average when the section started and ended (the figures are timings). */
+  loadAverage: z.object({ start: z.number(), end: z.number() }),
+  databases: z.array(
+    z.union([
+      z.object({
+        database: z.string(),
+        sync: treasurySync,
+        history: z.array(
+          z.object({
+            page: z.enum(['first', 'outgoing', 'deep']),
+            path: z.string(),
+            requests: z.number().int(),
+            latencyMs: latency,
+            errors: z.number().int(),
+            /** The API process's CPU milliseconds per request over the timed reads. */
+            cpuMsPerRequest: z.number(),
+          }),
+        ),
+      }),
+      z.object({ database: z.string(), skipped: z.string() }),
+    ]),
+  ),
+  /** The small treasury's server and the page figures: on PGlite, as `npm start` runs. */
+  browser: z.object({
+    database: z.string(),
+    smallSync: treasurySync,
+    pageLoads: z.array(
+      z.object({ profile: z.enum(['desktop', 'phone']), transfers: z.number().int(), shownMs: spread }),
+    ),
+    js: z
+      .object({
+        overview: jsSize.extend({ list: z.array(z.string()) }),
+        treasuryOnly: jsSize.extend({ list: z.array(z.string()) }),
+        leakedToOverview: z.array(z.string()),
+      })
+      .nullable(),
+    failures: z.array(z.string()),
+  }),
+})
+export type TreasuryBenchResult = z.infer<typeof treasuryResult>
+
 export const benchJsonSchema = z.object({
   date: z.string(),
   chromium: z.string().optional(),
@@ -300,4 +361,5 @@ export const benchJsonSchema = z.object({
       instances: scaleInstances,
     })
     .optional(),
+  treasury: treasuryResult.optional(),
 })

@@ -6,7 +6,7 @@ import { staticFilesOptions } from '@guildhall/api'
 import react from '@vitejs/plugin-react'
 import Fastify from 'fastify'
 import { build } from 'vite'
-import { precompress } from './bundle.ts'
+import { precompress } from '../harness/bundle.ts'
 
 export type ReferenceName = 'rainbowkit' | 'floor'
 

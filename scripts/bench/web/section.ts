@@ -9,10 +9,10 @@ import { TEST_WALLET_RDNS, testWalletInitScript } from '@guildhall/devchain/wall
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { PROFILES, type ProfileName } from '../harness/browser.ts'
+import { allJs, indexHtmlJs, sizeOf, staticGraphJs } from '../harness/bundle.ts'
 import type { BenchContext, SectionResult } from '../harness/context.ts'
 import type { NetworkAtLoad, RpcCount } from '../harness/schema.ts'
 import { spread } from '../harness/stats.ts'
-import { allJs, indexHtmlJs, sizeOf, staticGraphJs } from './bundle.ts'
 import {
   type ColdLoad,
   type Cookie,

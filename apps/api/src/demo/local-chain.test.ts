@@ -1,5 +1,6 @@
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import type { NameService } from '@guildhall/devchain/name-service'
+import type { DemoTreasury } from '@guildhall/devchain/safe'
 import { expect, test } from 'vitest'
 import { parseEnv } from '../settings/env.ts'
 import { demoEnv } from './local-chain.ts'
@@ -54,4 +55,38 @@ test('default: without a name service the demo has no name lookups', () => {
     demoEnv({ anvilUrl: 'http://127.0.0.1:8545', deployment, webDist: '/nonexistent', env: {} }),
   )
   expect(settings.nameService).toBeNull()
+})
+
+const treasury: DemoTreasury = {
+  chainId: 31337,
+  safe: {
+    address: '0x1a443fD0a48773cA519C80ee3186A1aeC492efa4',
+    owners: [
+      '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+    ],
+    threshold: 2,
+  },
+  tokens: [deployment.token, '0xd44b4A839378678B6e0593Aff1AE307565E699dC'],
+  usdg: '0xd44b4A839378678B6e0593Aff1AE307565E699dC',
+  startBlock: 12,
+}
+
+test('behavior: the demo’s treasury settings come from its deployment: the Safe, GHD and USDG, the Safe’s creation block; a minute to object before queueing', () => {
+  const settings = parseEnv(
+    demoEnv({ anvilUrl: 'http://127.0.0.1:8545', deployment, treasury, webDist: '/nonexistent', env: {} }),
+  )
+  expect(settings.treasury).toEqual({
+    safe: treasury.safe.address,
+    addresses: [],
+    tokens: treasury.tokens,
+    startBlock: 12,
+    priceFeeds: [],
+  })
+  expect(settings.execution.delaySeconds).toBe(60)
+  expect(
+    parseEnv(demoEnv({ anvilUrl: 'http://127.0.0.1:8545', deployment, webDist: '/nonexistent', env: {} }))
+      .treasury,
+  ).toBeNull()
 })

@@ -6,9 +6,20 @@ import { LOCAL_CHAIN_ID, safeSettingsAbi, type TreasuryHistoryItem } from '@guil
 import { type RecordingProxy, startRecordingProxy } from '@guildhall/devchain/recording-proxy'
 import { createSafeOfVersion, executeSafeTransaction } from '@guildhall/devchain/safe'
 import type { FastifyInstance } from 'fastify'
-import { createPublicClient, encodeFunctionData, getAddress, http, type PublicClient } from 'viem'
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  getAddress,
+  http,
+  type PublicClient,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { compileContract } from '../../../../scripts/build-contracts.ts'
 import { demoAccount, demoTokenIndex } from '../../testbed/demo-token.ts'
+import { member } from '../../testbed/signers.ts'
 import { startTestbed, stopTestbed, type Testbed, testApp } from '../../testbed/test-app.ts'
 import {
   finn,
@@ -163,6 +174,35 @@ describe('GET /api/treasury', () => {
     const balances = await Promise.all([safe, finn, iris].map((address) => chain.getBalance({ address })))
     expect(summary.addresses).toEqual([finn, iris])
     expect(summary.assets[0].balance).toBe(String(balances.reduce((a, b) => a + b, 0n)))
+  })
+
+  test('behavior: with PRICE_FEEDS, a token and the native coin are valued by their on-chain feeds, to the cent', async () => {
+    // A stand-in for Chainlink's feeds (the outside world's contracts), deployed on anvil by Finn.
+    const compiled = compileContract('contracts/TestPriceFeed.sol', 'TestPriceFeed')
+    const finnWallet = createWalletClient({ account: member(6), transport: http(testbed.anvil.url) })
+    const deploy = async (answer: bigint, decimals: number, description: string) => {
+      const hash = await finnWallet.deployContract({
+        abi: compiled.abi as Abi,
+        bytecode: compiled.bytecode,
+        args: [answer, decimals, description],
+        chain: null,
+      })
+      const receipt = await chain.waitForTransactionReceipt({ hash, pollingInterval: 50 })
+      return receipt.contractAddress as Address
+    }
+    const ethFeed = await deploy(2_000_12345678n, 8, 'ETH / USD')
+    const ghdFeed = await deploy(1_500000n, 6, 'GHD / EUR')
+    const token = getAddress(testbed.deployment.token)
+    const valued = await otherApp({
+      ...treasuryEnv(seeded.safe, seeded.createdAt),
+      PRICE_FEEDS: `native=${ethFeed},${token}=${ghdFeed}`,
+    })
+    const { assets } = (await get('/api/treasury', valued)).json()
+    // 1.25 ETH × 2,000.12345678 USD = 2,500.1543…; 90 GHD × 1.5 EUR = 135.
+    expect(assets.map((asset: { value: unknown }) => asset.value)).toEqual([
+      { amount: '2500.15', currency: 'USD' },
+      { amount: '135', currency: 'EUR' },
+    ])
   })
 
   test('behavior: 503 safe_unavailable while the chain does not answer, the summary again once it does', async () => {

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { BrowserRouter, matchPath, Route, Routes } from 'react-router'
 import { Preloaded, preloadable } from '../lib/preloadable.ts'
 import { Layout } from './layout.tsx'
-import { NotFoundPage, PlaceholderPage } from './placeholder-page.tsx'
+import { NotFoundPage } from './not-found-page.tsx'
 import { OverviewPage } from './routes/overview-page.tsx'
 
 // Declarative routes (ADR 012): the data router's loaders and actions are unused here, and it costs
@@ -32,6 +32,11 @@ const glossary = preloadable(
   () => import('./routes/glossary-page.tsx'),
   (m) => m.GlossaryPage,
 )
+// The treasury page brings the chart library with it (ADR 050), as the member page does.
+const treasury = preloadable(
+  () => import('../features/treasury/treasury-page.tsx'),
+  (m) => m.TreasuryPage,
+)
 const sessions = preloadable(
   () => import('../features/auth/sessions-page.tsx'),
   (m) => m.SessionsPage,
@@ -54,6 +59,7 @@ const LAZY_PAGES: Array<[path: string, start: PageStart]> = [
   ],
   ['/members', members.load],
   ['/members/:address', member.load],
+  ['/treasury', treasury.load],
   ['/account/sessions', sessions.load],
   ['/glossary', glossary.load],
 ]
@@ -77,8 +83,7 @@ export function startPageCode(pathname: string, queryClient: QueryClient): Promi
 }
 
 /**
- * Routes; pages later issues fill are placeholders that say so. The Overview (the landing page) is in the
- * first chunk; other real pages load with their route.
+ * Routes. The Overview (the landing page) is in the first chunk; every other page loads with its route.
  */
 export function AppRouter() {
   return (
@@ -91,10 +96,7 @@ export function AppRouter() {
           <Route path="proposals/:id" element={<Preloaded code={proposal} props={{}} />} />
           <Route path="members" element={<Preloaded code={members} props={{}} />} />
           <Route path="members/:address" element={<Preloaded code={member} props={{}} />} />
-          <Route
-            path="treasury"
-            element={<PlaceholderPage title="Treasury" text="Treasury balances arrive in a later release." />}
-          />
+          <Route path="treasury" element={<Preloaded code={treasury} props={{}} />} />
           <Route path="account/sessions" element={<Preloaded code={sessions} props={{}} />} />
           <Route path="glossary" element={<Preloaded code={glossary} props={{}} />} />
           <Route path="*" element={<NotFoundPage />} />

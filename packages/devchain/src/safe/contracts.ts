@@ -60,8 +60,6 @@ export const compatibilityFallbackHandlerAbi = parseAbi([
   'function getMessageHashForSafe(address safe, bytes message) view returns (bytes32)',
 ])
 export const signMessageLibAbi = parseAbi(['function signMessage(bytes data)'])
-/** Called by DELEGATECALL from a Safe: each packed (operation, to, value, length, data) must be a CALL. */
-export const multiSendCallOnlyAbi = parseAbi(['function multiSend(bytes transactions) payable'])
 
 type Artifact = { contractName: string; bytecode: Hex; deployedBytecode: Hex }
 

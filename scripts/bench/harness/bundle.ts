@@ -1,4 +1,5 @@
-// Bundle figures from a production build (Guildhall's or a reference page's): sizes are of the files on disk.
+// Bundle figures from a production build (Guildhall's or a reference page's), for the sections that measure pages
+// (web, treasury): sizes are of the files on disk, and the import graph from Vite's manifest.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
@@ -50,6 +51,17 @@ export function staticGraphJs(dist: string): string[] {
   }
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key)
   return [...seen].filter((file) => file.endsWith('.js'))
+}
+
+/** The JS files of the manifest's chunks whose source (the manifest's key, e.g. `src/features/x/page.tsx`) matches. */
+export function chunksFrom(dist: string, source: (key: string) => boolean): string[] {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    ManifestChunk
+  >
+  return Object.entries(manifest)
+    .filter(([key, chunk]) => source(key) && chunk.file.endsWith('.js'))
+    .map(([, chunk]) => chunk.file)
 }
 
 /**
