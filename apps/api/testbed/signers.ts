@@ -28,7 +28,10 @@ export const demoDomain = (deployment: { token: Address }): GovernanceDomain =>
 type Signer = Pick<LocalAccount, 'address' | 'signTypedData'>
 
 /** The fields a test names; any version 2 field (or `version: 2`) makes a version 2 proposal. */
-export type ProposalFields = Partial<Omit<ProposalMessageV2, 'version'>> & { version?: 2; snapshot: number }
+export type ProposalFields = Partial<Omit<ProposalMessageV2, 'version'>> & {
+  version?: 1 | 2
+  snapshot: number
+}
 
 /**
  * A basic proposal by `author` at `snapshot` under the demo DAO's rules (quorum 1,000, threshold 1 token),
@@ -54,8 +57,8 @@ export function proposalMessage(
     timestamp: now - 30,
     ...fields,
   }
-  if (version === undefined && category === undefined && changesSafeSettings === undefined && !actions)
-    return v1
+  const v2 = version === 2 || category !== undefined || changesSafeSettings !== undefined || actions
+  if (!v2) return version === 1 ? { ...v1, version } : v1
   return {
     ...v1,
     version: 2,

@@ -1,5 +1,6 @@
 import { isAddress } from 'viem'
 import { POPULAR_WALLET_IDS, WALLET_CONNECT_WALLET_IDS } from './constants.ts'
+import { GOVERNANCE_LIMITS } from './governance/rules.ts'
 import { chainIdSchema, tokenAmountSchema } from './primitives.ts'
 import { z } from './zod.ts'
 
@@ -56,6 +57,9 @@ export const DEFAULT_GOVERNANCE_RULES: GovernanceRules = {
   abstainCountsToQuorum: true,
 }
 
+/** The categories a proposal may name unless PROPOSAL_CATEGORIES says otherwise (ADR 048). */
+export const DEFAULT_PROPOSAL_CATEGORIES = ['Grants', 'Operations', 'Security'] as const
+
 /** Everything the web app needs at run time, injected by the server into index.html. */
 export const publicConfigSchema = z
   .strictObject({
@@ -68,6 +72,11 @@ export const publicConfigSchema = z
     chains: z.array(publicChainSchema).check(z.minLength(1, 'No chains found on connector.')),
     token: z._default(z.nullable(z.strictObject({ address: addressSchema, chainId: chainIdSchema })), null),
     governance: z._default(governanceRulesSchema, DEFAULT_GOVERNANCE_RULES),
+    /** What a proposal's category may be besides none (''): spending is reported per category. */
+    proposalCategories: z._default(
+      z.array(z.string().check(z.minLength(1), z.maxLength(GOVERNANCE_LIMITS.categoryMax))),
+      [...DEFAULT_PROPOSAL_CATEGORIES],
+    ),
     wallets: z._default(
       z.array(z.enum(POPULAR_WALLET_IDS)).check(
         z.minLength(1),

@@ -100,6 +100,7 @@ export type { GovernanceRules, PublicChain, PublicConfig } from './config.ts'
 export {
   APP_SHELL_PLACEHOLDER,
   DEFAULT_GOVERNANCE_RULES,
+  DEFAULT_PROPOSAL_CATEGORIES,
   formatIssues,
   hexColorSchema,
   MISSING_PROJECT_ID_MESSAGE,

@@ -25,14 +25,14 @@ import { anvilAccounts } from './accounts.ts'
 import { type AnvilInstance, getFreePort, startAnvil } from './anvil.ts'
 import { SAFE_SINGLETON_FACTORY, ZERO_SALT } from './safe/contracts.ts'
 import { type Clients, clients, safeRelayer, successfulReceipt } from './safe/relayer.ts'
+import { DETERMINISTIC_DEPLOYMENT_PROXY } from './safe/versions.ts'
 import { deploySafes, type SafeDeployment, safeAbi } from './safe.ts'
 
 const chainId = 31337
 const require = createRequire(import.meta.url)
-const multiSendArtifact: {
-  bytecode: Hex
-  deployedBytecode: Hex
-} = require('@safe-global/safe-smart-account/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
+/** A build artifact's creation and runtime code. */
+type Artifact = { bytecode: Hex; deployedBytecode: Hex }
+const multiSendArtifact: Artifact = require('@safe-global/safe-smart-account/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
 const multiSend = MULTI_SEND_CALL_ONLY['1.5.0'].address
 
 function key(index: number) {
@@ -73,7 +73,22 @@ afterAll(async () => {
 const readNonce = (safe: Hex) =>
   c.publicClient.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })
 
-describe('MultiSendCallOnly 1.5.0', () => {
+describe('MultiSendCallOnly of each release', () => {
+  test("behavior: the 1.3.0 and 1.4.1 npm artifacts land at MULTI_SEND_CALL_ONLY's addresses, as Safe deployed them, with its code hashes", () => {
+    const landing = (from: Hex, bytecode: Hex) =>
+      getContractAddress({ opcode: 'CREATE2', from, salt: ZERO_SALT, bytecode })
+    const v130: Artifact = require('@gnosis.pm/safe-contracts/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
+    const v141: Artifact = require('@safe-global/safe-contracts/build/artifacts/contracts/libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json')
+    // 1.3.0 went through Arachnid's proxy first, then through Safe's singleton factory too.
+    expect([
+      landing(DETERMINISTIC_DEPLOYMENT_PROXY, v130.bytecode),
+      landing(SAFE_SINGLETON_FACTORY, v130.bytecode),
+    ]).toEqual([MULTI_SEND_CALL_ONLY['1.3.0'].address, ...MULTI_SEND_CALL_ONLY['1.3.0'].otherAddresses])
+    expect(keccak256(v130.deployedBytecode)).toBe(MULTI_SEND_CALL_ONLY['1.3.0'].codeHash)
+    expect(landing(SAFE_SINGLETON_FACTORY, v141.bytecode)).toBe(MULTI_SEND_CALL_ONLY['1.4.1'].address)
+    expect(keccak256(v141.deployedBytecode)).toBe(MULTI_SEND_CALL_ONLY['1.4.1'].codeHash)
+  })
+
   test('behavior: the npm artifact lands at MULTI_SEND_CALL_ONLY 1.5.0 with its code hash, and the deployed code is recognised', async () => {
     expect(
       getContractAddress({

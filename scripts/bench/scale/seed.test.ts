@@ -71,6 +71,8 @@ test('behavior: the bulk seed leaves exactly what the vote path leaves for the s
     domain,
     rules: DEFAULT_GOVERNANCE_RULES,
     snapshotMaxAgeBlocks: 64,
+    categories: [],
+    treasury: null,
     now: () => new Date(((signed.at(-1)?.message.timestamp ?? 0) + 1) * 1000),
     reads: new ProposalReads(),
   }

@@ -131,6 +131,9 @@ export async function seedDemoGovernance({
     rules,
     // The seed takes the block before the head itself, so the default bound always holds.
     snapshotMaxAgeBlocks: DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
+    // The seeded proposals name no category and carry no actions.
+    categories: [],
+    treasury: null,
     now: clock,
     reads: new ProposalReads(),
   })

@@ -23,6 +23,8 @@ export function governanceArea(
     domain: governanceDomain({ chainId: tokenConfig.chainId, token: tokenConfig.address }),
     rules,
     snapshotMaxAgeBlocks: settings.snapshotMaxAgeBlocks,
+    categories: settings.publicConfig.proposalCategories,
+    treasury: settings.treasury ? { safe: settings.treasury.safe } : null,
     now,
     reads: new ProposalReads(),
   }

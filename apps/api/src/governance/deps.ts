@@ -17,6 +17,10 @@ export interface GovernanceDeps {
   rules: GovernanceRules
   /** A new proposal's snapshot must be one of this many blocks before the head (ADR 015). */
   snapshotMaxAgeBlocks: number
+  /** What a proposal's category may be besides none (PROPOSAL_CATEGORIES). */
+  categories: readonly string[]
+  /** The treasury Safe a proposal's actions run on (TREASURY_SAFE); null: proposals carry no actions. */
+  treasury: { safe: Address } | null
   now: () => Date
   /** One proposal's reads shared by its concurrent readers (ADR 025). */
   reads: ProposalReads

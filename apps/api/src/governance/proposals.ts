@@ -2,6 +2,10 @@
 // against the domain this server rebuilds from its config, check it against the DAO's rules, and store it
 // with its log entry in one transaction; read proposals back for the list and their pages.
 import {
+  actionProblems,
+  actionWarnings,
+  decodeAction,
+  type ProposalMessage,
   proposalId,
   proposalState,
   type SignedProposal,
@@ -30,6 +34,7 @@ export async function createProposal(
   // An exact replay: the same signed message is already stored.
   if (existing.length > 0) return { id, created: false }
 
+  checkCategoryAndActions(deps, message)
   const now = seconds(deps.now())
   const { rules } = deps
   if (
@@ -80,6 +85,34 @@ export async function createProposal(
   })
 }
 
+/**
+ * A version 2 proposal's category and actions against this DAO's settings (ADR 048): 400s, before any
+ * chain read. Calls to the Safe itself need the signed "changes the Safe's settings" flag.
+ */
+function checkCategoryAndActions(deps: GovernanceDeps, message: ProposalMessage) {
+  if (message.version !== 2) return
+  const { category, actions, changesSafeSettings } = message
+  if (category !== '' && !deps.categories.includes(category)) {
+    throw new ApiError(
+      400,
+      'bad_category',
+      deps.categories.length === 0
+        ? `This DAO has no proposal categories, so a proposal names none; this one names "${category}".`
+        : `The category "${category}" is not one of this DAO's: ${deps.categories.join(', ')} (or none).`,
+    )
+  }
+  if (actions.length === 0) return
+  if (!deps.treasury) {
+    throw new ApiError(
+      400,
+      'no_treasury',
+      'This DAO has no treasury Safe (TREASURY_SAFE), so a proposal cannot carry actions.',
+    )
+  }
+  const [problem] = actionProblems(actions, { safe: deps.treasury.safe, changesSafeSettings })
+  if (problem) throw new ApiError(400, 'bad_actions', problem.message)
+}
+
 /** What the proposal list shows of a proposal, and the heading of its page: its state as of `nowSeconds`. */
 export function proposalSummary(proposal: StoredProposal, nowSeconds: number) {
   return {
@@ -87,10 +120,26 @@ export function proposalSummary(proposal: StoredProposal, nowSeconds: number) {
     author: proposal.author,
     title: proposal.message.title,
     kind: proposal.message.kind,
+    category: proposal.message.version === 2 ? proposal.message.category : '',
     start: proposal.start,
     end: proposal.end,
     snapshot: proposal.snapshot,
     state: proposalState(proposal, nowSeconds),
+  }
+}
+
+/**
+ * A proposal's actions as its page shows them: each as signed and decoded against the treasury, with the
+ * warnings voters see. A version 1 proposal has none and changes no settings.
+ */
+export function proposalActions(deps: GovernanceDeps, message: ProposalMessage) {
+  if (message.version !== 2) return { actions: [], changesSafeSettings: false, actionWarnings: [] }
+  const { actions, changesSafeSettings } = message
+  const safe = deps.treasury?.safe ?? null
+  return {
+    actions: actions.map((action) => ({ ...action, decoded: decodeAction(action, { safe }) })),
+    changesSafeSettings,
+    actionWarnings: safe ? actionWarnings(actions, { safe, changesSafeSettings }) : [],
   }
 }
 

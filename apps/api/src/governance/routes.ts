@@ -3,6 +3,7 @@ import { Readable } from 'node:stream'
 import {
   castVoteResponseSchema,
   createProposalResponseSchema,
+  GOVERNANCE_LIMITS,
   logEntrySchema,
   proposalDetailSchema,
   proposalListQuerySchema,
@@ -23,14 +24,18 @@ import { addressParam, addressPathSchema, named, proposalIdParams } from '../pla
 import { type GovernanceDeps, seconds } from './deps.ts'
 import { logPage } from './log.ts'
 import { listProposals } from './proposal-list.ts'
-import { createProposal, proposalSummary, requireProposal } from './proposals.ts'
+import { createProposal, proposalActions, proposalSummary, requireProposal } from './proposals.ts'
 import { proposalResult, resultBundleJson } from './results.ts'
 import { listVotes } from './vote-list.ts'
 import { castVote } from './votes.ts'
 import { votingPowerAt } from './voting-power.ts'
 
-/** A proposal's body is the largest signed text (20 000 characters, up to 4 bytes each in UTF-8). */
-const PROPOSAL_BODY_LIMIT = 128 * 1024
+/**
+ * A proposal's body is the largest signed text (20 000 characters, up to 4 bytes each in UTF-8), and its
+ * actions may add their calldata (hex: two characters a byte) and fields.
+ */
+const PROPOSAL_BODY_LIMIT =
+  128 * 1024 + GOVERNANCE_LIMITS.actionsMax * (2 * GOVERNANCE_LIMITS.actionDataMaxBytes + 256)
 const VOTE_BODY_LIMIT = 16 * 1024
 /** `after`: a log seq (a `bigint` column), read as the page links' fields are (400 `bad_cursor` otherwise). */
 const logQuery = z.strictObject({ after: z.string().optional() })
@@ -117,6 +122,7 @@ export async function governanceRoutes(
       const result = await proposalResult(deps, proposal)
       return {
         ...proposalSummary(proposal, nowSeconds()),
+        ...proposalActions(deps, proposal.message),
         message: proposal.message,
         signature: proposal.signature,
         tally: tallyToJson(result),

@@ -36,6 +36,7 @@ export function publicConfigOf(
       threshold: e.PROPOSAL_THRESHOLD,
       abstainCountsToQuorum: e.ABSTAIN_COUNTS_TO_QUORUM === 'on',
     },
+    proposalCategories: e.PROPOSAL_CATEGORIES,
     wallets: e.WALLETS,
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
     learnMoreUrl: e.LEARN_MORE_URL,

@@ -4,6 +4,8 @@
 // and treasury.ts).
 import {
   DEFAULT_GOVERNANCE_RULES,
+  DEFAULT_PROPOSAL_CATEGORIES,
+  GOVERNANCE_LIMITS,
   hexColorSchema,
   POPULAR_WALLET_IDS,
   tokenAmountSchema,
@@ -50,6 +52,23 @@ export const envSchema = z.object({
   QUORUM: z._default(tokenAmountSchema, DEFAULT_GOVERNANCE_RULES.quorum),
   PROPOSAL_THRESHOLD: z._default(tokenAmountSchema, DEFAULT_GOVERNANCE_RULES.threshold),
   ABSTAIN_COUNTS_TO_QUORUM: z.enum(['on', 'off']).default('on'),
+  /** The categories a proposal may name, `Grants,Operations,Security` by default; empty: none. */
+  PROPOSAL_CATEGORIES: z
+    .string()
+    .default(DEFAULT_PROPOSAL_CATEGORIES.join(','))
+    .transform(csv)
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .max(
+              GOVERNANCE_LIMITS.categoryMax,
+              `must be at most ${GOVERNANCE_LIMITS.categoryMax} characters`,
+            ),
+        )
+        .refine((names) => new Set(names).size === names.length, 'lists a category twice'),
+    ),
   /** Blocks below the head the token index treats as final; default 0 on the local chain, else 12. */
   TOKEN_INDEX_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).optional(),
   WALLETS: z

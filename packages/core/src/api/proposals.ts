@@ -1,7 +1,8 @@
 import { proposalMessageSchema } from '../governance/messages.ts'
 import { PROPOSAL_KINDS } from '../governance/rules.ts'
-import { bytes32Schema, checksummedAddressSchema } from '../primitives.ts'
+import { bytes32Schema, checksummedAddressSchema, decimalStringSchema, hexSchema } from '../primitives.ts'
 import { PROPOSAL_STATES } from '../tally.ts'
+import { proposalActionSchema } from '../treasury/actions.ts'
 import { z } from '../zod.ts'
 import { cursorParamSchema, cursorSchema, pageLimit } from './lists.ts'
 import { tallyJsonSchema } from './tallies.ts'
@@ -11,6 +12,8 @@ export const proposalSummarySchema = z.strictObject({
   author: checksummedAddressSchema,
   title: z.string(),
   kind: z.enum(PROPOSAL_KINDS),
+  /** The signed category; '' for none (and for every version 1 proposal). */
+  category: z.string(),
   start: z.int(),
   end: z.int(),
   snapshot: z.int(),
@@ -42,8 +45,29 @@ export const proposalListSchema = z.strictObject({
   now: z.int(),
 })
 
+/** An action as `decodeAction` reads it (ADR 048). */
+export const decodedActionSchema = z.strictObject({
+  kind: z.enum(['erc20-transfer', 'erc20-approve', 'eth-transfer', 'safe-settings', 'call']),
+  target: checksummedAddressSchema,
+  value: decimalStringSchema,
+  selector: z.nullable(hexSchema),
+  functionName: z.nullable(z.string()),
+  args: z.nullable(z.array(z.unknown())),
+  token: z.nullable(
+    z.strictObject({ address: checksummedAddressSchema, symbol: z.string(), decimals: z.int() }),
+  ),
+  counterparty: z.nullable(checksummedAddressSchema),
+  amount: z.nullable(decimalStringSchema),
+})
+
 /** GET /api/proposals/:id */
 export const proposalDetailSchema = z.extend(proposalSummarySchema, {
+  /** The signed actions (none for version 1), each with how it reads. */
+  actions: z.array(z.extend(proposalActionSchema, { decoded: decodedActionSchema })),
+  /** Signed: whether the actions may change the treasury Safe's own settings. */
+  changesSafeSettings: z.boolean(),
+  /** What voters are warned of: settings changes, unlimited approvals (ADR 048). */
+  actionWarnings: z.array(z.strictObject({ index: z.nullable(z.int()), message: z.string() })),
   message: proposalMessageSchema,
   signature: z.string(),
   tally: tallyJsonSchema,

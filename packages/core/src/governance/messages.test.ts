@@ -289,6 +289,9 @@ describe('proposal versions (ADR 048)', () => {
     expect(proposalMessageSchema.parse(json)).toEqual(v2())
     expect(proposalId(domain, proposalMessageSchema.parse(json))).toBe(proposalId(domain, v2()))
     expect(proposalMessageSchema.parse(JSON.parse(JSON.stringify(proposal)))).toEqual(proposal)
+    // `version: 1` spelled out is the same version 1 proposal: the same types, the same id.
+    const spelled = proposalMessageSchema.parse({ ...proposal, version: 1 })
+    expect(proposalId(domain, spelled)).toBe(proposalId(domain, proposal))
   })
 
   test.each([
@@ -304,12 +307,7 @@ describe('proposal versions (ADR 048)', () => {
       'changesSafeSettings',
       "A proposal that changes the Safe's settings carries the actions that change them",
     ],
-    [
-      'version 3',
-      { ...v2(), version: 3 },
-      'version',
-      'The version must be 2, or absent for a version 1 proposal',
-    ],
+    ['version 3', { ...v2(), version: 3 }, 'version', 'The version must be 1 (or absent) or 2'],
     [
       'a version 1 proposal with a category',
       { ...proposal, category: 'Grants' },

@@ -1,6 +1,6 @@
 /**
  * The signed governance messages (docs/product.md, docs/security.md "Signed governance messages"): one
- * EIP-712 definition each for Proposal, Vote and DelegateStatement, the JSON shape the API receives them in, the typed data a
+ * EIP-712 definition each for Proposal (two versions, ADR 048), Vote and DelegateStatement, the JSON shape the API receives them in, the typed data a
  * wallet signs and the ids (digests) they get. Shared by apps/web (what the wallet signs) and apps/api
  * (what the server rebuilds and verifies); the client's domain and types are never trusted.
  */
@@ -114,6 +114,7 @@ const text = (max: number, what: string) =>
  */
 const unixSeconds = z.number().check(z.int('must be whole seconds'), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))
 
+/** Version 1's fields, each checked on its own; every later version starts with them. */
 const proposalFieldsV1 = {
   author: checksummedAddressSchema,
   title: text(GOVERNANCE_LIMITS.titleMax, 'The title').check(
@@ -174,9 +175,9 @@ const proposalRules = z.superRefine((message: z.infer<z.ZodMiniObject<typeof pro
   }
 })
 
-/** Version 1: no `version` field, exactly the fields it always had. */
+/** Version 1: the fields it always had; `version` absent (as every version 1 client sends it) or 1. */
 const proposalMessageV1Schema = z
-  .strictObject({ ...proposalFieldsV1, version: z.optional(z.undefined()) })
+  .strictObject({ ...proposalFieldsV1, version: z.optional(z.literal(1)) })
   .check(proposalRules)
 
 /** Version 2 (ADR 048): a category, and actions for the DAO's Safe (basic proposals only). */
@@ -211,12 +212,13 @@ const proposalMessageV2Schema = z
 
 /**
  * A proposal as signed: version 1 (no `version` field) or version 2 (`version: 2`); the version picks the
- * EIP-712 types (`proposalTypedData`), so each keeps its own ids.
+ * EIP-712 types (`proposalTypedData`), so each keeps its own ids. The version itself is not signed: the
+ * types differ, so no signature is valid under both.
  */
 export const proposalMessageSchema = z.discriminatedUnion(
   'version',
   [proposalMessageV1Schema, proposalMessageV2Schema],
-  { error: 'The version must be 2, or absent for a version 1 proposal' },
+  { error: 'The version must be 1 (or absent) or 2' },
 )
 export type ProposalMessage = z.infer<typeof proposalMessageSchema>
 export type ProposalMessageV1 = z.infer<typeof proposalMessageV1Schema>

@@ -25,10 +25,9 @@ export const OPERATION_DELEGATE_CALL = 1
 export const multiSendAbi = parseAbi(['function multiSend(bytes transactions) payable'])
 
 /**
- * MultiSendCallOnly per Safe release: the canonical address and the keccak256 of its runtime code, from
- * safe-deployments (src/assets/v<version>/multi_send_call_only.json); the 1.5.0 pair is also checked
- * against `@safe-global/safe-smart-account`'s artifact by the tests. 1.3.0 has a second official
- * deployment (its "eip155" address) with the same code.
+ * MultiSendCallOnly per Safe release: the address Safe deployed it at and the keccak256 of its runtime
+ * code, each checked against its release's npm artifact (packages/devchain/src/safe-transaction.test.ts).
+ * Safe deployed 1.3.0 twice (through two deployment factories), at two addresses with the same code.
  */
 export const MULTI_SEND_CALL_ONLY = {
   '1.3.0': {
