@@ -38,7 +38,8 @@ const multicall3Abi = parseAbi([
 
 export const owners = [demoAccount(1), demoAccount(2), demoAccount(3)]
 export const finn = demoAccount(6)
-export const gus = demoAccount(7)
+/** Iris holds no tokens: an owner the members directory does not list. */
+export const iris = demoAccount(9)
 
 /** multiSend(bytes) of CALLs (core's packing, as a proposal's actions are batched). */
 const multiSend = (calls: { to: Address; value: bigint; data: Hex }[]): Hex =>
@@ -70,7 +71,7 @@ export const SEEDED = {
 
 /**
  * A 2-of-3 Safe of `version` and its history: 2 ETH and 100 GHD in (Ada), a batch paying Finn 0.5 ETH and
- * 10 GHD, Gus added as an owner (threshold kept), a failed execution (a transfer beyond the balance with
+ * 10 GHD, Iris (no tokens: not a member) added as an owner (threshold kept), a failed execution (a transfer beyond the balance with
  * safeTxGas > 0: ExecutionFailure, the nonce used), and a batch relayed through Multicall3 sending Finn
  * 0.25 ETH (its input is Multicall3's, so on an L1 Safe nothing but the balance shows it).
  */
@@ -126,7 +127,7 @@ export async function seedTreasuryHistory(
       data: encodeFunctionData({
         abi: safeSettingsAbi,
         functionName: 'addOwnerWithThreshold',
-        args: [gus, 2n],
+        args: [iris, 2n],
       }),
     }),
   )

@@ -90,7 +90,6 @@ export {
   treasuryHistoryQuerySchema,
   treasurySpendingSchema,
   treasurySummarySchema,
-  treasuryTokenParamSchema,
 } from './api/treasury.ts'
 export type { VoteListItem, VoteListQuery } from './api/votes.ts'
 export { castVoteResponseSchema, VOTE_LIST_ORDERS, voteListQuerySchema, voteListSchema } from './api/votes.ts'

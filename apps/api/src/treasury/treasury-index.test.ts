@@ -21,7 +21,7 @@ import { demoAccount } from '../../testbed/demo-token.ts'
 import { member } from '../../testbed/signers.ts'
 import {
   finn,
-  gus,
+  iris,
   owners,
   SEEDED,
   type SeededTreasury,
@@ -137,13 +137,13 @@ describe.each([
     ])
     expect(pick((r) => r.kind === 'settings' && r.detail.startsWith('AddedOwner'))).toEqual([
       expect.objectContaining({
-        detail: `AddedOwner ${gus}`,
-        counterparty: gus,
+        detail: `AddedOwner ${iris}`,
+        counterparty: iris,
         safeTxHash: seeded.ownerChange.safeTxHash,
         safeNonce: 1,
       }),
     ])
-    expect(executions[2]?.detail).toBe(`Settings: addOwnerWithThreshold(${gus}, 2)`)
+    expect(executions[2]?.detail).toBe(`Settings: addOwnerWithThreshold(${iris}, 2)`)
   })
 
   test('behavior: ETH leaving the L1 Safe inside a relayed batch is an unexplained outgoing row of exactly that amount, in its block', async () => {

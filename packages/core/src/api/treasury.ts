@@ -82,7 +82,7 @@ export type TreasuryHistoryKind = (typeof TREASURY_HISTORY_KINDS)[number]
 export const NATIVE_TOKEN_PARAM = 'native'
 
 /** A token as a query names it: an address (any case) or `native`; parsed to an address, or null for native. */
-export const treasuryTokenParamSchema = z.pipe(
+const treasuryTokenParamSchema = z.pipe(
   z
     .string()
     .check(

@@ -49,7 +49,7 @@ function safeTxHash(chainId: number, safe: Address, fields: SafeTxFields, nonce:
 }
 
 /** Native coin the Safe sent in an execution: a call's value, or the gas refund it paid. */
-export type NativeMove = { to: Address; amount: bigint; detail: string }
+type NativeMove = { to: Address; amount: bigint; detail: string }
 
 export type DecodedExecution = {
   /** The execution in words: its calls, or why they cannot be shown. */

@@ -15,8 +15,8 @@ type FigureRow = { token: string | null; amount: bigint | null; sign: number; ti
 
 const DAY = 86_400
 export const NATIVE_KEY = ''
-export const dayOf = (timestamp: number) => Math.floor(timestamp / DAY) * DAY
-export const monthOf = (timestamp: number) => new Date(timestamp * 1000).toISOString().slice(0, 7)
+const dayOf = (timestamp: number) => Math.floor(timestamp / DAY) * DAY
+const monthOf = (timestamp: number) => new Date(timestamp * 1000).toISOString().slice(0, 7)
 
 /** Adds rows (in history order, after every row already applied) to the balances, days and months. */
 export async function applyFigures(tx: Tx, rows: readonly FigureRow[]): Promise<void> {

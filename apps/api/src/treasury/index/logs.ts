@@ -78,7 +78,7 @@ type LogBase = {
 }
 
 export type SafeLog = LogBase & { source: 'safe'; eventName: string; args: Record<string, unknown> }
-export type TransferLog = LogBase & {
+type TransferLog = LogBase & {
   source: 'transfer'
   token: Address
   from: Address

@@ -1,10 +1,11 @@
 // The treasury index's answers: the history a page at a time (newest first, keyset-paged, filtered), every
 // row of a filter for the CSV, and the charts' figures.
-import type {
-  TreasuryCharts,
-  TreasuryHistoryDirection,
-  TreasuryHistoryItem,
-  TreasuryHistoryKind,
+import {
+  TREASURY_BALANCE_POINTS_MAX,
+  type TreasuryCharts,
+  type TreasuryHistoryDirection,
+  type TreasuryHistoryItem,
+  type TreasuryHistoryKind,
 } from '@guildhall/core'
 import { and, asc, desc, eq, gte, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm'
 import type { Address, Hash } from 'viem'
@@ -17,9 +18,6 @@ import {
 } from '../../platform/db/schema.ts'
 import { cursorCodec, cursorField, keysetPage, rowsForPage } from '../../platform/http/keyset-page.ts'
 import { NATIVE_KEY } from './figures.ts'
-
-/** The most balance points a chart gets: a year of days. */
-const BALANCE_POINTS = 366
 
 /** The proposal whose queued Safe transaction each of these hashes is (execution-api fills it in). */
 export type ExecutionProposals = (safeTxHashes: Hash[]) => Promise<Map<Hash, { id: Hash; title: string }>>
@@ -156,7 +154,7 @@ export class TreasuryReads {
         .from(treasuryDailyBalances)
         .where(eq(treasuryDailyBalances.token, key))
         .orderBy(desc(treasuryDailyBalances.day))
-        .limit(BALANCE_POINTS),
+        .limit(TREASURY_BALANCE_POINTS_MAX),
       this.#db
         .select()
         .from(treasuryMonthlyFlows)

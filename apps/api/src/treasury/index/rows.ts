@@ -1,16 +1,9 @@
 // From a range's logs to history rows: each Safe event and Transfer in words, each execution decoded once
 // (its native moves as rows of their own), and the rows of an execution's transaction tied to it.
+import type { TreasuryHistoryKind } from '@guildhall/core'
 import { type Address, getAddress, type Hash, type PublicClient } from 'viem'
 import { decodeSafeTx, executionFields, type SafeTxFields } from './executions.ts'
 import type { SafeLog, TreasuryLog } from './logs.ts'
-
-export type TreasuryRowKind =
-  | 'incoming'
-  | 'outgoing'
-  | 'settings'
-  | 'execution'
-  | 'execution-failed'
-  | 'unexplained'
 
 /** One history row as treasury_events stores it. */
 export type TreasuryRow = {
@@ -19,7 +12,7 @@ export type TreasuryRow = {
   sub: number
   timestamp: number
   transactionHash: Hash | null
-  kind: TreasuryRowKind
+  kind: TreasuryHistoryKind
   /** +1 money in, −1 money out, 0 nothing moved. */
   sign: 1 | -1 | 0
   token: Address | null
