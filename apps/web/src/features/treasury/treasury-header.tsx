@@ -2,6 +2,7 @@ import { shortenAddress, type TreasurySummary } from '@guildhall/core'
 import { FullAddress } from '../../components/full-address.tsx'
 import { Term } from '../../components/term.tsx'
 import { MemberName } from '../../lib/names.tsx'
+import { AddressText } from './address-text.tsx'
 
 type Safe = NonNullable<TreasurySummary['safe']>
 
@@ -51,7 +52,7 @@ export function TreasuryHeader({ summary, safe }: { summary: TreasurySummary; sa
         <ul className="treasury-warnings" aria-label="Warnings" data-testid="treasury-warnings">
           {summary.warnings.map((warning) => (
             <li key={`${warning.kind}-${warning.address ?? ''}`} className="treasury-warning">
-              {warning.message}
+              <AddressText text={warning.message} />
             </li>
           ))}
         </ul>

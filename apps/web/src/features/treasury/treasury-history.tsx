@@ -11,6 +11,7 @@ import { Card } from '../../components/card.tsx'
 import { MorePages } from '../../components/more-pages.tsx'
 import { describeRequestError } from '../../lib/api.ts'
 import { MemberName } from '../../lib/names.tsx'
+import { AddressText } from './address-text.tsx'
 import { historyQuery, type TreasuryHistoryFilter, tokenParam } from './queries/keys.ts'
 import { useTreasuryHistory } from './queries/treasury-history.ts'
 import type { TreasuryAmount } from './token-amounts.ts'
@@ -155,7 +156,12 @@ function HistoryRow({ item, amount }: { item: TreasuryHistoryItem; amount: Treas
   const now = Math.floor(Date.now() / 1000)
   const moved = item.amount === null ? null : amount(item.token, item.amount)
   return (
-    <li className={`treasury-row treasury-row-${item.kind}`} data-testid="treasury-row" data-kind={item.kind}>
+    <li
+      className={`treasury-row treasury-row-${item.kind}`}
+      data-testid="treasury-row"
+      data-kind={item.kind}
+      data-id={item.id}
+    >
       <span className="treasury-row-what">
         <span className="treasury-row-kind">{KIND_LABELS[item.kind]}</span>
         {item.kind === 'unexplained' ? (
@@ -169,7 +175,11 @@ function HistoryRow({ item, amount }: { item: TreasuryHistoryItem; amount: Treas
                 <MemberName address={item.counterparty} avatarSize={16} />
               </span>
             ) : null}
-            {item.detail && !moved ? <span className="treasury-row-detail">{item.detail}</span> : null}
+            {item.detail && !moved ? (
+              <span className="treasury-row-detail">
+                <AddressText text={item.detail} />
+              </span>
+            ) : null}
           </>
         )}
       </span>

@@ -1,4 +1,5 @@
 import {
+  shortenAddress,
   type TreasuryCharts,
   type TreasuryHistoryItem,
   type TreasurySpending,
@@ -89,7 +90,7 @@ const historyRows: TreasuryHistoryItem[] = [
 ]
 const moreRows: TreasuryHistoryItem[] = [
   row({ id: '5-0', kind: 'incoming', amount: '2000000000000000000', counterparty: ben }),
-  row({ id: '4-0', kind: 'settings', detail: 'AddedOwner 0x3C44…93BC' }),
+  row({ id: '4-0', kind: 'settings', detail: `AddedOwner ${cleo}` }),
 ]
 
 const charts: TreasuryCharts = treasuryChartsSchema.parse({
@@ -332,7 +333,7 @@ describe('TreasuryPage: each state of the page', () => {
     expect(asked).toContain('/api/treasury/history?limit=4&cursor=page-2')
   })
 
-  test('behavior: the filters (direction, token, dates) go to the URL, the request and the CSV link alike', async () => {
+  test('behavior: the filters (direction, token, dates) go to the URL, the request and the CSV link alike; an address in a row’s sentence is shortened, in full on hover', async () => {
     const asked = treasuryServer([json(summary)])
     renderPage('/treasury?from=2026-09-01&to=2026-09-30')
     await screen.findAllByTestId('treasury-row')
@@ -352,5 +353,9 @@ describe('TreasuryPage: each state of the page', () => {
     await waitFor(() =>
       expect(screen.getAllByTestId('treasury-row').map((r) => r.dataset.kind)).toEqual(['settings']),
     )
+    // An address in the server's sentence is shortened, whole on its line, in full on hover.
+    const address = within(screen.getByTestId('treasury-row')).getByTitle(cleo)
+    expect(address.textContent).toBe(shortenAddress(cleo))
+    expect(screen.getByTestId('treasury-row').textContent).toContain(`AddedOwner ${shortenAddress(cleo)}`)
   })
 })
