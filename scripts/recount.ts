@@ -75,7 +75,7 @@ async function main(): Promise<number> {
   console.log('')
   if (report.matches) {
     console.log(
-      `The result matches: ${report.votesChecked} signatures checked, ${report.votesCounted} votes counted.`,
+      `The result matches: ${report.votesChecked} signatures checked, ${report.votesCounted} votes counted${report.executionsChecked > 0 ? `, ${report.executionsChecked} Safe transactions of its execution checked` : ''}.`,
     )
     return 0
   }

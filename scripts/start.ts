@@ -75,7 +75,10 @@ async function main() {
     })
     const server = await startServer(settings)
     // Proposals in every state with the demo members' signed votes, the first time only.
-    const seeded = await seedDemoDatabase(settings, server.database)
+    const seeded = await seedDemoDatabase(settings, server.database, {
+      safe: treasury.safe.address,
+      usdg: treasury.usdg,
+    })
     closeOnSignals(async () => {
       await server.close()
       await stopChains()
@@ -83,7 +86,11 @@ async function main() {
     console.log(`\nGuildhall is running at ${settings.publicConfig.appUrl}\n`)
     console.log(`  chain    anvil ${anvil.url} (chain id ${LOCAL_CHAIN_ID}), state in ${dataDir}`)
     console.log(`  token    ${deployment.tokenName} (${deployment.tokenSymbol}) at ${deployment.token}`)
-    if (seeded > 0) console.log(`  demo     ${seeded} proposals with signed votes from Ada, Ben and Cleo`)
+    if (seeded > 0) {
+      console.log(
+        `  demo     ${seeded} proposals with signed votes from Ada, Ben and Cleo, two with payments for the treasury Safe`,
+      )
+    }
     console.log(
       `  treasury 2-of-3 Safe ${treasury.safe.address} (Ada, Ben, Cleo): ETH, GHD and USDG ${treasury.usdg}`,
     )

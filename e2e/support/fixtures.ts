@@ -32,6 +32,12 @@ export interface Chains {
   names: NameService
 }
 
+/**
+ * How far this worker's app server's clock runs ahead of the real one, in seconds: a spec moves it to pass
+ * a proposal's end and the delays after it (the chain keeps its own time), and sets it back after.
+ */
+export const serverClock = { aheadSeconds: 0 }
+
 export interface App {
   url: string
   settings: Settings
@@ -168,10 +174,11 @@ export { expect }
  * (migrations and the app's start take seconds): the server is then started again on another port.
  */
 async function startOnFreePort(settingsFor: (port: number) => Settings) {
+  const now = () => new Date(Date.now() + serverClock.aheadSeconds * 1000)
   for (let attempt = 1; ; attempt++) {
     const settings = settingsFor(await getFreePort())
     try {
-      return { settings, server: await startServer(settings) }
+      return { settings, server: await startServer(settings, { now }) }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error
     }

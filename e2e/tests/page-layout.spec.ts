@@ -43,12 +43,13 @@ test.describe('on a phone', () => {
   }) => {
     await connect(page, app, '/proposals/new')
     const card = page.getByRole('region', { name: 'Proposal' })
-    await card.getByRole('combobox').selectOption('single-choice')
+    await card.getByRole('combobox', { name: /^Voting/ }).selectOption('single-choice')
     await page.getByLabel(/Choices/).fill('Lisbon\nNairobi')
     await page.getByLabel('Title').fill('A title')
     const cardBox = await box(card)
     const controls = card.locator('input, textarea, select, button')
-    expect(await controls.count()).toBe(6)
+    // Title, description, voting, choices, category, period, and the submit button.
+    expect(await controls.count()).toBe(7)
     for (const control of await controls.all()) {
       const label = await control.evaluate((e) => `${e.tagName} ${e.getAttribute('type') ?? ''}`)
       const controlBox = await box(control)

@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { authArea } from './auth/area.ts'
 import { rpcProxyRoutes } from './chain/rpc-proxy.ts'
+import { executionArea } from './execution/area.ts'
+import { executionProposals } from './execution/executions.ts'
 import { governanceArea } from './governance/area.ts'
 import { membersArea } from './members/area.ts'
 import { namesArea } from './names/area.ts'
@@ -44,8 +46,13 @@ export async function buildApp({
   const auth = authArea(context)
   const token = tokenArea(context)
   const names = namesArea(context)
-  const treasury = treasuryArea(context, { profiles: names.profiles })
+  const treasury = treasuryArea(context, {
+    profiles: names.profiles,
+    // Which executions the app queued (ADR 051); the others are "executed outside Guildhall".
+    ...(database ? { executionProposals: executionProposals(database.db) } : {}),
+  })
   const governance = governanceArea(context, token)
+  const execution = executionArea(context, governance?.deps)
   const members =
     governance &&
     membersArea(context, {
@@ -61,7 +68,7 @@ export async function buildApp({
   // `tokenIndex: leader | standby` in /api/health, as before names had a refresher on the same leader.
   await app.register(healthRoutes, { database, leadership: token.job && leadership })
 
-  for (const area of [auth, governance, members, token, names, treasury]) {
+  for (const area of [auth, governance, execution, members, token, names, treasury]) {
     if (area) await app.register(area.plugin)
   }
 

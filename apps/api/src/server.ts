@@ -6,6 +6,8 @@ import { EnvError, parseEnv, type Settings } from './settings/env.ts'
 /** Opens and migrates the database, then starts the API (and the web app when WEB_DIST is set). */
 export async function startServer(
   settings: Settings,
+  /** The server's clock; the real one but in tests that move it (the e2e of an execution's delays). */
+  { now }: { now?: () => Date } = {},
 ): Promise<{ app: FastifyInstance; url: string; database: Database; close: () => Promise<void> }> {
   const database = await openDatabase({
     databaseUrl: settings.database.url,
@@ -15,7 +17,7 @@ export async function startServer(
   try {
     await database.migrate()
     const logger = settings.logLevel === 'silent' ? false : { level: settings.logLevel }
-    app = await buildApp({ settings, database, logger })
+    app = await buildApp({ settings, database, logger, now })
     await app.listen({ port: settings.port, host: settings.host })
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : settings.port

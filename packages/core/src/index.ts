@@ -16,6 +16,23 @@ export {
   verifyRequestSchema,
 } from './api/auth.ts'
 export { apiErrorSchema } from './api/errors.ts'
+export type {
+  ExecutionState,
+  LiveExecution,
+  ProposalExecution,
+  SafeConfirmation,
+  SafeSignatureRequest,
+  SafeTransactionJson,
+  Simulation,
+} from './api/execution.ts'
+export {
+  liveExecutionSchema,
+  proposalExecutionSchema,
+  safeSignatureRequestSchema,
+  safeTransactionJsonSchema,
+  simulateRequestSchema,
+  simulationSchema,
+} from './api/execution.ts'
 export { ADDRESS_START_PATTERN, CURSOR_MAX_LENGTH } from './api/lists.ts'
 export type { LiveProposal, LiveTally } from './api/live.ts'
 export { liveProposalSchema, liveTallySchema } from './api/live.ts'
@@ -130,7 +147,13 @@ export { formatTokenAmount, shortenAddress } from './format.ts'
 export type { GlossaryTermId } from './glossary.ts'
 export { GLOSSARY, glossaryEntry, glossaryPath } from './glossary.ts'
 export type { LogEntry, LogEntryKind } from './governance/log.ts'
-export { LOG_GENESIS_HASH, logChainProblem, logEntryHash, logEntrySchema } from './governance/log.ts'
+export {
+  LOG_GENESIS_HASH,
+  logChainProblem,
+  logEntryHash,
+  logEntrySchema,
+  safeSignatureId,
+} from './governance/log.ts'
 export type {
   DelegateStatementMessage,
   GovernanceDomain,

@@ -6,12 +6,25 @@
  */
 
 import { JSONParser } from '@streamparser/json'
-import { getAddress, type Hex, hashTypedData, type PublicClient, parseAbi } from 'viem'
-import { getCode, multicall, readContract } from 'viem/actions'
+import {
+  type Address,
+  decodeFunctionData,
+  getAddress,
+  type Hex,
+  hashTypedData,
+  isAddressEqual,
+  keccak256,
+  type PublicClient,
+  parseAbi,
+  recoverAddress,
+  toEventSelector,
+} from 'viem'
+import { getCode, getTransaction, getTransactionReceipt, multicall, readContract } from 'viem/actions'
+import { safeTransactionJsonSchema } from './api/execution.ts'
 import { tallyJsonSchema } from './api/tallies.ts'
 import { formatIssues } from './config.ts'
 import { MULTICALL3_ADDRESS } from './constants.ts'
-import { type LogEntry, logEntryHash, logEntrySchema } from './governance/log.ts'
+import { type LogEntry, logEntryHash, logEntrySchema, safeSignatureId } from './governance/log.ts'
 import {
   GOVERNANCE_DOMAIN_NAME,
   GOVERNANCE_DOMAIN_VERSION,
@@ -26,11 +39,34 @@ import { countingVotes, voteChoicesProblem } from './governance/rules.ts'
 import { chainIdSchema, hexSchema } from './primitives.ts'
 import { verifyHashSignature } from './signature.ts'
 import { TALLY_VERSION, type Tally, tally } from './tally.ts'
+import { isCanonicalMultiSendCallOnly } from './treasury/multi-send.ts'
+import { expectedSafeTransaction } from './treasury/safe-transaction.ts'
 import { z } from './zod.ts'
 
 /** A vote as the bundle carries it: the signed message, its signature and its id (the digest). */
 const bundleVoteSchema = z.object({ id: hexSchema, message: voteMessageSchema, signature: hexSchema })
 type BundleVote = z.infer<typeof bundleVoteSchema>
+
+/**
+ * A proposal's execution through the treasury Safe as the bundle carries it (ADR 051): each Safe
+ * transaction the server queued for it, the owners' signatures with their log entries, and the Ethereum
+ * transaction that executed it.
+ */
+const bundleExecutionSchema = z.object({
+  safe: hexSchema,
+  entries: z.array(
+    z.object({
+      nonce: z.int().check(z.gte(0)),
+      transaction: safeTransactionJsonSchema,
+      safeTxHash: hexSchema,
+      state: z.enum(['queued', 'executed', 'superseded']),
+      signatures: z.array(z.object({ owner: hexSchema, signature: hexSchema, log: logEntrySchema })),
+      /** The Ethereum transaction that ran it; null until it is executed. */
+      executedIn: z.nullable(hexSchema),
+    }),
+  ),
+})
+type BundleExecution = z.infer<typeof bundleExecutionSchema>
 
 /**
  * What GET /api/proposals/:id/bundle answers (format guildhall-result-bundle/1): one JSON object whose
@@ -54,6 +90,8 @@ export const resultBundleSchema = z.object({
   voteCount: z.int().check(z.gte(0)),
   votes: z.array(bundleVoteSchema),
   log: z.array(logEntrySchema),
+  /** After the log; absent from bundles written before executions, and null for a proposal never queued. */
+  execution: z.optional(z.nullable(bundleExecutionSchema)),
 })
 type ResultBundle = z.infer<typeof resultBundleSchema>
 
@@ -95,6 +133,7 @@ type BundlePart =
   | { part: 'head'; head: BundleHead }
   | { part: 'vote'; index: number; vote: BundleVote }
   | { part: 'log'; entry: LogEntry }
+  | { part: 'execution'; execution: BundleExecution | null }
 
 /**
  * Reads a bundle as it arrives: its head once complete, then each vote and each log entry, checked for
@@ -102,7 +141,7 @@ type BundlePart =
  */
 async function* bundleParts(source: BundleSource): AsyncGenerator<BundlePart> {
   const parser = new JSONParser({
-    paths: [...HEAD_FIELDS.map((field) => `$.${field}`), '$.votes.*', '$.log.*'],
+    paths: [...HEAD_FIELDS.map((field) => `$.${field}`), '$.votes.*', '$.log.*', '$.execution'],
     keepStack: false,
   })
   const head: Record<string, unknown> = {}
@@ -126,6 +165,12 @@ async function* bundleParts(source: BundleSource): AsyncGenerator<BundlePart> {
         const index = Number(key)
         ready.push({ part: 'vote', index, vote: parsed(bundleVoteSchema, value, `Vote ${index + 1}`) })
       } else ready.push({ part: 'log', entry: parsed(logEntrySchema, value, `Log entry ${Number(key) + 1}`) })
+    } else if (key === 'execution') {
+      finishHead()
+      ready.push({
+        part: 'execution',
+        execution: parsed(z.nullable(bundleExecutionSchema), value, 'The execution'),
+      })
     } else if (typeof key === 'string') head[key] = value
   }
   try {
@@ -156,6 +201,8 @@ export type RecountReport = {
   tally: Tally
   votesChecked: number
   votesCounted: number
+  /** The Safe transactions of the proposal's execution checked (0 without one). */
+  executionsChecked: number
 }
 
 const votesAbi = parseAbi([
@@ -215,7 +262,12 @@ export async function recount(
   const signed = new Map<string, Hex>([[proposal.id, proposal.signature]])
   const logged = new Map<string, LogEntry>()
   let votesChecked = 0
+  let execution: BundleExecution | null = null
   for await (const part of parts) {
+    if (part.part === 'execution') {
+      execution = part.execution
+      continue
+    }
     if (part.part === 'log') {
       const { entry } = part
       if (logEntryHash(entry) !== entry.hash)
@@ -311,6 +363,15 @@ export async function recount(
       `Quorum: recounted ${recounted.quorumReached ? 'reached' : 'not reached'}, published the opposite.`,
     )
 
+  // 5. The execution: the Safe transaction the signed actions make, its signatures, what the Safe ran.
+  let executionsChecked = 0
+  if (execution) {
+    differences.push(
+      ...(await executionDifferences(client, { chainId: domain.chainId, proposal, execution })),
+    )
+    executionsChecked = execution.entries.length
+  }
+
   return {
     matches: differences.length === 0,
     differences,
@@ -318,7 +379,113 @@ export async function recount(
     tally: recounted,
     votesChecked,
     votesCounted: counting.length,
+    executionsChecked,
   }
+}
+
+const execTransactionAbi = parseAbi([
+  'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool success)',
+])
+const EXECUTION_SUCCESS = toEventSelector('ExecutionSuccess(bytes32,uint256)')
+
+/**
+ * Every way the bundle's execution is not what the signed proposal allows: a queued transaction other than
+ * the one its actions make at that nonce (through the canonical MultiSendCallOnly), a signature that is not
+ * its owner's or not logged as it is, an executed transaction whose input is not that transaction or whose
+ * Safe did not report it executed. Signatures are checked as ECDSA (owners that are contracts: later).
+ */
+async function executionDifferences(
+  client: PublicClient,
+  {
+    chainId,
+    proposal,
+    execution,
+  }: { chainId: number; proposal: ResultBundle['proposal']; execution: BundleExecution },
+): Promise<string[]> {
+  const differences: string[] = []
+  const safe = getAddress(execution.safe)
+  for (const entry of execution.entries) {
+    const label = `The Safe transaction at nonce ${entry.nonce}`
+    const multiSend = getAddress(entry.transaction.to)
+    const code = await getCode(client, { address: multiSend })
+    if (!code || !isCanonicalMultiSendCallOnly(multiSend, keccak256(code))) {
+      differences.push(`${label} does not go through the canonical MultiSendCallOnly.`)
+      continue
+    }
+    const expected = expectedSafeTransaction(proposal.message, entry.nonce, { chainId, safe, multiSend })
+    if (!expected) {
+      differences.push(`${label} was queued for a proposal without actions.`)
+      continue
+    }
+    if (expected.safeTxHash !== entry.safeTxHash.toLowerCase()) {
+      differences.push(`${label} is not the one the signed actions make (its hash differs).`)
+      continue
+    }
+    for (const { owner, signature, log } of entry.signatures) {
+      const who = `${label}: ${owner}'s signature`
+      const signer = await recoverAddress({ hash: expected.safeTxHash, signature }).catch(() => null)
+      if (!signer || !isAddressEqual(signer, owner as Address)) differences.push(`${who} is not theirs.`)
+      if (logEntryHash(log) !== log.hash)
+        differences.push(`${who}: log entry ${log.seq} does not hash to its stored hash.`)
+      else if (
+        log.kind !== 'safe-signature' ||
+        log.messageId !== safeSignatureId(expected.safeTxHash, getAddress(owner)) ||
+        log.signature !== signature
+      )
+        differences.push(`${who} differs from log entry ${log.seq}.`)
+    }
+    if (!entry.executedIn) continue
+    const hash = entry.executedIn
+    const transaction = await getTransaction(client, { hash }).catch(() => null)
+    if (!transaction) {
+      differences.push(`${label}: the chain has no transaction ${hash}.`)
+      continue
+    }
+    let input: readonly unknown[] | undefined
+    try {
+      const decoded = decodeFunctionData({ abi: execTransactionAbi, data: transaction.input })
+      input = decoded.args
+    } catch {
+      input = undefined
+    }
+    const t = expected.transaction
+    const wanted = [
+      t.to,
+      t.value,
+      t.data,
+      t.operation,
+      t.safeTxGas,
+      t.baseGas,
+      t.gasPrice,
+      t.gasToken,
+      t.refundReceiver,
+    ]
+    const same =
+      transaction.to !== null &&
+      isAddressEqual(transaction.to, safe) &&
+      input !== undefined &&
+      wanted.every((field, index) =>
+        typeof field === 'string'
+          ? String(input?.[index]).toLowerCase() === field.toLowerCase()
+          : input?.[index] === field,
+      )
+    if (!same) {
+      differences.push(
+        `${label}: transaction ${hash} is not an execution of it by the Safe (its input differs).`,
+      )
+      continue
+    }
+    const receipt = await getTransactionReceipt(client, { hash })
+    const reported = receipt.logs.some(
+      (log) =>
+        isAddressEqual(log.address, safe) &&
+        log.topics[0] === EXECUTION_SUCCESS &&
+        (log.topics[1] ?? log.data.slice(0, 66)).toLowerCase() === expected.safeTxHash,
+    )
+    if (receipt.status !== 'success' || !reported)
+      differences.push(`${label}: the Safe did not report transaction ${hash} as its successful execution.`)
+  }
+  return differences
 }
 
 /** The same check as the server's (signature.ts): ECDSA locally, then ERC-1271 / ERC-6492 on the chain. */

@@ -294,6 +294,20 @@ describe('the demo treasury’s history (ensureDemoTreasury)', () => {
     expect(head).toBeLessThan(now + 60)
   })
 
+  test('on a chain whose clock starts now (an older demo chain) the same rows land in order, never dated ahead of the wall clock', async () => {
+    const other = await freshChain()
+    const started = Math.floor(Date.now() / 1000)
+    const again = await ensureDemoTreasury({ rpcUrl: other.url, chainId, governanceToken: other.demo.token })
+    const client = reader(other.url)
+    const logs = await client.getLogs({ address: again.safe.address, fromBlock: 0n })
+    expect(
+      parseEventLogs({ abi: safeAbi, logs }).filter((log) => log.eventName === 'ExecutionFailure'),
+    ).toHaveLength(1)
+    const head = Number((await client.getBlock({ blockTag: 'latest' })).timestamp)
+    expect(head).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1)
+    expect(head).toBeGreaterThanOrEqual(started - 1)
+  }, 60_000)
+
   test('a second run sends nothing and returns the same treasury', async () => {
     const client = reader(url)
     const before = await client.getBlockNumber()

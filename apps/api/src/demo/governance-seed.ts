@@ -5,16 +5,35 @@
 import {
   BASIC_CHOICES,
   DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
+  erc20ActionAbi,
   type GovernanceDomain,
   type GovernanceRules,
   governanceDomain,
+  type ProposalAction,
   type ProposalMessage,
+  type ProposalMessageV1,
+  type ProposalMessageV2,
   signGovernanceMessage,
   type VoteMessage,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
+import { DEMO_PAYEES, DEMO_USDG, safeAbi, safeRelayer } from '@guildhall/devchain/safe'
+import { eq } from 'drizzle-orm'
+import {
+  type Address,
+  concatHex,
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  type PublicClient,
+  parseEther,
+  parseUnits,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import type { ExecutionDeps } from '../execution/deps.ts'
+import { addSignature, proposalExecution, queueExecution } from '../execution/executions.ts'
 import type { GovernanceDeps } from '../governance/deps.ts'
 import { ProposalReads } from '../governance/proposal-reads.ts'
 import { createProposal } from '../governance/proposals.ts'
@@ -40,6 +59,32 @@ type SeedProposal = {
   end: number
   votes: { voter: typeof ada; choices: number[]; reason?: string }[]
 }
+
+/** A basic proposal the treasury Safe carries out: its category and actions (version 2). */
+type SeedTreasuryProposal = SeedProposal & {
+  category: string
+  actions: (treasury: DemoTreasuryTarget) => ProposalAction[]
+  /** Once queued, who signs its Safe transaction (in this order), and whether it is then executed. */
+  execution: { signers: (typeof ada)[]; execute: boolean }
+}
+
+/** The treasury the seed's proposals pay from: the Safe and USDG. */
+export type DemoTreasuryTarget = { safe: Address; usdg: Address }
+
+const usdgTransfer = (treasury: DemoTreasuryTarget, to: Address, amount: string): ProposalAction => ({
+  target: treasury.usdg,
+  value: '0',
+  data: encodeFunctionData({
+    abi: erc20ActionAbi,
+    functionName: 'transfer',
+    args: [to, parseUnits(amount, DEMO_USDG.decimals)],
+  }),
+})
+const ethPayment = (to: Address, amount: string): ProposalAction => ({
+  target: to,
+  value: parseEther(amount).toString(),
+  data: '0x',
+})
 
 const SEED: SeedProposal[] = [
   {
@@ -102,6 +147,103 @@ const SEED: SeedProposal[] = [
 ]
 
 /**
+ * Passed proposals with actions, seeded when the demo has its treasury: the first executed through the Safe
+ * (queued, two owners' signatures, executed on chain), the second queued with one signature of two.
+ */
+const TREASURY_SEED: SeedTreasuryProposal[] = [
+  {
+    author: ada,
+    title: 'Pay for the audit of the treasury setup (20,000 USDG and 0.5 ETH)',
+    body: 'The auditor reviewed our Safe, its owners and the payout process. This pays the invoice: **20,000 USDG** and **0.5 ETH** for the on-chain tests.',
+    kind: 'basic',
+    category: 'Security',
+    actions: (treasury) => [
+      usdgTransfer(treasury, DEMO_PAYEES.auditor, '20000'),
+      ethPayment(DEMO_PAYEES.auditor, '0.5'),
+    ],
+    start: -21 * DAY,
+    end: -16 * DAY,
+    votes: [
+      { voter: ada, choices: [1], reason: 'The report was thorough.' },
+      { voter: ben, choices: [1] },
+      { voter: cleo, choices: [1] },
+    ],
+    execution: { signers: [ada, ben], execute: true },
+  },
+  {
+    author: cleo,
+    title: 'Fund the autumn meetup (6,000 USDG)',
+    body: 'Venue, food and travel grants for the autumn meetup, paid to the events team.',
+    kind: 'basic',
+    category: 'Operations',
+    actions: (treasury) => [usdgTransfer(treasury, DEMO_PAYEES.events, '6000')],
+    start: -9 * DAY,
+    end: -5 * DAY,
+    votes: [
+      { voter: cleo, choices: [1], reason: 'Last year’s meetup brought in four new members.' },
+      { voter: ben, choices: [1] },
+    ],
+    execution: { signers: [cleo], execute: false },
+  },
+]
+
+/**
+ * A passed proposal through the Safe as the app does it: queued (its Safe transaction derived from the
+ * signed actions at the next free nonce), signed by `signers` (each signature checked and logged), and with
+ * `execute` sent to the Safe with those signatures, as any account may once the threshold is met.
+ */
+async function carryOut(
+  deps: ExecutionDeps,
+  id: Hex,
+  { signers, execute }: SeedTreasuryProposal['execution'],
+): Promise<void> {
+  const storedProposal = async () => {
+    const [row] = await deps.governance.database.db.select().from(proposals).where(eq(proposals.id, id))
+    if (!row) throw new Error(`demo seed: proposal ${id} is missing`)
+    return row
+  }
+  const { queued } = await queueExecution(deps, await storedProposal())
+  if (!queued) throw new Error(`demo seed: proposal ${id} was not queued`)
+  for (const signer of signers) {
+    // What the wallet's EIP-712 SafeTx signature is: ECDSA over the safeTxHash, v 27 or 28.
+    const signature = await signer.sign({ hash: queued.safeTxHash })
+    await addSignature(deps, await storedProposal(), {
+      owner: signer.address,
+      safeTxHash: queued.safeTxHash,
+      signature,
+    })
+  }
+  if (!execute) return
+  const { queued: signed } = await proposalExecution(deps, await storedProposal())
+  const signatures = [...(signed?.signatures ?? [])]
+    .sort((a, b) => (BigInt(a.owner) < BigInt(b.owner) ? -1 : 1))
+    .map((confirmation) => confirmation.signature ?? '0x')
+  const tx = queued.transaction
+  const client = deps.governance.client
+  const relayer = createWalletClient({ account: safeRelayer(), transport: http(client.transport.url) })
+  const hash = await relayer.writeContract({
+    chain: null,
+    address: deps.safe as Address,
+    abi: safeAbi,
+    functionName: 'execTransaction',
+    args: [
+      tx.to,
+      BigInt(tx.value),
+      tx.data,
+      tx.operation,
+      BigInt(tx.safeTxGas),
+      BigInt(tx.baseGas),
+      BigInt(tx.gasPrice),
+      tx.gasToken,
+      tx.refundReceiver,
+      concatHex(signatures),
+    ],
+  })
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
+  if (receipt.status !== 'success') throw new Error(`demo seed: the Safe did not execute proposal ${id}`)
+}
+
+/**
  * Seeds the demo proposals and votes once (when no proposal exists yet). Returns how many proposals were
  * created. `snapshot` is a recent block at which the demo members' tokens and delegations are in place.
  */
@@ -111,12 +253,18 @@ export async function seedDemoGovernance({
   tokenIndex,
   domain,
   rules,
+  categories = [],
+  treasury = null,
 }: {
   database: Database
   client: PublicClient
   tokenIndex: TokenIndex
   domain: GovernanceDomain
   rules: GovernanceRules
+  /** PROPOSAL_CATEGORIES: the treasury proposals' categories must be among them. */
+  categories?: readonly string[]
+  /** The demo treasury and its execution settings; null: no proposal with actions. */
+  treasury?: (DemoTreasuryTarget & { delaySeconds: number; expirySeconds: number }) | null
 }): Promise<number> {
   if ((await database.db.select({ id: proposals.id }).from(proposals).limit(1)).length > 0) return 0
   await tokenIndex.syncOnce()
@@ -131,15 +279,18 @@ export async function seedDemoGovernance({
     rules,
     // The seed takes the block before the head itself, so the default bound always holds.
     snapshotMaxAgeBlocks: DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
-    // The seeded proposals name no category and carry no actions.
-    categories: [],
-    treasury: null,
+    categories,
+    treasury: treasury && { safe: treasury.safe },
     now: clock,
     reads: new ProposalReads(),
   })
-  for (const seed of SEED) {
+  /** Creates one seeded proposal with its votes, each at its own time; returns its id. */
+  const seedProposal = async (
+    seed: SeedProposal,
+    version2?: Pick<ProposalMessageV2, 'version' | 'category' | 'changesSafeSettings' | 'actions'>,
+  ) => {
     const start = now + seed.start
-    const message: ProposalMessage = {
+    const v1: ProposalMessageV1 = {
       author: seed.author.address,
       title: seed.title,
       body: seed.body,
@@ -151,6 +302,7 @@ export async function seedDemoGovernance({
       ...rules,
       timestamp: Math.min(start, now) - 60,
     }
+    const message: ProposalMessage = version2 ? { ...v1, ...version2 } : v1
     const { signature, id } = await signGovernanceMessage(seed.author, domain, { type: 'Proposal', message })
     await createProposal(deps(at(message.timestamp)), { message, signature })
     for (const [index, vote] of seed.votes.entries()) {
@@ -165,15 +317,47 @@ export async function seedDemoGovernance({
       const signed = await signGovernanceMessage(vote.voter, domain, { type: 'Vote', message: ballot })
       await castVote(deps(at(votedAt)), id, { message: ballot, signature: signed.signature })
     }
+    return id
+  }
+  // The treasury's proposals first: they are the oldest.
+  const treasuryProposals = treasury ? TREASURY_SEED : []
+  const queued: { id: Hex; seed: SeedTreasuryProposal }[] = []
+  for (const seed of treasuryProposals) {
+    const id = await seedProposal(seed, {
+      version: 2,
+      category: seed.category,
+      changesSafeSettings: false,
+      actions: seed.actions(treasury as DemoTreasuryTarget),
+    })
+    queued.push({ id, seed })
+  }
+  for (const seed of SEED) await seedProposal(seed)
+  if (treasury) {
+    const execution: ExecutionDeps = {
+      governance: deps(() => new Date()),
+      safe: treasury.safe,
+      chainId: domain.chainId,
+      delaySeconds: treasury.delaySeconds,
+      expirySeconds: treasury.expirySeconds,
+    }
+    // In order: each is queued at the next free nonce, so the first is executed before the second is queued.
+    for (const { id, seed } of queued) await carryOut(execution, id, seed.execution)
   }
   // The index has passed the snapshot: count the members who could vote now, so the directory shows their
   // participation from the start rather than after the server's next sync.
   await tokenIndex.syncOnce()
-  return SEED.length
+  return treasuryProposals.length + SEED.length
 }
 
-/** Seeds the demo governance history into the server's `database` if it has none (see seedDemoGovernance). */
-export async function seedDemoDatabase(settings: Settings, database: Database): Promise<number> {
+/**
+ * Seeds the demo governance history into the server's `database` if it has none (see seedDemoGovernance),
+ * with the treasury's proposals when the demo has its treasury.
+ */
+export async function seedDemoDatabase(
+  settings: Settings,
+  database: Database,
+  treasury: DemoTreasuryTarget | null = null,
+): Promise<number> {
   const token = settings.publicConfig.token
   const chain = settings.chains[0]
   if (!token || !chain) return 0
@@ -191,5 +375,7 @@ export async function seedDemoDatabase(settings: Settings, database: Database): 
     }),
     domain: governanceDomain({ chainId: token.chainId, token: token.address }),
     rules: settings.publicConfig.governance,
+    categories: settings.publicConfig.proposalCategories,
+    treasury: treasury && { ...treasury, ...settings.execution },
   })
 }

@@ -71,7 +71,7 @@ const treasury: DemoTreasury = {
   startBlock: 12,
 }
 
-test('behavior: the demo’s treasury settings come from its deployment: the Safe, GHD and USDG, the Safe’s creation block', () => {
+test('behavior: the demo’s treasury settings come from its deployment: the Safe, GHD and USDG, the Safe’s creation block; a minute to object before queueing', () => {
   const settings = parseEnv(
     demoEnv({ anvilUrl: 'http://127.0.0.1:8545', deployment, treasury, webDist: '/nonexistent', env: {} }),
   )
@@ -82,6 +82,7 @@ test('behavior: the demo’s treasury settings come from its deployment: the Saf
     startBlock: 12,
     priceFeeds: [],
   })
+  expect(settings.execution.delaySeconds).toBe(60)
   expect(
     parseEnv(demoEnv({ anvilUrl: 'http://127.0.0.1:8545', deployment, webDist: '/nonexistent', env: {} }))
       .treasury,

@@ -123,6 +123,8 @@ export function demoEnv({
     // RainbowKit's documented placeholder, which it swaps for its example WalletConnect project id.
     WALLETCONNECT_PROJECT_ID: 'YOUR_PROJECT_ID',
     LOG_LEVEL: 'warn',
+    // A minute to object to a passed proposal before it can be queued for the Safe, rather than a day.
+    EXECUTION_DELAY_SECONDS: '60',
     ...env,
     ...chainEnv(anvilUrl, deployment, treasury),
     ...(nameService && nameServiceEnv(nameService)),

@@ -49,7 +49,8 @@ export async function appendLog(
 /** Rows a read of a proposal's entries takes at most. */
 const PROPOSAL_PAGE_SIZE = 2000
 
-function logEntry(row: typeof governanceLog.$inferSelect): LogEntry {
+/** A stored log row as the API answers it. */
+export function logEntry(row: typeof governanceLog.$inferSelect): LogEntry {
   return {
     seq: row.seq,
     kind: row.kind,

@@ -2,11 +2,17 @@
 // streamed: a page of rows at a time, so its memory is one page whether the proposal has 10 votes or 100,000,
 // and it stops at the log entry its tally stands at, so votes, log and tally always agree.
 import { TALLY_VERSION, type Tally, tallyToJson } from '@guildhall/core'
-import { and, count, eq, inArray, lte } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, lte } from 'drizzle-orm'
 import type { StoredProposal } from '../platform/db/schema.ts'
-import { governanceLog, proposalTallies, votes } from '../platform/db/schema.ts'
+import {
+  governanceLog,
+  proposalTallies,
+  safeExecutions,
+  safeSignatures,
+  votes,
+} from '../platform/db/schema.ts'
 import type { GovernanceDeps } from './deps.ts'
-import { proposalLogPages } from './log.ts'
+import { logEntry, proposalLogPages } from './log.ts'
 import { storedTally, tallyRules } from './tallies.ts'
 
 /** A proposal's result under its frozen rules, from its stored totals: one row, whatever the number of votes. */
@@ -67,5 +73,45 @@ export async function* resultBundleJson(
     yield first ? text : `,${text}`
     first = false
   }
-  yield ']}'
+  yield `],"execution":${JSON.stringify(await bundleExecution(deps, proposal.id))}}`
+}
+
+/**
+ * The proposal's execution as the bundle carries it (ADR 051): the Safe transactions queued for it, as
+ * stored (the execution area settles them against the chain; the recount reads the chain itself), each
+ * owner's signature with its log entry; null when it was never queued. A handful of rows.
+ */
+async function bundleExecution(deps: GovernanceDeps, proposalId: string) {
+  const { db } = deps.database
+  const entries = await db
+    .select()
+    .from(safeExecutions)
+    .where(eq(safeExecutions.proposalId, proposalId))
+    .orderBy(asc(safeExecutions.queuedAt), asc(safeExecutions.nonce))
+  const [firstEntry] = entries
+  if (!firstEntry) return null
+  const signed = await db
+    .select({ safeTxHash: safeSignatures.safeTxHash, owner: safeSignatures.owner, log: governanceLog })
+    .from(safeSignatures)
+    .innerJoin(governanceLog, eq(governanceLog.seq, safeSignatures.logSeq))
+    .where(
+      inArray(
+        safeSignatures.safeTxHash,
+        entries.map((entry) => entry.safeTxHash),
+      ),
+    )
+    .orderBy(asc(safeSignatures.logSeq))
+  return {
+    safe: firstEntry.safe,
+    entries: entries.map((entry) => ({
+      nonce: entry.nonce,
+      transaction: entry.transaction,
+      safeTxHash: entry.safeTxHash,
+      state: entry.state,
+      signatures: signed
+        .filter((s) => s.safeTxHash === entry.safeTxHash)
+        .map((s) => ({ owner: s.owner, signature: s.log.signature, log: logEntry(s.log) })),
+      executedIn: entry.state === 'executed' ? entry.outcomeTransaction : null,
+    })),
+  }
 }

@@ -37,6 +37,8 @@ export interface Settings {
   nameService: { rpcUrl: string; ipfsGateways: string[]; arweaveGateways: string[] } | null
   /** Bounds on how long a client may hold a connection (milliseconds). */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number }
+  /** Passed proposals' Safe transactions (ADR 051): the objection delay and the expiry after it, in seconds. */
+  execution: { delaySeconds: number; expirySeconds: number; rateLimitPerMinute: number }
   /** The DAO's treasury Safe and what its index follows; null without TREASURY_SAFE. */
   treasury: TreasurySettings | null
 }
@@ -93,6 +95,11 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       requestMs: e.REQUEST_TIMEOUT_MS,
       headersMs: e.HEADERS_TIMEOUT_MS,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
+    execution: {
+      delaySeconds: e.EXECUTION_DELAY_SECONDS,
+      expirySeconds: e.EXECUTION_EXPIRY_SECONDS,
+      rateLimitPerMinute: e.EXECUTION_RATE_LIMIT_PER_MINUTE,
     },
     treasury: treasurySettings(e),
   }

@@ -14,6 +14,7 @@ import { isAddress } from 'viem'
 import { mainnet, sepolia } from 'viem/chains'
 import { z } from 'zod'
 import { csv } from './csv.ts'
+import { executionVariables } from './execution.ts'
 import { limitVariables } from './limits.ts'
 import { nameServiceVariables } from './name-service.ts'
 import { treasuryVariables } from './treasury.ts'
@@ -89,6 +90,7 @@ export const envSchema = z.object({
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).optional(),
   ...limitVariables.shape,
+  ...executionVariables.shape,
   ...treasuryVariables.shape,
 })
 

@@ -1,6 +1,13 @@
 import type { Hex } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { LOG_GENESIS_HASH, type LogEntry, type LogEntryKind, logChainProblem, logEntryHash } from './log.ts'
+import {
+  LOG_GENESIS_HASH,
+  type LogEntry,
+  type LogEntryKind,
+  logChainProblem,
+  logEntryHash,
+  safeSignatureId,
+} from './log.ts'
 
 const digest = (byte: string) => `0x${byte.repeat(32)}` as Hex
 const signature = `0x${'ab'.repeat(65)}` as Hex
@@ -38,5 +45,17 @@ describe('the hash-chained log', () => {
     expect(logChainProblem(entries)).toBeNull()
     const relabelled = entries.map((entry) => (entry.seq === 3 ? { ...entry, kind: 'vote' as const } : entry))
     expect(logChainProblem(relabelled)).toEqual({ seq: 3, problem: 'its hash does not match its fields' })
+  })
+
+  test('behavior: Safe signatures join the chain as their own kind, one entry per owner of the same Safe transaction hash; relabelled as a vote, the entry breaks the chain there', () => {
+    const entries = chain(['proposal', 'vote', 'safe-signature', 'safe-signature'])
+    expect(logChainProblem(entries)).toBeNull()
+    const relabelled = entries.map((entry) => (entry.seq === 3 ? { ...entry, kind: 'vote' as const } : entry))
+    expect(logChainProblem(relabelled)).toEqual({ seq: 3, problem: 'its hash does not match its fields' })
+    const hash = digest('56')
+    const ada = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const ben = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    expect(safeSignatureId(hash, ada)).not.toBe(safeSignatureId(hash, ben))
+    expect(safeSignatureId(hash, ada)).not.toBe(safeSignatureId(digest('57'), ada))
   })
 })

@@ -1,13 +1,13 @@
 /**
- * The hash-chained log every accepted proposal, vote and delegate statement is appended to, so results can
- * be re-checked. An entry's kind is hashed as its string, so kinds added later leave older entries' hashes as
+ * The hash-chained log every accepted proposal, vote, delegate statement and Safe signature (a signer's
+ * confirmation of a proposal's queued Safe transaction) is appended to, so results can be re-checked. An entry's kind is hashed as its string, so kinds added later leave older entries' hashes as
  * they were.
  */
-import { encodeAbiParameters, type Hex, keccak256, zeroHash } from 'viem'
+import { type Address, encodeAbiParameters, type Hex, keccak256, zeroHash } from 'viem'
 import { hexSchema } from '../primitives.ts'
 import { z } from '../zod.ts'
 
-const LOG_ENTRY_KINDS = ['proposal', 'vote', 'statement'] as const
+const LOG_ENTRY_KINDS = ['proposal', 'vote', 'statement', 'safe-signature'] as const
 export type LogEntryKind = (typeof LOG_ENTRY_KINDS)[number]
 
 /** One entry as the API answers it (a result bundle's `log`, GET /api/governance/log). */
@@ -15,7 +15,7 @@ export const logEntrySchema = z.object({
   /** 1, 2, 3 … with no gap. */
   seq: z.int().check(z.positive()),
   kind: z.enum(LOG_ENTRY_KINDS),
-  /** The message's EIP-712 digest, which commits to everything that was signed. */
+  /** The message's EIP-712 digest, which commits to everything that was signed (a Safe signature's: safeSignatureId). */
   messageId: hexSchema,
   signature: hexSchema,
   /** The previous entry's hash; LOG_GENESIS_HASH for entry 1. */
@@ -24,6 +24,14 @@ export const logEntrySchema = z.object({
 })
 export type LogEntry = z.infer<typeof logEntrySchema>
 export const LOG_GENESIS_HASH: Hex = zeroHash
+
+/**
+ * A `safe-signature` entry's message id: the safeTxHash the owner signed, with the owner, since every owner
+ * signs the same hash and a message id names one entry.
+ */
+export function safeSignatureId(safeTxHash: Hex, owner: Address): Hex {
+  return keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'address' }], [safeTxHash, owner]))
+}
 
 /** An entry's hash: keccak256 of its ABI-encoded fields, the previous hash included. */
 export function logEntryHash(entry: Omit<LogEntry, 'hash'>): Hex {

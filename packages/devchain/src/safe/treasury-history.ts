@@ -2,7 +2,7 @@
 // in (ETH and both tokens, from several senders, over months), payout batches through MultiSendCallOnly, an
 // owner change (Dev added, then removed) and a failed execution (ExecutionFailure). Each step's block is
 // dated in the past with anvil's clock, which therefore has to start early enough (startAnvil's
-// genesisTimestamp); on a chain that starts now the steps land one second apart instead, in the same order.
+// genesisTimestamp); on a chain that starts now the steps keep the chain's own clock, in the same order.
 import { encodeMultiSend, OPERATION_DELEGATE_CALL, safeSettingsAbi } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import { type Address, encodeFunctionData, erc20Abi, type Hash, parseEther, parseUnits } from 'viem'
@@ -88,10 +88,10 @@ export const DEMO_TREASURY_HISTORY: readonly { daysAgo: number; step: Step }[] =
   },
 ]
 
-/** Dates the next block `daysAgo` before `now`, or one second after the head if that is later. */
+/** Dates the next block at `at`; a chain already past it keeps its own clock (never pushed ahead of now). */
 async function dateNextBlock(c: Clients, at: number) {
   const head = await c.publicClient.getBlock({ blockTag: 'latest' })
-  await c.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.max(at, Number(head.timestamp) + 1)) })
+  if (at > Number(head.timestamp)) await c.testClient.setNextBlockTimestamp({ timestamp: BigInt(at) })
 }
 
 async function runStep(target: ChainTarget, c: Clients, treasury: DemoTreasury, step: Step): Promise<void> {

@@ -3,8 +3,14 @@
 // to every server listening on it (PostgreSQL: each API instance; PGlite: this process). Each server listens
 // once and fans out to its own streams. Votes are coalesced: a proposal's watchers get at most one `tally`
 // per window, its totals read once per server, whatever the number of votes or watchers.
-import { type LiveProposal, type LiveTally, type TallyRules, tallyToJson } from '@guildhall/core'
-import { asc, desc, eq, gt } from 'drizzle-orm'
+import {
+  type LiveExecution,
+  type LiveProposal,
+  type LiveTally,
+  type TallyRules,
+  tallyToJson,
+} from '@guildhall/core'
+import { and, asc, desc, eq, gt } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import type { Database } from '../../platform/db/client.ts'
 import { governanceLog, proposals } from '../../platform/db/schema.ts'
@@ -17,6 +23,7 @@ import { storedTallyAt } from '../tallies.ts'
 export type LiveEvent =
   | { event: 'tally'; id: string; data: LiveTally }
   | { event: 'proposal'; id: string; data: LiveProposal }
+  | { event: 'execution'; id: string; data: LiveExecution }
   | { event: 'ready'; id: string; data: { seq: number } }
 
 export type LiveSend = (event: LiveEvent) => void
@@ -116,6 +123,23 @@ export class LiveEvents {
     }))
   }
 
+  /** The proposal's last Safe signature logged after entry `after`, as the event a reconnecting stream missed. */
+  async executionAfter(proposalId: string, after: number): Promise<LiveEvent | undefined> {
+    const [last] = await this.#options.database.db
+      .select({ seq: governanceLog.seq })
+      .from(governanceLog)
+      .where(
+        and(
+          eq(governanceLog.proposalId, proposalId),
+          eq(governanceLog.kind, 'safe-signature'),
+          gt(governanceLog.seq, after),
+        ),
+      )
+      .orderBy(desc(governanceLog.seq))
+      .limit(1)
+    return last && executionEvent(proposalId as Hex, last.seq)
+  }
+
   /** Where the log stands now: a new list stream's first id, so a reconnect resumes from here. */
   async readyEvent(): Promise<LiveEvent> {
     const [last] = await this.#options.database.db
@@ -137,6 +161,13 @@ export class LiveEvents {
     }
     // A statement belongs to no proposal: no stream shows it.
     if (notice.proposalId === null) return
+    // A Safe signature of a proposal's execution (ADR 051): its watchers read the execution again. Rare
+    // (an owner's click), so sent at once rather than coalesced.
+    if (notice.kind === 'safe-signature') {
+      const event = executionEvent(notice.proposalId, notice.seq)
+      for (const send of this.#proposalWatchers.get(notice.proposalId)?.sends ?? []) send(event)
+      return
+    }
     if (notice.kind === 'vote') {
       this.#options.reads.changed(notice.proposalId)
       if (this.#proposalWatchers.has(notice.proposalId)) this.#voted.add(notice.proposalId)
@@ -179,3 +210,9 @@ export class LiveEvents {
     }
   }
 }
+
+const executionEvent = (proposalId: Hex, seq: number): LiveEvent => ({
+  event: 'execution',
+  id: String(seq),
+  data: { proposalId, seq },
+})

@@ -2,7 +2,7 @@
 // new proposals. Each event's id is the log entry it stands at; a client that reconnects sends it back as
 // Last-Event-ID and gets what it missed, read from the database, before the live events go on.
 import fastifySse from '@fastify/sse'
-import { liveProposalSchema, liveTallySchema } from '@guildhall/core'
+import { liveExecutionSchema, liveProposalSchema, liveTallySchema } from '@guildhall/core'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { ApiError } from '../../platform/http/errors.ts'
@@ -120,12 +120,12 @@ export async function eventRoutes(
     {
       sse: 'only',
       schema: {
-        summary: 'A proposal’s live totals, as server-sent events',
+        summary: 'A proposal’s live totals and execution signatures, as server-sent events',
         tags: ['live events'],
         params: named('proposal id', proposalIdParams),
         response: eventStream(
-          '`tally` events: the totals now, then after each change (at most every 250 ms).',
-          liveTallySchema,
+          '`tally` events: the totals now, then after each change (at most every 250 ms); `execution` events: a Safe signature of its queued transaction was logged (read its execution again).',
+          z.union([liveTallySchema, liveExecutionSchema]),
         ),
       },
     },
@@ -139,7 +139,10 @@ export async function eventRoutes(
         (send) => live.watchProposal(proposal.id, rules, send),
         async (after) => {
           const current = await live.tallyEvent(proposal.id, rules)
-          return current && (after === undefined || Number(current.id) > after) ? [current] : []
+          const tally = current && (after === undefined || Number(current.id) > after) ? [current] : []
+          // A resumed stream also learns of a Safe signature it missed; in log order with the tally.
+          const signed = after === undefined ? undefined : await live.executionAfter(proposal.id, after)
+          return [...tally, ...(signed ? [signed] : [])].sort((a, b) => Number(a.id) - Number(b.id))
         },
       )
     },

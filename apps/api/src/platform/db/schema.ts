@@ -1,6 +1,12 @@
 // The database schema (ADR 007). One pg-core schema for both backends (PGlite and PostgreSQL); the
 // migrations in apps/api/drizzle/ are generated from this file (`npm run db:generate`) and committed.
-import type { DelegateStatementMessage, LogEntryKind, ProposalMessage, VoteMessage } from '@guildhall/core'
+import type {
+  DelegateStatementMessage,
+  LogEntryKind,
+  ProposalMessage,
+  SafeTransactionJson,
+  VoteMessage,
+} from '@guildhall/core'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
@@ -13,6 +19,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core'
@@ -333,6 +340,60 @@ export const governanceLog = pgTable(
   },
   // A proposal's entries in order (the bundle's pages, its vote count): a seek, not a sort of all of them.
   (table) => [index('governance_log_proposal_seq_idx').on(table.proposalId, table.seq)],
+)
+
+// Execution (ADR 051): the Safe transactions the app queued for passed proposals, and the owners' signatures.
+
+/** Where a queued Safe transaction ended: still queued, executed by the Safe, or its nonce used by another. */
+export type SafeExecutionState = 'queued' | 'executed' | 'superseded'
+
+/**
+ * A passed proposal's Safe transaction, derived from its signed actions at a nonce. A proposal has at most one
+ * `queued` entry; a superseded one stays as its history.
+ */
+export const safeExecutions = pgTable(
+  'safe_executions',
+  {
+    safeTxHash: text('safe_tx_hash').primaryKey(),
+    proposalId: text('proposal_id')
+      .notNull()
+      .references(() => proposals.id),
+    safe: text('safe').notNull(),
+    nonce: bigint('nonce', { mode: 'number' }).notNull(),
+    transaction: jsonb('transaction').$type<SafeTransactionJson>().notNull(),
+    domainHash: text('domain_hash').notNull(),
+    messageHash: text('message_hash').notNull(),
+    state: text('state').$type<SafeExecutionState>().notNull(),
+    /** The block the Safe's nonce was read at when queueing, and that nonce: executions after it count from there. */
+    queuedBlock: blockNumber('queued_block').notNull(),
+    safeNonceAtQueue: bigint('safe_nonce_at_queue', { mode: 'number' }).notNull(),
+    queuedAt: timestamptz('queued_at').notNull().defaultNow(),
+    /** The transaction that used the nonce (this one's execution, or the one that superseded it). */
+    outcomeTransaction: text('outcome_transaction'),
+    outcomeSafeTxHash: text('outcome_safe_tx_hash'),
+    outcomeBlock: blockNumber('outcome_block'),
+    outcomeTimestamp: bigint('outcome_timestamp', { mode: 'number' }),
+  },
+  (table) => [
+    uniqueIndex('safe_executions_one_queued_idx').on(table.proposalId).where(sql`${table.state} = 'queued'`),
+    index('safe_executions_proposal_idx').on(table.proposalId, table.queuedAt),
+    // The next free nonce: the highest one the app queued for the Safe.
+    index('safe_executions_safe_nonce_idx').on(table.safe, table.nonce),
+  ],
+)
+
+/** An owner's signature of a queued Safe transaction, as execTransaction takes it; logged as entry `log_seq`. */
+export const safeSignatures = pgTable(
+  'safe_signatures',
+  {
+    safeTxHash: text('safe_tx_hash')
+      .notNull()
+      .references(() => safeExecutions.safeTxHash),
+    owner: text('owner').notNull(),
+    signature: text('signature').notNull(),
+    logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.safeTxHash, table.owner] })],
 )
 
 /**

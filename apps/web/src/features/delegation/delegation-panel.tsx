@@ -1,32 +1,13 @@
 import { type FormEvent, useState } from 'react'
-import { type Address, getAddress, isAddress, zeroAddress } from 'viem'
+import { zeroAddress } from 'viem'
 import { Card } from '../../components/card.tsx'
 import { FullAddress } from '../../components/full-address.tsx'
 import './delegation.css'
+import { useAddressOrName } from '../../lib/address-or-name.ts'
 import { describeRequestError } from '../../lib/api.ts'
-import { useDebouncedValue } from '../../lib/debounced-value.ts'
 import { MemberName, useDisplayName } from '../../lib/names.tsx'
 import { DelegationGateNotice, DelegationOutcome } from './delegation-gate.tsx'
-import { useResolvedName } from './queries/resolve-name.ts'
 import { onDelegationIntent, useDelegation } from './use-delegation.ts'
-
-/** A pause in typing this long asks the server for the name typed so far. */
-const NAME_LOOKUP_DEBOUNCE_MS = 400
-
-/** What the delegate field holds: nothing, an address, something meant as one that is not, or a name. */
-type Target =
-  | { kind: 'empty' }
-  | { kind: 'address'; address: Address }
-  | { kind: 'bad-address' }
-  | { kind: 'name'; name: string }
-
-function readTarget(text: string): Target {
-  const value = text.trim()
-  if (value === '') return { kind: 'empty' }
-  if (isAddress(value, { strict: false })) return { kind: 'address', address: getAddress(value) }
-  if (/^0x/i.test(value)) return { kind: 'bad-address' }
-  return { kind: 'name', name: value }
-}
 
 /**
  * Current delegate, "Delegate to myself" when undelegated, and delegation to any address or name: a name is
@@ -35,13 +16,8 @@ function readTarget(text: string): Target {
 export function DelegationPanel() {
   const { gate, address, currentDelegate, progressText, busy, error, setError, delegate } = useDelegation()
   const [text, setText] = useState('')
-  const target = readTarget(text)
-  const typedName = target.kind === 'name' ? target.name : undefined
   // The name to resolve: the typed one once typing pauses, or at once on submit.
-  const [lookup, lookUpNow] = useDebouncedValue(typedName, NAME_LOOKUP_DEBOUNCE_MS)
-  const resolution = useResolvedName(lookup)
-  const resolving = typedName !== undefined && lookup === typedName
-  const resolved = resolving ? resolution.data : undefined
+  const { target, typedName, resolving, resolution, resolved, lookUpNow } = useAddressOrName(text)
   const addressName = useDisplayName(target.kind === 'address' ? target.address : '')
 
   if (gate === 'none') return null

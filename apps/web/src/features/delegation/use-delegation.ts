@@ -115,7 +115,7 @@ export function useDelegation({ onConfirmed }: { onConfirmed?: () => void } = {}
     queueRecentTransaction({ hash, description, confirmations: DEFAULT_CONFIRMATIONS })
     update({ step: 'pending', hash })
     try {
-      const end = await transaction.delegationEnd(client, hash)
+      const end = await transaction.transactionEnd(client, hash)
       update({ step: end, hash })
       // Whatever was mined in its place may have changed the account too.
       if (end !== 'reverted') await queryClient.invalidateQueries({ queryKey })

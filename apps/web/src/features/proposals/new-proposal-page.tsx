@@ -9,13 +9,19 @@ import {
 } from '@guildhall/core'
 import { type FormEvent, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
+import type { Address } from 'viem'
 import { getBlockNumber } from 'viem/actions'
 import { useClient } from 'wagmi'
 import { Card } from '../../components/card.tsx'
+import { describeRequestError } from '../../lib/api.ts'
 import { useDaoChain } from '../../lib/dao-chain.ts'
+import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
+import { useTreasurySummary } from '../../lib/treasury-summary.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
+import { ActionBuilder, actionFindings } from './actions/action-builder.tsx'
+import type { ActionEntry } from './actions/action-list.tsx'
 import { useCreateProposal } from './queries/create-proposal.ts'
 import './proposals.css'
 
@@ -38,6 +44,12 @@ export function NewProposalPage() {
   const [kind, setKind] = useState<ProposalKind>('basic')
   const [choices, setChoices] = useState('')
   const [days, setDays] = useState('3')
+  const [category, setCategory] = useState('')
+  const [actions, setActions] = useState<ActionEntry[]>([])
+  const [changesSafeSettings, setChangesSafeSettings] = useState(false)
+  const { proposalCategories } = usePublicConfig()
+  const treasury = useTreasurySummary()
+  const safe = treasury.data?.safe?.address
   // What stops the proposal before the wallet is asked; the signing's own failure is the action's status.
   const [problem, setProblem] = useState<string>()
   const { status } = createProposal
@@ -51,6 +63,14 @@ export function NewProposalPage() {
     if (!dao.address || !dao.domain || !client) return
     setProblem(undefined)
     createProposal.reset()
+    // Only a basic proposal carries actions: its result says whether to make them.
+    const signedActions = kind === 'basic' ? actions.map((entry) => entry.action) : []
+    const refused = safe ? actionFindings(signedActions, safe, changesSafeSettings) : []
+    const refusal = refused.find((finding) => finding.severity === 'problem')
+    if (refusal) {
+      setProblem(refusal.message)
+      return
+    }
     const now = Math.floor(Date.now() / 1000)
     let snapshot: number
     try {
@@ -76,6 +96,10 @@ export function NewProposalPage() {
       snapshot,
       ...dao.rules,
       timestamp: now,
+      version: 2,
+      category,
+      changesSafeSettings: signedActions.length > 0 && changesSafeSettings,
+      actions: signedActions,
     }
     const parsed = proposalMessageSchema.safeParse(candidate)
     if (!parsed.success) {
@@ -142,6 +166,33 @@ export function NewProposalPage() {
                 <textarea value={choices} onChange={(e) => setChoices(e.target.value)} rows={4} required />
               </label>
             ) : null}
+            {proposalCategories.length > 0 ? (
+              <label>
+                Category
+                <select name="category" value={category} onChange={(e) => setCategory(e.target.value)}>
+                  <option value="">None</option>
+                  {proposalCategories.map((option) => (
+                    <option key={option} value={option}>
+                      {option}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
+            {kind === 'basic' ? (
+              <TreasuryActions
+                treasury={treasury}
+                safe={safe}
+                entries={actions}
+                onChange={setActions}
+                changesSafeSettings={changesSafeSettings}
+                onChangesSafeSettings={setChangesSafeSettings}
+              />
+            ) : actions.length > 0 ? (
+              <p className="muted">
+                Only a For / Against / Abstain proposal carries actions: they are left out.
+              </p>
+            ) : null}
             <label>
               Voting period in days
               <input
@@ -179,4 +230,45 @@ export function NewProposalPage() {
       </Card>
     </article>
   )
+}
+
+/**
+ * The form's actions, where the DAO has a treasury Safe: its tokens are the transfer editor's, its address
+ * the one the guards compare calls with. "Could not load Safe information" (the spec's words) and a retry when
+ * the server cannot read it.
+ */
+function TreasuryActions({
+  treasury,
+  safe,
+  ...builder
+}: {
+  treasury: ReturnType<typeof useTreasurySummary>
+  safe: Address | undefined
+  entries: ActionEntry[]
+  onChange: (entries: ActionEntry[]) => void
+  changesSafeSettings: boolean
+  onChangesSafeSettings: (value: boolean) => void
+}) {
+  if (treasury.error) {
+    return (
+      <div role="alert" className="error" data-testid="actions-field">
+        <p>Could not load Safe information. {describeRequestError(treasury.error)}</p>
+        <button type="button" className="button" onClick={() => void treasury.refetch()}>
+          Retry
+        </button>
+      </div>
+    )
+  }
+  if (!treasury.data) return <p className="muted">Reading the treasury…</p>
+  if (!safe) {
+    return (
+      <p className="muted" data-testid="actions-field">
+        This DAO has no treasury Safe configured: its proposals carry no actions.
+      </p>
+    )
+  }
+  const tokens = treasury.data.assets.flatMap((asset) =>
+    asset.token ? [{ address: asset.token, symbol: asset.symbol, decimals: asset.decimals }] : [],
+  )
+  return <ActionBuilder safe={safe} tokens={tokens} {...builder} />
 }

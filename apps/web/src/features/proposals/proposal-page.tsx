@@ -1,6 +1,6 @@
 import { STATE_LABELS, timeLine } from '@guildhall/core'
 import type { QueryClient } from '@tanstack/react-query'
-import { useDeferredValue } from 'react'
+import { Suspense, useDeferredValue } from 'react'
 import { Link, useParams } from 'react-router'
 import { Card } from '../../components/card.tsx'
 import { Term } from '../../components/term.tsx'
@@ -24,12 +24,22 @@ const markdown = preloadable(
 )
 void markdown.load().catch(() => {}) // Preloaded's lazy path tries again, and reports
 
+// A proposal's actions and its execution panel (≈ 5 KiB gzip with core's treasury code): one chunk,
+// requested once the proposal is known to carry actions.
+const treasuryParts = () => import('./execution/proposal-treasury.ts')
+const proposalActions = preloadable(treasuryParts, (m) => m.ProposalActions)
+const executionPanel = preloadable(treasuryParts, (m) => m.ExecutionPanel)
+
 /**
- * Puts the proposal in the cache and the markdown renderer in place before the page first renders, when
- * the page is opened directly.
+ * Puts the proposal in the cache and the markdown renderer (and, for a proposal with actions, their code)
+ * in place before the page first renders, when the page is opened directly.
  */
 export async function prepareProposalPage(queryClient: QueryClient, id: string): Promise<void> {
   await Promise.all([queryClient.prefetchQuery(proposalQueryOptions(id)), markdown.load()])
+  // A failed load is tried again by the lazy path, and reported there.
+  if (queryClient.getQueryData(proposalQueryOptions(id).queryKey)?.actions.length) {
+    await proposalActions.load().catch(() => {})
+  }
 }
 
 /** A proposal: its text, where it stands, the results, your vote, the recount, and every vote. */
@@ -67,16 +77,33 @@ export function ProposalPage() {
           governance sites); on a phone it follows the recount, and the results' voter count links to it. */}
       {details ? (
         <div className="proposal-layout">
-          <Card title="Proposal" testId="proposal-body">
-            {details.message.body ? (
-              <Preloaded code={markdown} props={{ text: details.message.body }} />
-            ) : (
-              <p className="muted">No description.</p>
-            )}
-          </Card>
+          <div className="proposal-main">
+            <Card title="Proposal" testId="proposal-body">
+              {details.category ? (
+                <p className="muted" data-testid="proposal-category">
+                  Category: {details.category}
+                </p>
+              ) : null}
+              {details.message.body ? (
+                <Preloaded code={markdown} props={{ text: details.message.body }} />
+              ) : (
+                <p className="muted">No description.</p>
+              )}
+            </Card>
+            {details.actions.length > 0 ? (
+              <Suspense fallback={null}>
+                <Preloaded code={proposalActions} props={{ proposal: details }} />
+              </Suspense>
+            ) : null}
+          </div>
           {/* A column of its own: the cards keep their gap, and the proposal's text keeps its own height. */}
           <div className="proposal-side">
             <Results proposal={details} />
+            {details.actions.length > 0 ? (
+              <Suspense fallback={null}>
+                <Preloaded code={executionPanel} props={{ proposal: details, live }} />
+              </Suspense>
+            ) : null}
             <VotePanel proposal={details} />
             <Verify proposal={details} />
           </div>

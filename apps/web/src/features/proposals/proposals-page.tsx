@@ -59,7 +59,15 @@ export function ProposalsPage() {
             <li key={proposal.id}>
               <Link to={`/proposals/${proposal.id}`} className="proposal-item">
                 <span className={`state state-${proposal.state}`}>{STATE_LABELS[proposal.state]}</span>
-                <span className="proposal-title">{proposal.title}</span>
+                <span className="proposal-title">
+                  {proposal.title}
+                  {proposal.category ? (
+                    <span className="proposal-category" data-testid="proposal-category">
+                      {' '}
+                      · {proposal.category}
+                    </span>
+                  ) : null}
+                </span>
                 <span
                   className="muted"
                   title={exactTime(proposal.state === 'pending' ? proposal.start : proposal.end)}

@@ -70,7 +70,11 @@ export function Verify({ proposal }: { proposal: ProposalDetail }) {
       {report?.matches ? (
         <p role="status" data-testid="recount-result">
           The result matches: {plural(report.votesChecked, 'vote signature')} checked,{' '}
-          {plural(report.votesCounted, 'vote')} counted.
+          {plural(report.votesCounted, 'vote')} counted
+          {report.executionsChecked > 0
+            ? `, ${plural(report.executionsChecked, 'Safe transaction')} of its execution checked`
+            : ''}
+          .
         </p>
       ) : report ? (
         <div role="alert" data-testid="recount-result">

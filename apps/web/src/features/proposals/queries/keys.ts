@@ -18,4 +18,6 @@ export const proposalKeys = {
     [...proposalKeys.votesOf(id), filter] as const,
   myVote: (id: string, address: Address | undefined) =>
     [...proposalKeys.all, 'my-vote', id, address] as const,
+  /** Where carrying out its actions through the Safe stands. */
+  execution: (id: string) => [...proposalKeys.all, 'execution', id] as const,
 }

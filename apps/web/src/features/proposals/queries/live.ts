@@ -1,7 +1,13 @@
 // Live updates (ADR 024): GET /api/proposals/:id/events and GET /api/events, server-sent events read with the
 // browser's EventSource, which reconnects by itself and sends the last event id so the server replays what
 // was missed. While a stream is open the pages do not poll; when it fails they poll again.
-import { liveProposalSchema, liveTallySchema, nextStateChange, type ProposalDetail } from '@guildhall/core'
+import {
+  liveExecutionSchema,
+  liveProposalSchema,
+  liveTallySchema,
+  nextStateChange,
+  type ProposalDetail,
+} from '@guildhall/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { proposalKeys } from './keys.ts'
@@ -37,7 +43,8 @@ function useEventStream(url: string, on: Record<string, (data: unknown) => void>
 
 /**
  * Keeps a proposal page's tally and votes lists current from its event stream: the tally is put in the
- * cache as it comes, the votes lists refetch (at most every VOTES_REFRESH_MS). True while live.
+ * cache as it comes, the votes lists refetch (at most every VOTES_REFRESH_MS); an execution event (a
+ * signature logged) reads the execution again. True while live.
  */
 export function useLiveProposal(id: string): boolean {
   const queryClient = useQueryClient()
@@ -58,6 +65,11 @@ export function useLiveProposal(id: string): boolean {
           queryClient.invalidateQueries({ queryKey: proposalKeys.votesOf(id) }, { cancelRefetch: false }),
         )
       }
+    },
+    execution: (data) => {
+      const event = liveExecutionSchema.parse(data)
+      if (event.proposalId !== id) return
+      void queryClient.invalidateQueries({ queryKey: proposalKeys.execution(id) })
     },
   })
 }

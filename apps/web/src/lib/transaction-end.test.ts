@@ -1,7 +1,8 @@
 // @vitest-environment node
-// The receipt wait of a delegation against a real anvil behind a recording proxy: the spec's polling
-// schedule (6 retries, from 200 ms, doubling) observed in the requests the app makes, not only its constants;
-// and how a delegation the wallet replaced ends (ADR 034).
+// The receipt wait of every transaction the app follows (a delegation, a Safe execution) against a real
+// anvil behind a recording proxy: the spec's polling schedule (6 retries, from 200 ms, doubling) observed in
+// the requests the app makes, not only its constants; and how a transaction the wallet replaced ends
+// (ADR 034).
 import {
   LOCAL_CHAIN_ID,
   POLLING_INTERVAL_MS,
@@ -25,7 +26,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { delegationEnd } from './delegation-transaction.ts'
+import { transactionEnd } from './transaction-end.ts'
 
 let anvil: AnvilInstance
 let proxy: RecordingProxy
@@ -71,7 +72,7 @@ test('a transaction the node does not know yet is looked up 1 + 6 times, 200 ms 
   }) as PublicClient
   const lookups = () =>
     proxy.calls.filter((call) => call.method === 'eth_getTransactionByHash' && call.params[0] === hash)
-  const confirmed = delegationEnd(client, hash)
+  const confirmed = transactionEnd(client, hash)
 
   const attempts = 1 + RECEIPT_RETRY_COUNT
   const delays = Array.from(
@@ -99,9 +100,9 @@ test('a transaction the node does not know yet is looked up 1 + 6 times, 200 ms 
   expect(lookups().length).toBeGreaterThan(attempts)
 }, 60_000)
 
-// The wallet sends another transaction with the delegation's nonce and higher fees, as its "speed up" and
-// "cancel" do, once the wait has seen the delegation pending (read it, then scanned a block for a
-// replacement): the wait ends as what happened to the delegation's call.
+// The wallet sends another transaction with the same nonce and higher fees, as its "speed up" and
+// "cancel" do, once the wait has seen the first pending (read it, then scanned a block for a
+// replacement): the wait ends as what happened to the first call.
 for (const { reason, end, replacement } of [
   {
     reason: 'repriced (the same call)',
@@ -119,7 +120,7 @@ for (const { reason, end, replacement } of [
     replacement: (sent: Sent) => ({ to: sent.to, value: 1n }),
   },
 ] as const) {
-  test(`a delegation ${reason} in the wallet ends "${end}"`, async () => {
+  test(`a transaction ${reason} in the wallet ends "${end}"`, async () => {
     const node = createTestClient({ mode: 'anvil', transport: http(anvil.url) })
       .extend(publicActions)
       .extend(walletActions)
@@ -138,7 +139,7 @@ for (const { reason, end, replacement } of [
         data: '0x5c19a95c',
         chain: null,
       })
-      const ended = delegationEnd(client, hash)
+      const ended = transactionEnd(client, hash)
       await until(() => {
         const read = proxy.calls.findIndex(
           (call) => call.method === 'eth_getTransactionByHash' && call.params[0] === hash,

@@ -1,6 +1,6 @@
 import { resolvedNameSchema } from '@guildhall/core'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { apiGet } from '../../../lib/api.ts'
+import { apiGet } from './api.ts'
 
 /** How long an answer stands: the member confirms the address shown, so it may be a little old, not more. */
 const RESOLVED_NAME_STALE_MS = 30_000
