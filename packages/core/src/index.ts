@@ -81,27 +81,19 @@ export { holderStatsSchema } from './api/token.ts'
 export type {
   TreasuryAsset,
   TreasuryCharts,
-  TreasuryChartsQuery,
-  TreasuryHistoryCsvQuery,
   TreasuryHistoryDirection,
   TreasuryHistoryItem,
   TreasuryHistoryKind,
-  TreasuryHistoryPage,
-  TreasuryHistoryQuery,
   TreasurySpending,
   TreasurySummary,
-  TreasuryWarningKind,
 } from './api/treasury.ts'
 export {
   NATIVE_TOKEN_PARAM,
   TREASURY_BALANCE_POINTS_MAX,
   TREASURY_HISTORY_DIRECTIONS,
-  TREASURY_HISTORY_KINDS,
-  TREASURY_WARNING_KINDS,
   treasuryChartsQuerySchema,
   treasuryChartsSchema,
   treasuryHistoryCsvQuerySchema,
-  treasuryHistoryItemSchema,
   treasuryHistoryPageSchema,
   treasuryHistoryQuerySchema,
   treasurySpendingSchema,
@@ -229,9 +221,7 @@ export {
 } from './tally.ts'
 export type {
   ActionArgument,
-  ActionContext,
   ActionFinding,
-  ActionKind,
   DecodedAction,
   KnownToken,
   ProposalAction,
@@ -245,21 +235,18 @@ export {
   safeSettingsAbi,
   UNLIMITED_APPROVAL_FLOOR,
 } from './treasury/actions.ts'
-export type { MultiSendCall, MultiSendInput, MultiSendVersion } from './treasury/multi-send.ts'
+export type { MultiSendCall, MultiSendVersion } from './treasury/multi-send.ts'
 export {
   decodeMultiSend,
   encodeMultiSend,
   isCanonicalMultiSendCallOnly,
   MULTI_SEND_CALL_ONLY,
-  MultiSendFormatError,
   multiSendAbi,
-  OPERATION_CALL,
   OPERATION_DELEGATE_CALL,
 } from './treasury/multi-send.ts'
-export type { SafeTarget, SafeTransaction } from './treasury/safe-transaction.ts'
+export type { SafeTransaction } from './treasury/safe-transaction.ts'
 export {
   expectedSafeTransaction,
-  SAFE_TX_TYPES,
   safeTransactionForActions,
   safeTransactionHashes,
   safeTransactionTypedData,

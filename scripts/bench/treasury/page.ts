@@ -12,13 +12,13 @@ const LOADS_PER_PROFILE = 5
 const LOAD_TIMEOUT_MS = 60_000
 
 /**
- * What "shown" means: an asset row, the history's first row and a chart each have a box. Checked on
+ * What "shown" means: an asset row, the history's first row and the balance chart each have a box. Checked on
  * every DOM mutation by a script that runs before any of the page's.
  */
 const TREASURY_READY_SELECTORS = [
   '[data-testid="treasury-asset"]',
   '[data-testid="treasury-history"] [data-testid="treasury-row"]',
-  '[data-testid="treasury-charts"] svg',
+  '[data-testid="treasury-balance-chart"] svg',
 ]
 
 const readyProbe = (selectors: string[]) => `(() => {

@@ -46,7 +46,7 @@ export const proposalListSchema = z.strictObject({
 })
 
 /** An action as `decodeAction` reads it (ADR 048). */
-export const decodedActionSchema = z.strictObject({
+const decodedActionSchema = z.strictObject({
   kind: z.enum(['erc20-transfer', 'erc20-approve', 'eth-transfer', 'safe-settings', 'call']),
   target: checksummedAddressSchema,
   value: decimalStringSchema,

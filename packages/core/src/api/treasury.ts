@@ -9,8 +9,7 @@ import { z } from '../zod.ts'
 import { cursorParamSchema, cursorSchema, pageLimit } from './lists.ts'
 
 /** What the page warns about: each can move funds without the signers, block them, or weaken them. */
-export const TREASURY_WARNING_KINDS = ['module', 'guard', 'owner-not-member', 'threshold-one'] as const
-export type TreasuryWarningKind = (typeof TREASURY_WARNING_KINDS)[number]
+const TREASURY_WARNING_KINDS = ['module', 'guard', 'owner-not-member', 'threshold-one'] as const
 
 const treasuryAssetSchema = z.strictObject({
   /** The token's address; null: the chain's native coin. */
@@ -68,7 +67,7 @@ export type TreasuryHistoryDirection = (typeof TREASURY_HISTORY_DIRECTIONS)[numb
  * moved). `unexplained`: native coin that left the Safe in ways its events cannot show (a batch on a non-L2
  * Safe), found by comparing the balance with the indexed moves.
  */
-export const TREASURY_HISTORY_KINDS = [
+const TREASURY_HISTORY_KINDS = [
   'incoming',
   'outgoing',
   'settings',
@@ -117,13 +116,11 @@ const fromNotAfterTo = z.refine<{ from?: number | undefined; to?: number | undef
 export const treasuryHistoryQuerySchema = z
   .strictObject({ ...historyFilterShape, cursor: z.optional(cursorParamSchema), limit: pageLimit(25, 100) })
   .check(fromNotAfterTo)
-export type TreasuryHistoryQuery = z.infer<typeof treasuryHistoryQuerySchema>
 
 /** GET /api/treasury/history.csv?direction=&token=&from=&to= : every row of the filter, newest first. */
 export const treasuryHistoryCsvQuerySchema = z.strictObject(historyFilterShape).check(fromNotAfterTo)
-export type TreasuryHistoryCsvQuery = z.infer<typeof treasuryHistoryCsvQuerySchema>
 
-export const treasuryHistoryItemSchema = z.strictObject({
+const treasuryHistoryItemSchema = z.strictObject({
   /** Stable across pages: `<blockNumber>-<logIndex>` (unexplained rows: `<blockNumber>-u`). */
   id: z.string(),
   blockNumber: z.int().check(z.gte(0)),
@@ -156,7 +153,6 @@ export const treasuryHistoryPageSchema = z.strictObject({
   items: z.array(treasuryHistoryItemSchema),
   next: z.nullable(cursorSchema),
 })
-export type TreasuryHistoryPage = z.infer<typeof treasuryHistoryPageSchema>
 
 /** The most balance points GET /api/treasury/charts answers: a year of days. */
 export const TREASURY_BALANCE_POINTS_MAX = 366
@@ -165,7 +161,6 @@ export const TREASURY_BALANCE_POINTS_MAX = 366
 export const treasuryChartsQuerySchema = z.strictObject({
   token: z.optional(treasuryTokenParamSchema),
 })
-export type TreasuryChartsQuery = z.infer<typeof treasuryChartsQuerySchema>
 
 /** GET /api/treasury/charts: the Safe's balance at the end of each day (oldest first), and money in/out per month. */
 export const treasuryChartsSchema = z.strictObject({

@@ -80,7 +80,7 @@ export const safeSettingsAbi = parseAbi([
 export const UNLIMITED_APPROVAL_FLOOR = 2n ** 128n
 
 export type KnownToken = { address: Address; symbol: string; decimals: number }
-export type ActionKind = 'erc20-transfer' | 'erc20-approve' | 'eth-transfer' | 'safe-settings' | 'call'
+type ActionKind = 'erc20-transfer' | 'erc20-approve' | 'eth-transfer' | 'safe-settings' | 'call'
 /** A decoded call's arguments as JSON carries them: whole numbers as decimal strings. */
 export type ActionArgument = string | boolean | ActionArgument[] | { [key: string]: ActionArgument }
 
@@ -184,7 +184,7 @@ export function decodeAction(
 }
 
 /** Where the actions are checked: the treasury Safe, and whether the author flagged settings changes. */
-export type ActionContext = { safe: Address; changesSafeSettings: boolean }
+type ActionContext = { safe: Address; changesSafeSettings: boolean }
 /** A guard's finding about one action (`index`, 0-based) or the whole list (`index` null). */
 export type ActionFinding = { index: number | null; message: string }
 

@@ -67,7 +67,7 @@ export function isCanonicalMultiSendCallOnly(address: Address, codeHash: Hex): b
 export type MultiSendCall = { operation: number; to: Address; value: bigint; data: Hex }
 
 /** A call to send: always a CALL, the only operation MultiSendCallOnly runs. */
-export type MultiSendInput = { target: Address; value: bigint | string; data: Hex }
+type MultiSendInput = { target: Address; value: bigint | string; data: Hex }
 
 /** `multiSend(packed)` calldata for these calls, each a CALL. */
 export function encodeMultiSend(calls: readonly MultiSendInput[]): Hex {

@@ -10,7 +10,7 @@ import type { ProposalAction } from './actions.ts'
 import { encodeMultiSend, type OPERATION_CALL, OPERATION_DELEGATE_CALL } from './multi-send.ts'
 
 /** Safe's EIP-712 `SafeTx` (v1.3.0 and later), field for field as `Safe.getTransactionHash` hashes it. */
-export const SAFE_TX_TYPES = {
+const SAFE_TX_TYPES = {
   SafeTx: [
     { name: 'to', type: 'address' },
     { name: 'value', type: 'uint256' },
@@ -67,7 +67,7 @@ export function safeTransactionForActions({
 }
 
 /** The Safe `safe` on chain `chainId`: where a SafeTx is signed and executed. */
-export type SafeTarget = { chainId: number; safe: Address }
+type SafeTarget = { chainId: number; safe: Address }
 
 /** What a Safe owner signs for `transaction`: EIP-712 `SafeTx` under the domain {chainId, verifyingContract}. */
 export function safeTransactionTypedData({
