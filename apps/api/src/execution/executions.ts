@@ -31,7 +31,14 @@ import {
 } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import type { ExecutionDeps } from './deps.ts'
-import { approvedOwners, executionsAfter, multiSendFor, readSafe, type SafeState } from './safe-chain.ts'
+import {
+  approvedOwners,
+  executionsAfter,
+  multiSendFor,
+  readSafe,
+  readSafeAtHead,
+  type SafeState,
+} from './safe-chain.ts'
 import { simulateActions } from './simulation.ts'
 
 /**
@@ -198,7 +205,7 @@ export async function proposalExecution(
     .where(eq(safeExecutions.proposalId, proposal.id))
     .orderBy(desc(safeExecutions.queuedAt), desc(safeExecutions.nonce))
   const safeNow = deps.safe
-    ? await chainRead(() => readSafe(deps.governance.client, deps.safe as Address))
+    ? await chainRead(() => readSafeAtHead(deps.governance.client, deps.safe as Address))
     : null
   const settled = safeNow ? await Promise.all(rows.map((row) => settle(deps, row, safeNow))) : rows
   const current = settled.find((row) => row.state !== 'superseded')

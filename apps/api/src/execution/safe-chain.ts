@@ -13,6 +13,7 @@ import {
   slice,
   toEventSelector,
 } from 'viem'
+import { sharedPerBlock } from '../platform/shared-per-block.ts'
 
 const safeAbi = parseAbi([
   'function nonce() view returns (uint256)',
@@ -51,6 +52,21 @@ export async function readSafe(client: PublicClient, safe: Address, block?: bigi
     client.readContract({ address: safe, abi: safeAbi, functionName: 'getThreshold', blockNumber }),
   ])
   return { nonce: Number(nonce), owners: [...owners], threshold: Number(threshold), blockNumber }
+}
+
+/** One shared reader per client and Safe, so the requests of one app at one block share their read. */
+const readersByClient = new WeakMap<PublicClient, Map<Address, (block: bigint) => Promise<SafeState>>>()
+
+/**
+ * The Safe at the chain's head, for reads many members repeat (a proposal's execution panel): the
+ * requests at the same block share one read of the Safe (`sharedPerBlock`). Writes read it themselves.
+ */
+export async function readSafeAtHead(client: PublicClient, safe: Address): Promise<SafeState> {
+  const readers = readersByClient.get(client) ?? new Map()
+  readersByClient.set(client, readers)
+  const atBlock = readers.get(safe) ?? sharedPerBlock((block) => readSafe(client, safe, block))
+  readers.set(safe, atBlock)
+  return atBlock(await client.getBlockNumber({ cacheTime: 0 }))
 }
 
 /** The MultiSendCallOnly of the Safe's release (1.3.0, 1.4.1 or 1.5.0); null for another release. */

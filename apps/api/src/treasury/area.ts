@@ -5,7 +5,7 @@ import { createPublicClient, type PublicClient } from 'viem'
 import type { NameProfiles } from '../names/profiles.ts'
 import type { Area, AreaContext } from '../platform/area.ts'
 import { treasuryRoutes } from './routes.ts'
-import { readSafeState } from './safe-state.ts'
+import { safeStateReader } from './safe-state.ts'
 import { type ExecutionProposals, TreasuryIndex } from './treasury-index.ts'
 
 export function treasuryArea(
@@ -47,15 +47,14 @@ export function treasuryArea(
         logger,
       })
     : undefined
-  const readSummary = () =>
-    readSafeState({
-      db: database?.db,
-      client,
-      treasury,
-      multicall3: daoChain.multicall3,
-      nativeCurrency: daoChain.nativeCurrency,
-      nameOf: profiles ? async (address) => (await profiles.lookup([address]))[0]?.name ?? null : undefined,
-    })
+  const readSummary = safeStateReader({
+    db: database?.db,
+    client,
+    treasury,
+    multicall3: daoChain.multicall3,
+    nativeCurrency: daoChain.nativeCurrency,
+    nameOf: profiles ? async (address) => (await profiles.lookup([address]))[0]?.name ?? null : undefined,
+  })
   return {
     treasuryIndex,
     job: treasuryIndex,

@@ -10,6 +10,7 @@ import {
   type Abi,
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   encodeFunctionData,
   getAddress,
@@ -221,6 +222,20 @@ describe('GET /api/treasury', () => {
     const again = await get('/api/treasury')
     expect(again.statusCode).toBe(200)
     expect(again.json().safe.address).toBe(seeded.safe)
+  })
+
+  test('behavior: 20 page views at one block read the Safe once (its guard slot asked once); the next block reads it again', async () => {
+    const guardReads = () => provider.calls.filter((call) => call.method === 'eth_getStorageAt').length
+    await get('/api/treasury')
+    const before = guardReads()
+    const views = await Promise.all(Array.from({ length: 20 }, () => get('/api/treasury')))
+    expect(views.map((view) => view.statusCode)).toEqual(Array(20).fill(200))
+    expect(new Set(views.map((view) => view.json().blockNumber)).size).toBe(1)
+    expect(guardReads() - before).toBe(0)
+    await createTestClient({ mode: 'anvil', transport: http(testbed.anvil.url) }).mine({ blocks: 1 })
+    const next = await get('/api/treasury')
+    expect(next.json().blockNumber).toBe(views[0]?.json().blockNumber + 1)
+    expect(guardReads() - before).toBe(1)
   })
 
   test('behavior: an address that is not a Safe is 503 safe_unavailable; without TREASURY_SAFE the answer says there is none', async () => {

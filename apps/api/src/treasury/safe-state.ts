@@ -1,4 +1,4 @@
-// GET /api/treasury: the Safe as it stands, read live at one block: owners, threshold, nonce, version,
+// GET /api/treasury: the Safe as it stands, read live at one block (shared by the requests at that block): owners, threshold, nonce, version,
 // modules, guard (its storage slot), and the balances of the Safe and the plain addresses, in one
 // multicall; values from the operator's on-chain price feeds; and the warnings the page shows.
 import type { TreasuryAsset, TreasurySummary } from '@guildhall/core'
@@ -16,6 +16,7 @@ import {
 import type { Db } from '../platform/db/client.ts'
 import { memberStats } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
+import { sharedPerBlock } from '../platform/shared-per-block.ts'
 import type { TreasurySettings } from '../settings/treasury.ts'
 
 const safeReadAbi = parseAbi([
@@ -62,12 +63,28 @@ function feedValue(balance: bigint, decimals: number, answer: bigint, feedDecima
   return formatUnits(cents, 2)
 }
 
-export async function readSafeState(options: SafeStateOptions): Promise<TreasurySummary> {
+/**
+ * The summary as of the chain's head. Requests at the same block share one read of the Safe
+ * (`sharedPerBlock`): a crowd on the Treasury page costs the node one block number per view.
+ */
+export function safeStateReader(options: SafeStateOptions): () => Promise<TreasurySummary> {
+  const atBlock = sharedPerBlock((blockNumber) => readSafeState(options, blockNumber))
+  return async () => {
+    let head: bigint
+    try {
+      head = await options.client.getBlockNumber({ cacheTime: 0 })
+    } catch {
+      throw safeUnavailable()
+    }
+    return atBlock(head)
+  }
+}
+
+async function readSafeState(options: SafeStateOptions, blockNumber: bigint): Promise<TreasurySummary> {
   const { client, treasury, multicall3 } = options
   const safe = treasury.safe
   const holders = [safe, ...treasury.addresses]
   const via = multicall3 ? { multicallAddress: multicall3 } : { deployless: true as const }
-  let blockNumber: bigint
   let owners: readonly Address[]
   let threshold: bigint
   let nonce: bigint
@@ -76,7 +93,6 @@ export async function readSafeState(options: SafeStateOptions): Promise<Treasury
   let guardSlot: `0x${string}` | undefined
   let native: bigint[]
   try {
-    blockNumber = await client.getBlockNumber({ cacheTime: 0 })
     const safeContract = { address: safe, abi: safeReadAbi } as const
     const [ownersRead, thresholdRead, nonceRead, versionRead, modulesRead] = await client.multicall({
       contracts: [
