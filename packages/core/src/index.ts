@@ -246,7 +246,10 @@ export {
 } from './treasury/multi-send.ts'
 export type { SafeTransaction } from './treasury/safe-transaction.ts'
 export {
+  execTransactionAbi,
   expectedSafeTransaction,
+  type OwnerConfirmation,
+  packSafeSignatures,
   safeTransactionForActions,
   safeTransactionHashes,
   safeTransactionTypedData,

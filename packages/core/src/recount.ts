@@ -40,7 +40,7 @@ import { chainIdSchema, hexSchema } from './primitives.ts'
 import { verifyHashSignature } from './signature.ts'
 import { TALLY_VERSION, type Tally, tally } from './tally.ts'
 import { isCanonicalMultiSendCallOnly } from './treasury/multi-send.ts'
-import { expectedSafeTransaction } from './treasury/safe-transaction.ts'
+import { execTransactionAbi, expectedSafeTransaction } from './treasury/safe-transaction.ts'
 import { z } from './zod.ts'
 
 /** A vote as the bundle carries it: the signed message, its signature and its id (the digest). */
@@ -383,9 +383,6 @@ export async function recount(
   }
 }
 
-const execTransactionAbi = parseAbi([
-  'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool success)',
-])
 const EXECUTION_SUCCESS = toEventSelector('ExecutionSuccess(bytes32,uint256)')
 
 /**

@@ -7,6 +7,7 @@ import {
   LOCAL_CHAIN_ID,
   type ProposalAction,
   type ProposalMessage,
+  packSafeSignatures,
   type SafeTransactionJson,
   safeTransactionHashes,
 } from '@guildhall/core'
@@ -156,13 +157,7 @@ export async function execute(
   confirmations: { owner: Address; signature: Hex | null }[],
   sender: LocalAccount = iris,
 ) {
-  const sorted = [...confirmations].sort((a, b) => (BigInt(a.owner) < BigInt(b.owner) ? -1 : 1))
-  const signatures = concatHex(
-    sorted.map(
-      ({ owner, signature }) =>
-        signature ?? concatHex([pad(owner, { size: 32 }), pad('0x', { size: 32 }), '0x01']),
-    ),
-  )
+  const signatures = packSafeSignatures(confirmations)
   const data = encodeFunctionData({
     abi: safeAbi,
     functionName: 'execTransaction',

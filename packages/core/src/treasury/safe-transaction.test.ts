@@ -1,6 +1,6 @@
 // The derived Safe transaction's shape and hashes; that they equal a real Safe's is proved on anvil
 // (packages/devchain/src/safe-transaction.test.ts).
-import { type Address, concatHex, keccak256, zeroAddress } from 'viem'
+import { type Address, concat, concatHex, type Hex, keccak256, pad, zeroAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
 import type { ProposalMessageV2 } from '../governance/messages.ts'
 import { proposal } from '../governance/messages-test-helpers.ts'
@@ -8,6 +8,7 @@ import type { ProposalAction } from './actions.ts'
 import { decodeMultiSend, MULTI_SEND_CALL_ONLY, OPERATION_DELEGATE_CALL } from './multi-send.ts'
 import {
   expectedSafeTransaction,
+  packSafeSignatures,
   safeTransactionForActions,
   safeTransactionHashes,
 } from './safe-transaction.ts'
@@ -72,4 +73,18 @@ describe('expectedSafeTransaction', () => {
     ]
     expect(new Set(all).size).toBe(all.length)
   })
+})
+
+test('behavior: execTransaction’s signatures are sorted by owner, an on-chain approval as {r: owner, s: 0, v: 1}', () => {
+  // Listed high first, packed low first.
+  const low: Address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+  const high: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+  expect(BigInt(low) < BigInt(high)).toBe(true)
+  const signature = `0x${'22'.repeat(64)}1b` as Hex
+  expect(
+    packSafeSignatures([
+      { owner: high, signature },
+      { owner: low, signature: null },
+    ]),
+  ).toBe(concat([pad(low), pad('0x', { size: 32 }), '0x01', signature]))
 })

@@ -4,7 +4,17 @@
  * one action included, is a DELEGATECALL of MultiSendCallOnly's `multiSend`, with every gas and refund
  * field zero (a failing call then reverts the whole execution and leaves the nonce for a retry).
  */
-import { type Address, type Hex, hashDomain, hashStruct, hashTypedData, zeroAddress } from 'viem'
+import {
+  type Address,
+  concat,
+  type Hex,
+  hashDomain,
+  hashStruct,
+  hashTypedData,
+  pad,
+  parseAbi,
+  zeroAddress,
+} from 'viem'
 import type { ProposalMessage } from '../governance/messages.ts'
 import type { ProposalAction } from './actions.ts'
 import { encodeMultiSend, type OPERATION_CALL, OPERATION_DELEGATE_CALL } from './multi-send.ts'
@@ -124,4 +134,25 @@ export function expectedSafeTransaction(
   if (proposal.version !== 2 || proposal.actions.length === 0) return null
   const transaction = safeTransactionForActions({ actions: proposal.actions, nonce, multiSend })
   return { transaction, ...safeTransactionHashes({ chainId, safe, transaction }) }
+}
+
+/** The Safe's `execTransaction`, as the executor sends it and the recount decodes it. */
+export const execTransactionAbi = parseAbi([
+  'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool success)',
+])
+
+/** An owner's confirmation of a Safe transaction: their signature, or null for an on-chain `approveHash`. */
+export type OwnerConfirmation = { owner: Address; signature: Hex | null }
+
+/**
+ * The signatures as `execTransaction` takes them: one 65-byte entry per owner, sorted by owner address (the
+ * Safe checks them in ascending order); an on-chain approved hash is the entry {r: owner, s: 0, v: 1}.
+ */
+export function packSafeSignatures(confirmations: readonly OwnerConfirmation[]): Hex {
+  const sorted = [...confirmations].sort((a, b) =>
+    BigInt(a.owner) < BigInt(b.owner) ? -1 : BigInt(a.owner) > BigInt(b.owner) ? 1 : 0,
+  )
+  return concat(
+    sorted.map(({ owner, signature }) => signature ?? concat([pad(owner), pad('0x', { size: 32 }), '0x01'])),
+  )
 }

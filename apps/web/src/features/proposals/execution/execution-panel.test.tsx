@@ -10,6 +10,7 @@ import {
   MULTI_SEND_CALL_ONLY,
   type ProposalDetail,
   type ProposalExecution,
+  packSafeSignatures,
   publicConfigSchema,
   safeTransactionTypedData,
 } from '@guildhall/core'
@@ -36,7 +37,6 @@ import { toViemChain } from '../../../lib/chains.ts'
 import { createDevWalletProvider } from '../../../lib/dev-wallet.ts'
 import { PublicConfigProvider } from '../../../lib/public-config-context.tsx'
 import { type DroppingServer, startDroppingServer } from '../../../test/dropping-server.ts'
-import { packSignatures } from './execute-transaction.ts'
 import { checkQueued, ExecutionDetails, ExecutionPanel } from './execution-panel.tsx'
 
 const DEAD_RPC = 'http://127.0.0.1:1'
@@ -352,17 +352,6 @@ describe('the execution panel: what a signer signs is checked here, and signed f
       ok: false,
       reason: `it calls ${USDG}, not Safe's MultiSendCallOnly`,
     })
-  })
-
-  test('behavior: execTransaction’s signatures are sorted by owner, an on-chain approval as {r: owner, s: 0, v: 1}', () => {
-    const [low, high] = [ADA, BEN].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)) as [Address, Address]
-    const signature = `0x${'22'.repeat(64)}1b` as Hex
-    expect(
-      packSignatures([
-        { owner: high, via: 'signature', signature, logSeq: 1 },
-        { owner: low, via: 'approved-hash', signature: null, logSeq: null },
-      ]),
-    ).toBe(concat([pad(low), pad('0x', { size: 32 }), '0x01', signature]))
   })
 
   test('behavior: Ada, an owner who has not signed, presses Sign: her wallet signs the SafeTx under the Safe’s domain, and the server receives her signature of the derived hash', async () => {
