@@ -248,7 +248,6 @@ export type { SafeTransaction } from './treasury/safe-transaction.ts'
 export {
   execTransactionAbi,
   expectedSafeTransaction,
-  type OwnerConfirmation,
   packSafeSignatures,
   safeTransactionForActions,
   safeTransactionHashes,

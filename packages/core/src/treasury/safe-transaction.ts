@@ -142,7 +142,7 @@ export const execTransactionAbi = parseAbi([
 ])
 
 /** An owner's confirmation of a Safe transaction: their signature, or null for an on-chain `approveHash`. */
-export type OwnerConfirmation = { owner: Address; signature: Hex | null }
+type OwnerConfirmation = { owner: Address; signature: Hex | null }
 
 /**
  * The signatures as `execTransaction` takes them: one 65-byte entry per owner, sorted by owner address (the
