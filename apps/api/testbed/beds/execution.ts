@@ -17,7 +17,6 @@ import { type DemoTreasury, deployDemoTreasury } from '@guildhall/devchain/safe'
 import type { FastifyInstance } from 'fastify'
 import {
   type Address,
-  concatHex,
   createPublicClient,
   createTestClient,
   createWalletClient,
@@ -27,7 +26,6 @@ import {
   http,
   type LocalAccount,
   type PrivateKeyAccount,
-  pad,
   parseAbi,
 } from 'viem'
 import { afterAll, beforeAll } from 'vitest'

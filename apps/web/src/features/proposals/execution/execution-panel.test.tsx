@@ -10,7 +10,6 @@ import {
   MULTI_SEND_CALL_ONLY,
   type ProposalDetail,
   type ProposalExecution,
-  packSafeSignatures,
   publicConfigSchema,
   safeTransactionTypedData,
 } from '@guildhall/core'
@@ -18,17 +17,7 @@ import { anvilAccounts } from '@guildhall/devchain/browser'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
-import {
-  type Address,
-  type Chain,
-  concat,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  http,
-  pad,
-  verifyTypedData,
-} from 'viem'
+import { type Address, type Chain, encodeFunctionData, erc20Abi, type Hex, http, verifyTypedData } from 'viem'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createConfig, WagmiProvider } from 'wagmi'
 import { connect, disconnect } from 'wagmi/actions'
