@@ -182,7 +182,7 @@ export type TreasuryCharts = z.infer<typeof treasuryChartsSchema>
 export const treasurySpendingSchema = z.strictObject({
   categories: z.array(
     z.strictObject({
-      /** The proposal's category; null: none. */
+      /** The proposals' category ('' for those signed without one); null: executions outside Guildhall. */
       category: z.nullable(z.string()),
       /** null: the native coin. */
       token: z.nullable(checksummedAddressSchema),

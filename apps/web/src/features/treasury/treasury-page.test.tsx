@@ -109,7 +109,8 @@ const charts: TreasuryCharts = treasuryChartsSchema.parse({
 const spending: TreasurySpending = treasurySpendingSchema.parse({
   categories: [
     { category: 'Security', token: GHD, amount: '50000000000000000000', proposals: 1 },
-    { category: null, token: null, amount: '250000000000000000', proposals: 2 },
+    { category: '', token: null, amount: '250000000000000000', proposals: 2 },
+    { category: null, token: GHD, amount: '1000000000000000000', proposals: 0 },
   ],
 })
 
@@ -280,13 +281,14 @@ describe('TreasuryPage: each state of the page', () => {
     ])
   })
 
-  test('behavior: spending per category, in each token, with the proposals behind it; none is "No category"', async () => {
+  test('behavior: spending per category, in each token, with the proposals behind it; none is "No category", executions the app did not queue "Outside Guildhall"', async () => {
     treasuryServer([json(summary)])
     renderPage()
     const rows = await screen.findAllByTestId('treasury-spending-row')
     expect(rows.map((r) => [...r.children].map((cell) => cell.textContent))).toEqual([
       ['Security', '50 GHD', '1'],
       ['No category', '0.25 ETH', '2'],
+      ['Outside Guildhall', '1 GHD', '0'],
     ])
   })
 

@@ -3,7 +3,7 @@ import { describeRequestError } from '../../lib/api.ts'
 import { useTreasurySpending } from './queries/treasury-spending.ts'
 import type { TreasuryAmount } from './token-amounts.ts'
 
-/** What executed proposals paid out, per category (a proposal's, or none) and token. */
+/** What executed proposals paid out, per category (a proposal's, or none) and token, and what left outside Guildhall. */
 export function TreasurySpending({ amount }: { amount: TreasuryAmount }) {
   const spending = useTreasurySpending()
   const rows = spending.data?.categories ?? []
@@ -27,7 +27,9 @@ export function TreasurySpending({ amount }: { amount: TreasuryAmount }) {
           <tbody>
             {rows.map((row) => (
               <tr key={`${row.category ?? ''}-${row.token ?? 'native'}`} data-testid="treasury-spending-row">
-                <th scope="row">{row.category ?? 'No category'}</th>
+                <th scope="row">
+                  {row.category === null ? 'Outside Guildhall' : row.category || 'No category'}
+                </th>
                 <td>{amount(row.token, row.amount)}</td>
                 <td>{row.proposals}</td>
               </tr>
