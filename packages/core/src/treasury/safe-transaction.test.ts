@@ -87,4 +87,6 @@ test('behavior: execTransaction’s signatures are sorted by owner, an on-chain 
       { owner: low, signature: null },
     ]),
   ).toBe(concat([pad(low), pad('0x', { size: 32 }), '0x01', signature]))
+  // No confirmation at all is still hex (the Safe then refuses it on chain, not the encoder here).
+  expect(packSafeSignatures([])).toBe('0x')
 })

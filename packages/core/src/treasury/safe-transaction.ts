@@ -6,7 +6,7 @@
  */
 import {
   type Address,
-  concat,
+  concatHex,
   type Hex,
   hashDomain,
   hashStruct,
@@ -152,7 +152,9 @@ export function packSafeSignatures(confirmations: readonly OwnerConfirmation[]):
   const sorted = [...confirmations].sort((a, b) =>
     BigInt(a.owner) < BigInt(b.owner) ? -1 : BigInt(a.owner) > BigInt(b.owner) ? 1 : 0,
   )
-  return concat(
-    sorted.map(({ owner, signature }) => signature ?? concat([pad(owner), pad('0x', { size: 32 }), '0x01'])),
+  return concatHex(
+    sorted.map(
+      ({ owner, signature }) => signature ?? concatHex([pad(owner), pad('0x', { size: 32 }), '0x01']),
+    ),
   )
 }
