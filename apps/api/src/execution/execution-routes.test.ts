@@ -75,6 +75,21 @@ const newRecipient = () => {
 const rowsFor = (id: Hex) =>
   database.db.select().from(safeExecutions).where(eq(safeExecutions.proposalId, id))
 
+/** The treasury index brought up to the chain's head, as the leader's job keeps it. */
+async function syncTreasuryIndex() {
+  await new TreasuryIndex({
+    db: database.db,
+    client: publicClient(),
+    chainId: LOCAL_CHAIN_ID,
+    safe: treasury,
+    tokens: demoTreasury.tokens,
+    fromBlock: demoTreasury.startBlock,
+    confirmations: 0,
+    nativeSymbol: 'ETH',
+    executionProposals: executionProposals(database.db),
+  }).syncOnce()
+}
+
 describe('the execution loop', () => {
   test('behavior: a passed proposal paying GHD and ETH is queued at the Safe’s nonce, two owners sign (each a safe-signature log entry), anyone executes with the collected signatures, and it reads executed with the recipient’s balances changed', async () => {
     const recipient = newRecipient()
@@ -169,6 +184,14 @@ describe('the execution loop', () => {
     const ethBefore = await publicClient().getBalance({ address: treasury })
     const receipt = await execute(entry.transaction, signed.queued?.signatures ?? [])
     expect(receipt.status).toBe('success')
+    // Spending counts it as soon as the index has the execution, before anyone reads the proposal again.
+    await syncTreasuryIndex()
+    expect((await get('/api/treasury/spending')).json().categories).toContainEqual({
+      category: 'Operations',
+      token: null,
+      amount: String(parseEther('1.5')),
+      proposals: 1,
+    })
     const done = await executionOf(id)
     expect(done.state).toBe('executed')
     expect(done.executed).toMatchObject({
@@ -397,18 +420,7 @@ describe('the treasury’s view of executions', () => {
       },
     )
     expect(outside.status).toBe('success')
-    const index = new TreasuryIndex({
-      db: database.db,
-      client: publicClient(),
-      chainId: LOCAL_CHAIN_ID,
-      safe: treasury,
-      tokens: demoTreasury.tokens,
-      fromBlock: demoTreasury.startBlock,
-      confirmations: 0,
-      nativeSymbol: 'ETH',
-      executionProposals: executionProposals(database.db),
-    })
-    await index.syncOnce()
+    await syncTreasuryIndex()
     const history = (await get('/api/treasury/history?direction=executions&limit=100')).json() as {
       items: TreasuryHistoryItem[]
     }

@@ -3,18 +3,30 @@
 // proposal was signed with ('' when it has none); and, as category null, what it paid out in executions the
 // app did not queue, from the treasury index's outgoing rows.
 import { decodeAction, type TreasurySpending } from '@guildhall/core'
-import { and, eq, isNotNull, notInArray, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, notInArray, or, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import { proposals, safeExecutions, treasuryEvents } from '../platform/db/schema.ts'
 import type { ExecutionDeps } from './deps.ts'
 
 export async function spendingByCategory(deps: ExecutionDeps): Promise<TreasurySpending> {
   const { db } = deps.governance.database
+  // Executed: settled so by a read of the proposal's execution, or already in the treasury index (its
+  // ExecutionSuccess carries the derived hash), whichever comes first; nobody has to open the proposal.
+  const indexed = db
+    .select({ safeTxHash: treasuryEvents.safeTxHash, transaction: treasuryEvents.transactionHash })
+    .from(treasuryEvents)
+    .where(eq(treasuryEvents.kind, 'execution'))
+    .as('indexed')
   const rows = await db
-    .select({ id: proposals.id, message: proposals.message, transaction: safeExecutions.outcomeTransaction })
+    .select({
+      id: proposals.id,
+      message: proposals.message,
+      transaction: sql<string | null>`coalesce(${safeExecutions.outcomeTransaction}, ${indexed.transaction})`,
+    })
     .from(safeExecutions)
     .innerJoin(proposals, eq(proposals.id, safeExecutions.proposalId))
-    .where(eq(safeExecutions.state, 'executed'))
+    .leftJoin(indexed, eq(indexed.safeTxHash, safeExecutions.safeTxHash))
+    .where(or(eq(safeExecutions.state, 'executed'), isNotNull(indexed.safeTxHash)))
   const totals = new Map<
     string,
     { category: string; token: Address | null; amount: bigint; proposals: Set<string> }
