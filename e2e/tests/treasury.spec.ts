@@ -151,14 +151,21 @@ for (const colorScheme of ['light', 'dark'] as const)
   })
 
 // Last in the file: the server's treasury index, whose reads of the Safe fail too, backs off meanwhile (up to a
-// minute), which the tests above would wait for. The summary is read live, never kept.
+// minute), which the tests above would wait for. The summary is read live, once per block for every request
+// at that block, so a block is mined for the server to read the Safe again.
 test('when the Safe cannot be read the page says "Could not load Safe information"; Retry reads it again once the node answers', async ({
   page,
   app,
+  chains,
   treasury,
   safeRpc,
 }) => {
   failSafeReads(safeRpc, treasury.safe.address, true)
+  await fetch(chains.dao.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }),
+  })
   await page.goto(`${app.url}/treasury`)
   await expect(page.getByRole('alert')).toHaveText('Could not load Safe information')
   await expect(page.getByTestId('treasury-threshold')).toHaveCount(0)
