@@ -61,7 +61,8 @@ export function VerifyThread({ threadId }: { threadId: Hex }) {
       {state.step === 'idle' ? (
         <p className="muted">
           Re-check every comment's signature, key and log entry in your browser (a{' '}
-          <Term id="recount">recount</Term>).
+          <Term id="recount">recount</Term>), or download the <Term id="thread-bundle">thread bundle</Term> to
+          recount it elsewhere.
         </p>
       ) : state.step === 'running' ? (
         <p role="status">Checking every message's signature, key and log entry…</p>
