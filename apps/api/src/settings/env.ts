@@ -1,7 +1,7 @@
 // The server's settings, read from its environment once at start (README, Configuration). The variables
 // and their checks are in variables.ts (with limits.ts, name-service.ts and treasury.ts); the chains and the public
 // config the web app learns are built in chains.ts and public-config.ts.
-import { formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
+import { type DiscussionPosters, formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import type { z } from 'zod'
 import { type ChainSettings, chainProblems, chainSettings } from './chains.ts'
 import { timeoutProblems } from './limits.ts'
@@ -41,6 +41,8 @@ export interface Settings {
   execution: { delaySeconds: number; expirySeconds: number; rateLimitPerMinute: number }
   /** The DAO's treasury Safe and what its index follows; null without TREASURY_SAFE. */
   treasury: TreasurySettings | null
+  /** Threads and topics (ADR 053): a topic's categories, who may post, writes per client and minute. */
+  discussion: { categories: string[]; posters: DiscussionPosters; rateLimitPerMinute: number }
 }
 
 export class EnvError extends Error {
@@ -102,5 +104,10 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       rateLimitPerMinute: e.EXECUTION_RATE_LIMIT_PER_MINUTE,
     },
     treasury: treasurySettings(e),
+    discussion: {
+      categories: e.DISCUSSION_CATEGORIES,
+      posters: e.DISCUSSION_POSTERS,
+      rateLimitPerMinute: e.DISCUSSION_RATE_LIMIT_PER_MINUTE,
+    },
   }
 }
