@@ -14,7 +14,6 @@ import './discussion.css'
 import { useLiveThread } from './queries/live.ts'
 import { useMarkSeen, useThread, useThreadItems } from './queries/thread.ts'
 import { useModerate } from './queries/comment-actions.ts'
-import { VerifyThread } from './verify-thread.tsx'
 import { VoteCard } from './vote-card.tsx'
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
@@ -53,7 +52,6 @@ export function Thread({ threadId }: { threadId: Hex }) {
         <h2 id="discussion-heading">
           Discussion{thread.data ? ` (${thread.data.commentCount})` : ''}
         </h2>
-        <VerifyThread threadId={threadId} />
       </header>
       {thread.data?.topic ? (
         <p className="muted">

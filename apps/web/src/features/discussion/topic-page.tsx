@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router'
 import type { Hex } from 'viem'
 import { describeRequestError } from '../../lib/api.ts'
 import { MemberName } from '../../lib/names.tsx'
+import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import './discussion.css'
 import { DiscussionText } from './markdown-text.tsx'
 import { useTopic } from './queries/topics.ts'
@@ -13,7 +14,7 @@ export function proposalFromTopic(
   topic: { id: string; title: string; body: string | null },
   origin: string,
 ) {
-  const link = `Discussed at ${origin}/discussions/${topic.id}`
+  const link = `Discussed at ${origin.replace(/\/$/, '')}/discussions/${topic.id}`
   const body = topic.body?.trim() ?? ''
   return { title: topic.title, body: body === '' ? link : `${body}\n\n${link}` }
 }
@@ -21,6 +22,7 @@ export function proposalFromTopic(
 /** /discussions/:id: a topic, the proposal it became (or the way to propose it), and its thread. */
 export function TopicPage() {
   const { id = '' } = useParams()
+  const config = usePublicConfig()
   const topic = useTopic(id)
   if (topic.error) return <p role="alert">This topic could not be loaded. {describeRequestError(topic.error)}</p>
   if (!topic.data) return <p className="muted">Loading the topic…</p>
@@ -55,7 +57,7 @@ export function TopicPage() {
             <Link
               className="button"
               to="/proposals/new"
-              state={{ prefill: proposalFromTopic(data, window.location.origin) }}
+              state={{ prefill: proposalFromTopic(data, config.appUrl) }}
             >
               Propose from this topic
             </Link>
