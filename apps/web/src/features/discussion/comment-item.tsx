@@ -4,12 +4,7 @@ import type { Hex } from 'viem'
 import { MemberName } from '../../lib/names.tsx'
 import { Composer, KeySignedStatusLine } from './composer.tsx'
 import { DiscussionText } from './markdown-text.tsx'
-import {
-  useFlagComment,
-  useModerate,
-  useReact,
-  useWithdrawComment,
-} from './queries/comment-actions.ts'
+import { useFlagComment, useModerate, useReact, useWithdrawComment } from './queries/comment-actions.ts'
 import { useCommentVersions } from './queries/thread.ts'
 import { Reactions } from './reactions.tsx'
 
@@ -77,7 +72,13 @@ export function CommentItem({
           reactions={comment.reactions}
           disabled={!viewer.mayPost || react.busy}
           onToggle={(reaction, on) =>
-            void react.run((author) => ({ author, target: comment.id, reaction, on, timestamp: nowSeconds() }))
+            void react.run((author) => ({
+              author,
+              target: comment.id,
+              reaction,
+              on,
+              timestamp: nowSeconds(),
+            }))
           }
         />
       ) : null}
@@ -106,7 +107,9 @@ export function CommentItem({
               </button>
             </>
           ) : null}
-          {viewer.member !== undefined && !gone ? <CommentMenu comment={comment} viewer={viewer} mine={mine} /> : null}
+          {viewer.member !== undefined && !gone ? (
+            <CommentMenu comment={comment} viewer={viewer} mine={mine} />
+          ) : null}
         </div>
       ) : mode === 'reply' ? (
         <Composer
@@ -138,7 +141,8 @@ function CommentBody({ comment }: { comment: CommentJson }) {
   const [shown, setShown] = useState(false)
   if (comment.takenDown)
     return <p className="comment-gone">Removed by the operator: {comment.takenDown.reason}</p>
-  if (comment.withdrawn || comment.body === null) return <p className="comment-gone">Withdrawn by the author</p>
+  if (comment.withdrawn || comment.body === null)
+    return <p className="comment-gone">Withdrawn by the author</p>
   const text = <DiscussionText body={comment.body} mentions={comment.mentions} />
   if (!comment.hidden) return text
   return (

@@ -12,7 +12,8 @@ export const COMMENT_LIMITS = `Up to ${count.format(DISCUSSION_LIMITS.bodyMaxCha
 
 /** A key-signed action's step in words: the wallet's one question first, then the sending. */
 export function KeySignedStatusLine({ status, done }: { status: KeySignedStatus; done?: string }) {
-  if (status.step === 'idle' || status.step === 'not-authorised' || (status.step === 'done' && !done)) return null
+  if (status.step === 'idle' || status.step === 'not-authorised' || (status.step === 'done' && !done))
+    return null
   if (status.step === 'failed')
     return (
       <p role="alert" className="error">

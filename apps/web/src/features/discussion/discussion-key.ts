@@ -57,7 +57,8 @@ function storeKey(chainId: number, member: Address, stored: StoredKey) {
 /** Forgets this browser's key of `member` (revoked here, or refused by the server). */
 export function forgetKey(chainId: number, member: Address, key?: Address) {
   const stored = loadKey(chainId, member)
-  if (!key || stored?.key.toLowerCase() === key.toLowerCase()) localStorage.removeItem(storageKey(chainId, member))
+  if (!key || stored?.key.toLowerCase() === key.toLowerCase())
+    localStorage.removeItem(storageKey(chainId, member))
 }
 
 /** Server codes that say the stored key is of no use any more: a new one is authorised instead. */
@@ -155,7 +156,10 @@ export function useKeySignedAction<Message, Answer>(action: KeySignedKind<Messag
         }
       }
     } catch (error) {
-      setStatus({ step: 'failed', error: describeRequestError(error, 'Something went wrong. Please try again.') })
+      setStatus({
+        step: 'failed',
+        error: describeRequestError(error, 'Something went wrong. Please try again.'),
+      })
       return undefined
     } finally {
       running.current = false
@@ -174,7 +178,9 @@ export function useKeySignedAction<Message, Answer>(action: KeySignedKind<Messag
       : {
           step: 'failed',
           error:
-            authorise.status.step === 'failed' ? authorise.status.error : 'This browser could not be authorised.',
+            authorise.status.step === 'failed'
+              ? authorise.status.error
+              : 'This browser could not be authorised.',
         }
   return { status: shown, busy, run, reset }
 }

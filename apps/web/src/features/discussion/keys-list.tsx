@@ -47,8 +47,7 @@ export function DiscussionKeys() {
       ) : (
         <ul className="session-list" aria-label="Discussion keys">
           {keys.data.items.map((row) => {
-            const state =
-              row.revokedAt !== null ? 'Revoked' : row.expires <= now ? 'Expired' : undefined
+            const state = row.revokedAt !== null ? 'Revoked' : row.expires <= now ? 'Expired' : undefined
             return (
               <li key={row.key} className="session-item" data-testid="discussion-key">
                 <div className="session-what">

@@ -8,7 +8,9 @@ import { fetchResolvedName } from '../../lib/resolve-name.ts'
  */
 export function resolveMentions(body: string): Promise<Address[]> {
   return Promise.all(
-    mentionTokens(body).map(async (token) => token.address ?? (await fetchResolvedName(token.name ?? '')).address),
+    mentionTokens(body).map(
+      async (token) => token.address ?? (await fetchResolvedName(token.name ?? '')).address,
+    ),
   )
 }
 

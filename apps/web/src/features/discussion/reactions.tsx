@@ -22,7 +22,7 @@ export function Reactions({
 }) {
   const byName = new Map(reactions.map((row) => [row.reaction, row]))
   return (
-    <div className="reactions" role="group" aria-label="Reactions">
+    <fieldset className="reactions" aria-label="Reactions">
       {REACTIONS.map((reaction) => {
         const row = byName.get(reaction)
         const count = row?.count ?? 0
@@ -42,6 +42,6 @@ export function Reactions({
           </button>
         )
       })}
-    </div>
+    </fieldset>
   )
 }

@@ -50,7 +50,10 @@ const config = publicConfigSchema.parse({
 
 // The member's wallet, counting the signatures it is asked for.
 let walletSignatures = 0
-const devWallet = createDevWalletProvider({ accounts: [{ address: ADA, label: 'Ada' }], chains: config.chains })
+const devWallet = createDevWalletProvider({
+  accounts: [{ address: ADA, label: 'Ada' }],
+  chains: config.chains,
+})
 const wallet = new Proxy(devWallet, {
   get(target, property, receiver) {
     if (property !== 'request') return Reflect.get(target, property, receiver)
@@ -63,7 +66,9 @@ const wallet = new Proxy(devWallet, {
 const wagmiConfig = createConfig({
   chains: config.chains.map(toViemChain) as [Chain, ...Chain[]],
   connectors: [
-    injected({ target: () => ({ id: 'development', name: 'Development wallet', provider: wallet as never }) }),
+    injected({
+      target: () => ({ id: 'development', name: 'Development wallet', provider: wallet as never }),
+    }),
   ],
   transports: { [CHAIN_ID]: http(DEAD_RPC) },
   storage: null,
@@ -219,21 +224,61 @@ const shownComments = () => within(screen.getByRole('list', { name: 'Comments' }
 describe('a thread shows each item as it stands', () => {
   test('behavior: tree order with replies indented by depth; withdrawn, hidden (collapsed, “show”), taken down; vote cards and a re-vote; a mention links the member page of the signed address', async () => {
     items = [
-      { type: 'comment', comment: comment({ id: id(1), logSeq: 1, body: 'Thanks @ada.eth for this.', mentions: [CLEO] }) },
-      { type: 'comment', comment: comment({ id: id(2), logSeq: 2, parent: id(1), depth: 1, author: ADA, body: 'A reply.' }) },
-      { type: 'comment', comment: comment({ id: id(3), logSeq: 3, parent: id(2), depth: 2, withdrawn: true, body: null }) },
       {
         type: 'comment',
-        comment: comment({ id: id(4), logSeq: 4, body: 'Buy my token', hidden: { by: CLEO, reason: 'spam', at: 1_900_000_100, logSeq: 9 } }),
-      },
-      { type: 'comment', comment: comment({ id: id(5), logSeq: 5, body: null, takenDown: { reason: 'a court order', at: 1_900_000_200 } }) },
-      {
-        type: 'vote',
-        vote: { voteId: id(6), voter: ADA, choice: 'For', power: '1000000000000000000000', reason: 'Worth it.', castAt: 1_900_000_300, logSeq: 6, revote: false },
+        comment: comment({ id: id(1), logSeq: 1, body: 'Thanks @ada.eth for this.', mentions: [CLEO] }),
       },
       {
+        type: 'comment',
+        comment: comment({ id: id(2), logSeq: 2, parent: id(1), depth: 1, author: ADA, body: 'A reply.' }),
+      },
+      {
+        type: 'comment',
+        comment: comment({ id: id(3), logSeq: 3, parent: id(2), depth: 2, withdrawn: true, body: null }),
+      },
+      {
+        type: 'comment',
+        comment: comment({
+          id: id(4),
+          logSeq: 4,
+          body: 'Buy my token',
+          hidden: { by: CLEO, reason: 'spam', at: 1_900_000_100, logSeq: 9 },
+        }),
+      },
+      {
+        type: 'comment',
+        comment: comment({
+          id: id(5),
+          logSeq: 5,
+          body: null,
+          takenDown: { reason: 'a court order', at: 1_900_000_200 },
+        }),
+      },
+      {
         type: 'vote',
-        vote: { voteId: id(7), voter: BEN, choice: 'Against', power: '5', reason: 'Too dear.', castAt: 1_900_000_400, logSeq: 7, revote: true },
+        vote: {
+          voteId: id(6),
+          voter: ADA,
+          choice: 'For',
+          power: '1000000000000000000000',
+          reason: 'Worth it.',
+          castAt: 1_900_000_300,
+          logSeq: 6,
+          revote: false,
+        },
+      },
+      {
+        type: 'vote',
+        vote: {
+          voteId: id(7),
+          voter: BEN,
+          choice: 'Against',
+          power: '5',
+          reason: 'Too dear.',
+          castAt: 1_900_000_400,
+          logSeq: 7,
+          revote: true,
+        },
       },
     ]
     renderThread()
@@ -259,9 +304,11 @@ describe('a thread shows each item as it stands', () => {
     expect(rows[4]?.textContent).toContain('Removed by the operator: a court order')
     await waitFor(() => expect(rows[5]?.textContent).toMatch(/^ada\.eth voted For · /))
     expect(rows[5]?.textContent).toContain('Worth it.')
-    expect(within(rows[5] as HTMLElement).getByRole('link', { name: 'The signed vote' }).getAttribute('href')).toBe(
-      '/api/governance/log?after=5',
-    )
+    expect(
+      within(rows[5] as HTMLElement)
+        .getByRole('link', { name: 'The signed vote' })
+        .getAttribute('href'),
+    ).toBe('/api/governance/log?after=5')
     await waitFor(() => expect(rows[6]?.textContent).toMatch(/^ben\.eth changed their vote to Against · /))
   })
 
@@ -349,7 +396,12 @@ describe('writing in a thread', () => {
     expect(posted.map((signed) => signed.message.body)).toEqual(['First, @ben.eth.', 'Second.', 'Third.'])
     expect(posted[0].message.mentions).toEqual([BEN])
     for (const signed of posted) {
-      expect(signed.message).toMatchObject({ author: ADA, thread: THREAD, parent: zeroHash, replaces: zeroHash })
+      expect(signed.message).toMatchObject({
+        author: ADA,
+        thread: THREAD,
+        parent: zeroHash,
+        replaces: zeroHash,
+      })
       expect(discussionSigner(domain, 'comment', signed.message, signed.signature)).toBe(
         authorisation.message.key,
       )
@@ -379,7 +431,8 @@ describe('writing in a thread', () => {
   test('behavior: a live event reads the loaded pages again, several at once in one read', async () => {
     renderThread()
     await screen.findByText('No comments yet.')
-    const reads = () => server.received.filter((request) => request.path.startsWith(`/api/threads/${THREAD}/items`)).length
+    const reads = () =>
+      server.received.filter((request) => request.path.startsWith(`/api/threads/${THREAD}/items`)).length
     const before = reads()
     items = [{ type: 'comment', comment: comment({ id: id(1), logSeq: 1, body: 'Arrived live.' }) }]
     const source = FakeEventSource.opened.find((opened) => opened.url === `/api/threads/${THREAD}/events`)

@@ -11,9 +11,9 @@ import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { CommentItem, ReasonForm, type Viewer } from './comment-item.tsx'
 import { Composer, KeySignedStatusLine } from './composer.tsx'
 import './discussion.css'
+import { useModerate } from './queries/comment-actions.ts'
 import { useLiveThread } from './queries/live.ts'
 import { useMarkSeen, useThread, useThreadItems } from './queries/thread.ts'
-import { useModerate } from './queries/comment-actions.ts'
 import { VoteCard } from './vote-card.tsx'
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
@@ -49,13 +49,12 @@ export function Thread({ threadId }: { threadId: Hex }) {
   return (
     <section className="card thread" id="discussion" aria-labelledby="discussion-heading">
       <header className="thread-header">
-        <h2 id="discussion-heading">
-          Discussion{thread.data ? ` (${thread.data.commentCount})` : ''}
-        </h2>
+        <h2 id="discussion-heading">Discussion{thread.data ? ` (${thread.data.commentCount})` : ''}</h2>
       </header>
       {thread.data?.topic ? (
         <p className="muted">
-          Discussed first in the topic <Link to={`/discussions/${thread.data.topic.id}`}>{thread.data.topic.title}</Link>.
+          Discussed first in the topic{' '}
+          <Link to={`/discussions/${thread.data.topic.id}`}>{thread.data.topic.title}</Link>.
         </p>
       ) : null}
       {thread.data ? <ThreadState thread={thread.data} viewer={viewer} /> : null}
@@ -64,10 +63,9 @@ export function Thread({ threadId }: { threadId: Hex }) {
       ) : null}
       {!config.signIn ? (
         <p className="muted">Sign-in is turned off on this server, so comments cannot be written here.</p>
-      ) : gate !== 'open' ? (
-        <SessionGateNotice gate={gate} purpose="comment" />
-      ) : !address ? (
-        <p className="muted">Connect your wallet and sign in to comment.</p>
+      ) : gate !== 'open' || !address ? (
+        // Not connected is signed out too: "Sign in" opens the connect dialog, which then asks to sign in.
+        <SessionGateNotice gate={gate === 'open' ? 'sign-in' : gate} purpose="comment" />
       ) : thread.data && viewer.mayPost ? (
         <Composer threadId={threadId} label="Add a comment" submitLabel="Comment" />
       ) : null}

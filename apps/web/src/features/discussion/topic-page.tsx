@@ -10,10 +10,7 @@ import { useTopic } from './queries/topics.ts'
 import { Thread } from './thread.tsx'
 
 /** The text a proposal written from a topic starts with: the topic's, and where it was discussed. */
-export function proposalFromTopic(
-  topic: { id: string; title: string; body: string | null },
-  origin: string,
-) {
+export function proposalFromTopic(topic: { id: string; title: string; body: string | null }, origin: string) {
   const link = `Discussed at ${origin.replace(/\/$/, '')}/discussions/${topic.id}`
   const body = topic.body?.trim() ?? ''
   return { title: topic.title, body: body === '' ? link : `${body}\n\n${link}` }
@@ -24,7 +21,8 @@ export function TopicPage() {
   const { id = '' } = useParams()
   const config = usePublicConfig()
   const topic = useTopic(id)
-  if (topic.error) return <p role="alert">This topic could not be loaded. {describeRequestError(topic.error)}</p>
+  if (topic.error)
+    return <p role="alert">This topic could not be loaded. {describeRequestError(topic.error)}</p>
   if (!topic.data) return <p className="muted">Loading the topic…</p>
   const data = topic.data
   const now = Math.floor(Date.now() / 1000)

@@ -17,7 +17,8 @@ export function VoteCard({ vote, now }: { vote: VoteCardJson; now: number }) {
         <strong>
           <MemberName address={vote.voter} />
         </strong>{' '}
-        {vote.revote ? 'changed their vote to' : 'voted'} <strong>{vote.choice}</strong> · {amount(vote.power)}
+        {vote.revote ? 'changed their vote to' : 'voted'} <strong>{vote.choice}</strong> ·{' '}
+        {amount(vote.power)}
         <span className="muted"> · {relativeTime(vote.castAt, now)}</span>
       </p>
       <VoteReason reason={vote.reason} />

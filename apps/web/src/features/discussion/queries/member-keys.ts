@@ -1,13 +1,13 @@
 import {
+  type DiscussionKeyMessage,
   discussionKeyListSchema,
   discussionKeyResponseSchema,
-  type DiscussionKeyMessage,
   discussionKeyTypedData,
   type KeyRevocationMessage,
   keyRevocationTypedData,
 } from '@guildhall/core'
-import type { Hex } from 'viem'
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import type { Hex } from 'viem'
 import { apiGet, apiSend } from '../../../lib/api.ts'
 import { useSignedAction } from '../../../lib/signed-action.ts'
 import { discussionKeys } from './keys.ts'

@@ -1,5 +1,11 @@
 import { commentVersionsSchema, threadJsonSchema, threadPageSchema } from '@guildhall/core'
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query'
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+} from '@tanstack/react-query'
 import { apiGet, apiSend } from '../../../lib/api.ts'
 import { discussionKeys } from './keys.ts'
 

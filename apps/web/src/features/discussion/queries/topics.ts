@@ -1,9 +1,4 @@
-import {
-  topicJsonSchema,
-  topicListSchema,
-  topicResponseSchema,
-  type TopicMessage,
-} from '@guildhall/core'
+import { type TopicMessage, topicJsonSchema, topicListSchema, topicResponseSchema } from '@guildhall/core'
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import type { Hex } from 'viem'
 import { apiGet, apiSend } from '../../../lib/api.ts'
