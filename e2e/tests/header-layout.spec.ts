@@ -35,7 +35,13 @@ async function expectNoHorizontalOverflow(page: Page, label: string) {
 /** Every navigation link lies wholly inside the navigation and the viewport, and the nav does not scroll. */
 async function expectNavFullyVisible(page: Page, label: string) {
   const nav = page.getByRole('navigation', { name: 'Main' })
-  await expect(nav.getByRole('link'), label).toHaveText(['Overview', 'Proposals', 'Discussions', 'Members', 'Treasury'])
+  await expect(nav.getByRole('link'), label).toHaveText([
+    'Overview',
+    'Proposals',
+    'Discussions',
+    'Members',
+    'Treasury',
+  ])
   const { navBox, links, scrolls, viewport } = await nav.evaluate((element) => {
     const box = (el: Element) => {
       const r = el.getBoundingClientRect()

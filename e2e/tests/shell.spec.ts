@@ -67,7 +67,13 @@ test('the server-rendered shell paints before the app runs, and nothing moves wh
       const shell = await withoutScript.newPage()
       await shell.goto(`${app.url}${path}`)
       const nav = shell.getByRole('navigation', { name: 'Main' })
-      await expect(nav.getByRole('link'), label).toHaveText(['Overview', 'Proposals', 'Discussions', 'Members', 'Treasury'])
+      await expect(nav.getByRole('link'), label).toHaveText([
+        'Overview',
+        'Proposals',
+        'Discussions',
+        'Members',
+        'Treasury',
+      ])
       await expect(
         nav.getByRole('link', { name: path === '/' ? 'Overview' : 'Proposals' }),
         label,
