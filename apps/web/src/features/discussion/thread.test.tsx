@@ -16,7 +16,7 @@ import {
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/browser'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
 import { type Address, type Chain, type Hex, http, verifyTypedData, zeroHash } from 'viem'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
@@ -129,6 +129,8 @@ let server: DroppingServer
 let queryClient: QueryClient
 let threadAnswer: ThreadJson
 let items: ThreadItem[]
+/** The key-signed messages the page sent, besides keys and new comments. */
+let posts: { path: string; signed: { message: Record<string, unknown>; signature: Hex } }[]
 
 beforeEach(async () => {
   localStorage.clear()
@@ -139,6 +141,7 @@ beforeEach(async () => {
   queryClient = new QueryClient()
   threadAnswer = header
   items = []
+  posts = []
   server.answer(({ method, path, body }) => {
     const url = new URL(path, 'http://api')
     if (url.pathname === '/api/names') {
@@ -190,20 +193,56 @@ beforeEach(async () => {
       items = [...items, { type: 'comment', comment: stored }]
       return { status: 201, body: { comment: stored } }
     }
+    if (method === 'POST') {
+      posts.push({ path: url.pathname, signed: JSON.parse(body) })
+      const target = items.find((item) => item.type === 'comment') as
+        | Extract<ThreadItem, { type: 'comment' }>
+        | undefined
+      if (url.pathname === '/api/moderation') {
+        const { message } = JSON.parse(body)
+        return {
+          status: 201,
+          body: {
+            action: {
+              id: id(900),
+              moderator: message.moderator,
+              kind: message.action,
+              target: message.target,
+              thread: THREAD,
+              reason: message.reason,
+              at: message.timestamp,
+              logSeq: 900,
+            },
+          },
+        }
+      }
+      if (target) return { status: 200, body: { comment: target.comment } }
+    }
+    if (url.pathname.endsWith('/versions'))
+      return {
+        status: 200,
+        body: {
+          items: [
+            { versionId: id(1), body: 'Frist.', mentions: [], timestamp: 1_900_000_000, logSeq: 1 },
+            { versionId: id(11), body: 'First.', mentions: [], timestamp: 1_900_000_100, logSeq: 11 },
+          ],
+        },
+      }
     return { status: 404, body: { error: 'not_found', message: 'Not here.' } }
   })
 })
 afterEach(async () => {
+  vi.restoreAllMocks()
   await disconnect(wagmiConfig)
   await server.close()
   queryClient.clear()
 })
 
-function renderThread() {
+function renderThread(publicConfig = config) {
   return render(
     <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
       <QueryClientProvider client={queryClient}>
-        <PublicConfigProvider config={config}>
+        <PublicConfigProvider config={publicConfig}>
           <MemoryRouter>
             <Thread threadId={THREAD} />
           </MemoryRouter>
@@ -312,7 +351,7 @@ describe('a thread shows each item as it stands', () => {
     await waitFor(() => expect(rows[6]?.textContent).toMatch(/^ben\.eth changed their vote to Against · /))
   })
 
-  test('behavior: signed out, the thread reads but asks to sign in to comment; a locked thread says by whom and why; a member the posting policy refuses reads its reason', async () => {
+  test('behavior: signed out, the thread reads but asks to sign in to comment; a locked thread says by whom and why', async () => {
     threadAnswer = { ...header, locked: { by: CLEO, reason: 'Heated', at: 1_900_000_000, logSeq: 3 } }
     renderThread()
     expect(await screen.findByText(/^Sign in to comment\./)).toBeTruthy()
@@ -440,5 +479,135 @@ describe('writing in a thread', () => {
     for (let seq = 1; seq <= 5; seq++) source.send('thread', { threadId: THREAD, seq, kind: 'comment' })
     expect(await screen.findByText('Arrived live.')).toBeTruthy()
     expect(reads() - before).toBe(1)
+  })
+
+  test('behavior: the author edits (a new version replacing the latest, “edited” opens every version), reacts (a toggle) and withdraws, each signed by the key', async () => {
+    items = [
+      {
+        type: 'comment',
+        comment: comment({
+          id: id(1),
+          logSeq: 1,
+          author: ADA,
+          body: 'First.',
+          versions: 2,
+          versionId: id(11),
+        }),
+      },
+    ]
+    await connectAda()
+    renderThread()
+    const row = await screen.findByRole('article', { name: `Comment by ${ADA}` })
+    fireEvent.click(within(row).getByRole('button', { name: 'edited' }))
+    const versions = await within(row).findByRole('list', { name: 'Versions' })
+    await waitFor(() =>
+      expect(
+        within(versions)
+          .getAllByRole('listitem')
+          .map((version) => version.querySelector('.markdown')?.textContent?.trim()),
+      ).toEqual(['Frist.', 'First.']),
+    )
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit' }))
+    const box = within(row).getByLabelText('Edit your comment')
+    expect((box as HTMLTextAreaElement).value).toBe('First.')
+    fireEvent.change(box, { target: { value: 'First, corrected.' } })
+    fireEvent.click(within(row).getByRole('button', { name: 'Save the new version' }))
+    await waitFor(() =>
+      expect(within(row).queryByLabelText('Edit your comment'), row.textContent ?? '').toBeNull(),
+    )
+    fireEvent.click(within(row).getByRole('button', { name: 'Thumbs up: 0' }))
+    await waitFor(() => expect(posts.some((post) => post.path === '/api/reactions')).toBe(true))
+    fireEvent.click(within(row).getByRole('button', { name: 'Withdraw' }))
+    await waitFor(() => expect(posts.some((post) => post.path === '/api/comments/withdraw')).toBe(true))
+
+    const key = JSON.parse(
+      server.received.find((request) => request.path === '/api/discussion/keys')?.body ?? '',
+    ).message.key
+    const edit = server.received.find((request) => request.path === '/api/comments')
+    const signedEdit = JSON.parse(edit?.body ?? '')
+    expect(signedEdit.message).toMatchObject({
+      body: 'First, corrected.',
+      replaces: id(11),
+      parent: zeroHash,
+    })
+    expect(discussionSigner(domain, 'comment', signedEdit.message, signedEdit.signature)).toBe(key)
+    const reaction = posts.find((post) => post.path === '/api/reactions')
+    expect(reaction?.signed.message).toMatchObject({
+      author: ADA,
+      target: id(1),
+      reaction: 'thumbs-up',
+      on: true,
+    })
+    expect(
+      discussionSigner(
+        domain,
+        'reaction',
+        reaction?.signed.message as never,
+        reaction?.signed.signature as Hex,
+      ),
+    ).toBe(key)
+    const withdrawal = posts.find((post) => post.path === '/api/comments/withdraw')
+    expect(withdrawal?.signed.message).toMatchObject({ author: ADA, comment: id(1) })
+    expect(
+      discussionSigner(
+        domain,
+        'withdrawal',
+        withdrawal?.signed.message as never,
+        withdrawal?.signed.signature as Hex,
+      ),
+    ).toBe(key)
+    expect(walletSignatures).toBe(1)
+  })
+
+  test('behavior: the comment menu offers a member Flag, and a moderator (named in the public config) Hide and Lock thread, each with a reason, signed by the key', async () => {
+    items = [{ type: 'comment', comment: comment({ id: id(1), logSeq: 1, body: 'Buy my token' }) }]
+    await connectAda()
+    renderThread()
+    const row = await screen.findByRole('article', { name: `Comment by ${BEN}` })
+    fireEvent.click(within(row).getByText('⋯'))
+    expect(
+      within(row)
+        .getAllByRole('button', { name: /^(Flag|Hide|Unhide|Lock thread)$/ })
+        .map((b) => b.textContent),
+    ).toEqual(['Flag'])
+    fireEvent.click(within(row).getByRole('button', { name: 'Flag' }))
+    fireEvent.change(within(row).getByLabelText('Why should the moderators look at it?'), {
+      target: { value: 'spam' },
+    })
+    fireEvent.click(within(row).getAllByRole('button', { name: 'Flag' }).at(-1) as HTMLElement)
+    await waitFor(() => expect(posts.some((post) => post.path === '/api/flags')).toBe(true))
+    expect(posts.find((post) => post.path === '/api/flags')?.signed.message).toMatchObject({
+      author: ADA,
+      comment: id(1),
+      reason: 'spam',
+    })
+
+    const moderated = publicConfigSchema.parse({
+      ...config,
+      discussion: { ...config.discussion, moderators: [ADA] },
+    })
+    cleanup()
+    renderThread(moderated)
+    const again = await screen.findByRole('article', { name: `Comment by ${BEN}` })
+    fireEvent.click(within(again).getByText('⋯'))
+    expect(
+      within(again)
+        .getAllByRole('button', { name: /^(Flag|Hide|Unhide|Lock thread)$/ })
+        .map((b) => b.textContent),
+    ).toEqual(['Flag', 'Hide', 'Lock thread'])
+    fireEvent.click(within(again).getByRole('button', { name: 'Hide' }))
+    fireEvent.change(within(again).getByLabelText('Why is it hidden? (shown to everyone)'), {
+      target: { value: 'spam' },
+    })
+    fireEvent.click(within(again).getAllByRole('button', { name: 'Hide' }).at(-1) as HTMLElement)
+    await waitFor(() => expect(posts.some((post) => post.path === '/api/moderation')).toBe(true))
+    const hide = posts.find((post) => post.path === '/api/moderation')
+    expect(hide?.signed.message).toMatchObject({
+      moderator: ADA,
+      target: id(1),
+      action: 'hide',
+      reason: 'spam',
+    })
+    expect(walletSignatures).toBe(1)
   })
 })
