@@ -1,12 +1,17 @@
-import { relativeTime } from '@guildhall/core'
+import { relativeTime, type TopicJson } from '@guildhall/core'
 import { Link, useParams } from 'react-router'
 import type { Hex } from 'viem'
 import { describeRequestError } from '../../lib/api.ts'
 import { MemberName } from '../../lib/names.tsx'
 import { usePublicConfig } from '../../lib/public-config-context.tsx'
 import './discussion.css'
+import { useSessionGate } from '../auth/session-gate.tsx'
+import { KeySignedStatusLine } from './composer.tsx'
 import { DiscussionText } from './markdown-text.tsx'
+import { useReact } from './queries/comment-actions.ts'
+import { useThread } from './queries/thread.ts'
 import { useTopic } from './queries/topics.ts'
+import { Reactions } from './reactions.tsx'
 import { Thread } from './thread.tsx'
 
 /** The text a proposal written from a topic starts with: the topic's, and where it was discussed. */
@@ -46,6 +51,7 @@ export function TopicPage() {
         ) : (
           <p className="muted">No text.</p>
         )}
+        <TopicReactions topic={data} />
         {data.proposal ? (
           <p>
             Became proposal <Link to={`/proposals/${data.proposal.id}`}>{data.proposal.title}</Link>
@@ -64,5 +70,31 @@ export function TopicPage() {
       </section>
       <Thread threadId={data.id as Hex} />
     </article>
+  )
+}
+
+/** The topic's own reactions, pressed as a comment's are. */
+function TopicReactions({ topic }: { topic: TopicJson }) {
+  const thread = useThread(topic.id)
+  const react = useReact(topic.id)
+  const gate = useSessionGate()
+  const mayReact = gate === 'open' && thread.data?.mayPost === true && thread.data.locked === null
+  return (
+    <>
+      <Reactions
+        reactions={topic.reactions}
+        disabled={!mayReact || react.busy}
+        onToggle={(reaction, on) =>
+          void react.run((author) => ({
+            author,
+            target: topic.id,
+            reaction,
+            on,
+            timestamp: Math.floor(Date.now() / 1000),
+          }))
+        }
+      />
+      <KeySignedStatusLine status={react.status.step === 'failed' ? react.status : { step: 'idle' }} />
+    </>
   )
 }

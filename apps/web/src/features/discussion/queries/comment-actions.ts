@@ -38,13 +38,13 @@ export function useWithdrawComment(threadId: string) {
   })
 }
 
-/** POST /api/reactions: one reaction on or off. */
+/** POST /api/reactions: one reaction on or off, on a comment or on a topic (whose id is its thread's). */
 export function useReact(threadId: string) {
   return useKeySignedAction({
     kind: 'reaction',
     submit: (signed: Signed<ReactionMessage>) =>
       apiSend('POST', '/api/reactions', signed, reactionResponseSchema, { idempotent: true }),
-    changes: () => [discussionKeys.thread(threadId)],
+    changes: () => [discussionKeys.thread(threadId), discussionKeys.topic(threadId)],
   })
 }
 
