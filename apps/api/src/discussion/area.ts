@@ -14,6 +14,7 @@ export function discussionArea(
     governance,
     categories: settings.discussion.categories,
     posters: settings.discussion.posters,
+    moderators: [],
     signedIn,
   }
   return {
