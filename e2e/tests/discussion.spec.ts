@@ -121,11 +121,11 @@ test('a member authorises a key once, then posts, replies, edits, reacts and men
   // A vote with a reason appears in the thread as a card linking the signed vote.
   await votePanel(page)
     .getByLabel(/Reason/)
-    .fill('Fruit for everyone.')
+    .fill('Apples to share.')
   await vote(page, 'For')
   const card = discussion(page).getByTestId('vote-card')
   await expect(card).toContainText(/ada\.eth voted For · 1,250 GHD/)
-  await expect(card).toContainText('Fruit for everyone.')
+  await expect(card).toContainText('Apples to share.')
   await expect(card.getByRole('link', { name: 'The signed vote' })).toHaveAttribute(
     'href',
     /^\/api\/governance\/log\?after=\d+$/,
