@@ -133,7 +133,7 @@ test('a member authorises a key once, then posts, replies, edits, reacts and men
   expect(await wallet.requests('eth_signTypedData_v4')).toHaveLength(2)
 })
 
-test('a topic: started under a category, listed with its replies, proposed from its page with its text and a link back', async ({
+test('a topic: started under a category, listed with its replies, proposed from its page with its text and a link back; the proposal and the topic then link each other', async ({
   page,
   app,
 }) => {
@@ -166,6 +166,15 @@ test('a topic: started under a category, listed with its replies, proposed from 
   await expect(page.getByLabel(/Description/)).toHaveValue(
     `Beds for every member.\n\nDiscussed at ${app.url}${topicPath}`,
   )
+
+  // Proposed, the two link each other: the proposal's discussion names the topic, the topic the proposal.
+  await page.getByRole('button', { name: 'Sign and submit' }).click()
+  await expect(page).toHaveURL(/\/proposals\/0x[0-9a-f]{64}$/)
+  await expect(discussion(page)).toContainText('Discussed first in the topic A community garden.')
+  await discussion(page).getByRole('link', { name: 'A community garden' }).click()
+  await expect(page).toHaveURL(new RegExp(`${topicPath}$`))
+  await expect(page.getByTestId('topic-body')).toContainText('Became proposal A community garden')
+  await expect(page.getByRole('link', { name: 'Propose from this topic' })).toHaveCount(0)
 })
 
 test.describe('on a phone', () => {

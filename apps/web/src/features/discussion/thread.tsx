@@ -29,7 +29,7 @@ export function Thread({ threadId }: { threadId: Hex }) {
   const gate = useSessionGate()
   const { address } = useDaoChain()
   const config = usePublicConfig()
-  const moderators = config.discussion?.moderators ?? []
+  const { moderators } = config.discussion
   const signedIn = gate === 'open' && address !== undefined
   const viewer: Viewer = {
     member: signedIn ? address : undefined,
