@@ -7,6 +7,7 @@
 import { TestWallet } from '@guildhall/devchain/wallet/playwright'
 import type { Browser, Page } from '@playwright/test'
 import { type App, type Chains, expect, member, SECOND_CHAIN_ID, test } from '../support/fixtures.ts'
+import { axeFindings } from './axe-helpers.ts'
 import { vote, votePanel } from './governance-helpers.ts'
 import { connectToVerify, SIGN_IN_APP_ENV, signIn } from './sign-in-helpers.ts'
 
@@ -180,7 +181,7 @@ test('a topic: started under a category, listed with its replies, proposed from 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } })
 
-  test('the thread (nested replies, reactions, the composer) and the topics fit 390 px: no sideways scrolling', async ({
+  test('the thread (nested replies, reactions, the composer) and the topics fit 390 px: no sideways scrolling, no axe violations', async ({
     page,
     app,
   }) => {
@@ -196,6 +197,8 @@ test.describe('on a phone', () => {
     await expect(page.locator('.thread-item.depth-3')).toContainText('Three deep.')
     // At the depth limit a comment offers no reply.
     await expect(commentWith(page, 'Three deep.').getByRole('button', { name: 'Reply' })).toHaveCount(0)
+    // The thread as a member sees it (composer, reactions, menus, nested replies) passes axe.
+    expect((await axeFindings(page)).findings).toEqual([])
     for (const path of [new URL(page.url()).pathname, '/discussions']) {
       if (path === '/discussions')
         await page
