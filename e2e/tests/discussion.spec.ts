@@ -57,7 +57,7 @@ async function otherMember(browser: Browser, chains: Chains, app: App, account: 
   return { page, close: () => context.close() }
 }
 
-test('a member authorises a key once, then posts, replies, edits, reacts and mentions without wallet prompts; another member’s comment arrives live; a withdrawal and a vote card follow', async ({
+test('a member authorises a key once, then posts, replies, edits, reacts and mentions without wallet prompts; another member’s comment arrives live; a withdrawal and a vote card follow; the thread verifies', async ({
   page,
   app,
   wallet,
@@ -132,6 +132,12 @@ test('a member authorises a key once, then posts, replies, edits, reacts and men
     /^\/api\/governance\/log\?after=\d+$/,
   )
   expect(await wallet.requests('eth_signTypedData_v4')).toHaveLength(2)
+
+  // The thread recounts in the browser: every message signed by an authorised key and in the log.
+  await discussion(page).getByRole('button', { name: 'Verify this thread' }).click()
+  await expect(discussion(page).getByTestId('thread-recount-result')).toHaveText(
+    /^Verified: \d+ messages, all signed by authorised keys and in the log\.$/,
+  )
 })
 
 test('a topic: started under a category, listed with its replies, proposed from its page with its text and a link back; the proposal and the topic then link each other', async ({
