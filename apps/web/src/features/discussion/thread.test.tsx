@@ -238,12 +238,12 @@ afterEach(async () => {
   queryClient.clear()
 })
 
-function renderThread(publicConfig = config) {
+function renderThread(publicConfig = config, path = '/') {
   return render(
     <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
       <QueryClientProvider client={queryClient}>
         <PublicConfigProvider config={publicConfig}>
-          <MemoryRouter>
+          <MemoryRouter initialEntries={[path]}>
             <Thread threadId={THREAD} />
           </MemoryRouter>
         </PublicConfigProvider>
@@ -394,6 +394,28 @@ describe('a thread shows each item as it stands', () => {
       expect(server.received.find((request) => request.path.endsWith('/seen'))?.body).toBe('{"seq":4}'),
     )
   })
+})
+
+test('behavior: a link to one comment (#comment-<id>, as the moderation log gives) brings that comment into view once the thread has loaded', async () => {
+  items = [
+    { type: 'comment', comment: comment({ id: id(1), logSeq: 1 }) },
+    { type: 'comment', comment: comment({ id: id(2), logSeq: 2, body: 'The one linked.' }) },
+  ]
+  const scrolled: string[] = []
+  // jsdom lays nothing out and has no scrollIntoView: this one records what would be scrolled to.
+  Object.defineProperty(Element.prototype, 'scrollIntoView', {
+    configurable: true,
+    value(this: Element) {
+      scrolled.push(this.id)
+    },
+  })
+  try {
+    renderThread(config, `/discussions/${THREAD}#comment-${id(2)}`)
+    await waitFor(() => expect(scrolled).toEqual([`comment-${id(2)}`]))
+    expect(document.getElementById(`comment-${id(2)}`)?.textContent).toContain('The one linked.')
+  } finally {
+    delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView
+  }
 })
 
 describe('writing in a thread', () => {
