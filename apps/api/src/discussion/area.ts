@@ -19,6 +19,10 @@ export function discussionArea(
   }
   return {
     plugin: (app) =>
-      discussionRoutes(app, { deps, rateLimitPerMinute: settings.discussion.rateLimitPerMinute }),
+      discussionRoutes(app, {
+        deps,
+        rateLimitPerMinute: settings.discussion.rateLimitPerMinute,
+        exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
+      }),
   }
 }

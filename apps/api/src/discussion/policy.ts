@@ -7,7 +7,7 @@ import { memberStats } from '../platform/db/schema.ts'
 import type { DiscussionDeps } from './deps.ts'
 
 /** An account's voting power and tokens at the token index's latest block (zeros without a row). */
-export async function stakeOf(db: Db, address: Address): Promise<{ votes: bigint; balance: bigint }> {
+async function stakeOf(db: Db, address: Address): Promise<{ votes: bigint; balance: bigint }> {
   const [row] = await db
     .select({ votes: memberStats.votes, balance: memberStats.balance })
     .from(memberStats)
