@@ -355,6 +355,11 @@ export function discussionSigner<K extends DiscussionMessageKind>(
   message: DiscussionMessages[K],
   signature: Hex,
 ): Address | null {
+  return digestSigner(discussionMessageId(domain, kind, message), signature)
+}
+
+/** discussionSigner for a digest already computed (the recount has checked it is the message's id). */
+export function digestSigner(digest: Hex, signature: Hex): Address | null {
   if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return null
   const v = Number.parseInt(signature.slice(130), 16)
   const recovery = v === 27 || v === 28 ? v - 27 : v
@@ -362,7 +367,7 @@ export function discussionSigner<K extends DiscussionMessageKind>(
   try {
     const point = secp256k1.Signature.fromCompact(signature.slice(2, 130))
       .addRecoveryBit(recovery)
-      .recoverPublicKey(discussionMessageId(domain, kind, message).slice(2))
+      .recoverPublicKey(digest.slice(2))
     return publicKeyToAddress(`0x${point.toHex(false)}`)
   } catch {
     // r or s out of range, or no point recovers: nobody's signature.
