@@ -80,8 +80,9 @@ export async function seedProposalVotes(
     let totals = emptyTallyTotals(proposal.message.choices.length)
     for (let start = 0; start < seedVotes.length; start += CHUNK) {
       const chunk = seedVotes.slice(start, start + CHUNK)
+      const logged = chunk.map((vote) => entry('vote', vote.id, vote.signature))
       await tx.insert(votes).values(
-        chunk.map((vote) => ({
+        chunk.map((vote, i) => ({
           id: vote.id,
           proposalId: proposal.id,
           voter: vote.message.voter,
@@ -90,6 +91,7 @@ export async function seedProposalVotes(
           signature: vote.signature,
           power: vote.power,
           powerSource: 'index',
+          reasonLogSeq: vote.message.reason === '' ? null : logged[i]?.seq,
         })),
       )
       await tx.insert(ballots).values(
@@ -101,7 +103,7 @@ export async function seedProposalVotes(
           power: vote.power,
         })),
       )
-      await tx.insert(governanceLog).values(chunk.map((vote) => entry('vote', vote.id, vote.signature)))
+      await tx.insert(governanceLog).values(logged)
       for (const vote of chunk)
         totals = addToTotals(
           totals,

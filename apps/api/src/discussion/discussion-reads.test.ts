@@ -90,6 +90,8 @@ describe('vote cards', () => {
     await vote(ada, proposal, { reason: 'Too dear: against.', choices: [2] })
     const [page] = await pagesOf(proposal, 50)
     expect(page).toEqual(['What does it cost?', 'vote: Too dear: against.'])
+    // Pages of one card or comment each: the cards page by their log seq as the comments by their path.
+    expect(await pagesOf(proposal, 1)).toEqual([['What does it cost?'], ['vote: Too dear: against.']])
     const items = threadPageSchema.parse((await get(`/api/threads/${proposal}/items`)).json()).items
     const card = items.find((item) => item.type === 'vote')
     expect(card?.type === 'vote' && card.vote).toMatchObject({

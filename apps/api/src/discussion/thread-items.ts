@@ -7,7 +7,7 @@ import type { DiscussionPageQuery, ThreadPage, VoteCardJson } from '@guildhall/c
 import { and, asc, eq, gt, sql } from 'drizzle-orm'
 import type { Address, Hex } from 'viem'
 import type { Db } from '../platform/db/client.ts'
-import { ballots, comments, governanceLog, proposals, votes } from '../platform/db/schema.ts'
+import { ballots, comments, proposals, votes } from '../platform/db/schema.ts'
 import { cursorCodec, keysetPage, rowsForPage } from '../platform/http/keyset-page.ts'
 import { commentsJson } from './comments.ts'
 import type { DiscussionDeps } from './deps.ts'
@@ -64,7 +64,7 @@ export async function threadItems(
 
 /**
  * The proposal's counting votes with a reason whose log entry comes after `after` (a path: a top-level
- * item's seq leads it), in log order: from the partial index of votes with a reason, to their entries.
+ * item's seq leads it), in log order: a range of the index of votes by their reason's log seq.
  */
 async function voteCards(db: Db, proposalId: string, after: string, limit: number): Promise<Item[]> {
   const afterSeq = after === '' ? 0 : Number(after.slice(0, 12))
@@ -74,23 +74,21 @@ async function voteCards(db: Db, proposalId: string, after: string, limit: numbe
       voter: votes.voter,
       message: votes.message,
       power: votes.power,
-      seq: governanceLog.seq,
+      seq: sql<number>`${votes.reasonLogSeq}`.mapWith(Number),
       choices: sql<string[]>`${proposals.message}->'choices'`,
       earlier: sql<boolean>`exists (select 1 from ${votes} as earlier where earlier.proposal_id = ${votes.proposalId} and earlier.voter = ${votes.voter} and earlier.id <> ${votes.id})`,
     })
     .from(votes)
     .innerJoin(ballots, eq(ballots.voteId, votes.id))
-    .innerJoin(governanceLog, eq(governanceLog.messageId, votes.id))
     .innerJoin(proposals, eq(proposals.id, votes.proposalId))
     .where(
       and(
         eq(votes.proposalId, proposalId),
-        sql`${votes.message}->>'reason' <> ''`,
         // A vote card has no replies: one at the cursor's top-level seq was shown already.
-        gt(governanceLog.seq, afterSeq),
+        gt(votes.reasonLogSeq, afterSeq),
       ),
     )
-    .orderBy(asc(governanceLog.seq))
+    .orderBy(asc(votes.reasonLogSeq))
     .limit(limit)
   return rows
     .map((row) => ({

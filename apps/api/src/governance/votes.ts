@@ -116,6 +116,8 @@ export async function castVote(
       // A vote with a reason is a card in the proposal's thread (ADR 053): its live stream hears of it.
       ...(message.reason !== '' ? { threadId: proposal.id as Hex } : {}),
     })
+    if (message.reason !== '')
+      await tx.update(votes).set({ reasonLogSeq: logged.seq }).where(eq(votes.id, id))
     await moveTally(tx, proposal.id, rules, locked, {
       replaced: replaced ? { choices: replaced.message.choices, power: replaced.power } : null,
       counting: { choices: message.choices, power: power.power },

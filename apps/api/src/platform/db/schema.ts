@@ -257,11 +257,16 @@ export const votes = pgTable(
     /** Where the power was read: the token index, or the chain while the index lagged. */
     powerSource: text('power_source').notNull(),
     receivedAt: timestamptz('received_at').notNull().defaultNow(),
+    /** A vote with a reason: its log entry's seq, the place of its card in the proposal's thread; null without a reason. */
+    reasonLogSeq: bigint('reason_log_seq', { mode: 'number' }),
   },
   (table) => [
     index('votes_proposal_idx').on(table.proposalId),
-    // A proposal's votes with a reason: its thread's vote cards (discussion/thread-items.ts, ADR 053).
-    index('votes_with_reason_idx').on(table.proposalId).where(sql`${table.message}->>'reason' <> ''`),
+    // A proposal's votes with a reason in log order: a page of its thread's vote cards is a range of this
+    // index (discussion/thread-items.ts, ADR 053), however many votes the proposal has.
+    index('votes_reason_seq_idx')
+      .on(table.proposalId, table.reasonLogSeq)
+      .where(sql`${table.reasonLogSeq} is not null`),
     // A voter's votes on a proposal: whether a vote card is a re-vote, one seek per card.
     index('votes_by_voter_idx').on(table.proposalId, table.voter),
   ],
