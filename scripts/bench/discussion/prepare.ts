@@ -18,16 +18,14 @@ import {
   type ProposalMessage,
   signGovernanceMessage,
 } from '@guildhall/core'
-import type { Hex } from 'viem'
 import { startBenchChain } from '../harness/chain.ts'
 import { round1 } from '../harness/stats.ts'
-import { keysFrom, member, type SignedComment, type SignedKey, signKeys, signThread } from './messages.ts'
+import { keysFrom, member, signKeys, signThread } from './messages.ts'
 import { COMMENTS, SMALL_COMMENTS } from './plan.ts'
-import { seedThread } from './seed.ts'
+import { seedKeys, seedThread } from './seed.ts'
 
 const DAY = 86_400
 
-type SignedProposal = { id: Hex; message: ProposalMessage; signature: Hex }
 export type DiscussionChain = Awaited<ReturnType<typeof prepareDiscussionChain>>
 export type Storage = { dataDir: string } | { databaseUrl: string }
 
@@ -105,12 +103,13 @@ export async function prepareDatabase(
     await database.migrate()
     const tokenIndex = demoTokenIndex({ db: database.db, client: chain.client, deployment: chain.deployment })
     await tokenIndex.syncOnce()
-    for (const proposal of [chain.proposals.large, chain.proposals.small] as SignedProposal[])
+    for (const proposal of [chain.proposals.large, chain.proposals.small])
       await createProposal(governanceDeps(chain, database, tokenIndex, proposal.message.timestamp), proposal)
     log(`discussion: seeding the threads (${COMMENTS.toLocaleString('en-US')} and ${SMALL_COMMENTS} comments)`)
     const started = performance.now()
-    await seedThread(database, chain.keys as SignedKey[], chain.threads.large as SignedComment[])
-    await seedThread(database, [], chain.threads.small as SignedComment[])
+    await seedKeys(database, chain.keys)
+    await seedThread(database, chain.keys, chain.threads.large)
+    await seedThread(database, chain.keys, chain.threads.small)
     return round1((performance.now() - started) / 1000)
   } finally {
     await database.close()

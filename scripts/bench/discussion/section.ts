@@ -38,6 +38,7 @@ function startDiscussionServer(chain: DiscussionChain, storage: Storage, webDist
     GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
     EXPORT_RATE_LIMIT_PER_MINUTE: '1000000',
     AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+    DISCUSSION_RATE_LIMIT_PER_MINUTE: '1000000',
   })
 }
 
