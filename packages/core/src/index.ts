@@ -21,6 +21,7 @@ export type {
   DiscussionKeyJson,
   DiscussionPageQuery,
   ModerationActionJson,
+  ModerationActionListItem,
   ThreadItem,
   ThreadJson,
   ThreadPage,

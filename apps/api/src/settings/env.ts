@@ -1,10 +1,11 @@
 // The server's settings, read from its environment once at start (README, Configuration). The variables
-// and their checks are in variables.ts (with limits.ts, name-service.ts and treasury.ts); the chains and the public
+// and their checks are in variables.ts (with limits.ts, name-service.ts, treasury.ts and moderation.ts); the chains and the public
 // config the web app learns are built in chains.ts and public-config.ts.
 import { formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import type { z } from 'zod'
 import { type ChainSettings, chainProblems, chainSettings } from './chains.ts'
 import { timeoutProblems } from './limits.ts'
+import { type ModerationSettings, moderationSettings } from './moderation.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
 import { type TreasurySettings, treasuryProblems, treasurySettings } from './treasury.ts'
 import { envSchema } from './variables.ts'
@@ -41,6 +42,8 @@ export interface Settings {
   execution: { delaySeconds: number; expirySeconds: number; rateLimitPerMinute: number }
   /** The DAO's treasury Safe and what its index follows; null without TREASURY_SAFE. */
   treasury: TreasurySettings | null
+  /** Moderators and the flags that hide a comment (ADR 054). */
+  moderation: ModerationSettings
 }
 
 export class EnvError extends Error {
@@ -102,5 +105,6 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       rateLimitPerMinute: e.EXECUTION_RATE_LIMIT_PER_MINUTE,
     },
     treasury: treasurySettings(e),
+    moderation: moderationSettings(e),
   }
 }

@@ -16,6 +16,7 @@ import { z } from 'zod'
 import { csv } from './csv.ts'
 import { executionVariables } from './execution.ts'
 import { limitVariables } from './limits.ts'
+import { moderationVariables } from './moderation.ts'
 import { nameServiceVariables } from './name-service.ts'
 import { treasuryVariables } from './treasury.ts'
 
@@ -92,6 +93,7 @@ export const envSchema = z.object({
   ...limitVariables.shape,
   ...executionVariables.shape,
   ...treasuryVariables.shape,
+  ...moderationVariables.shape,
 })
 
 /** The environment once every variable is valid. */
