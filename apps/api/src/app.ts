@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { authArea } from './auth/area.ts'
 import { rpcProxyRoutes } from './chain/rpc-proxy.ts'
+import { discussionArea } from './discussion/area.ts'
 import { executionArea } from './execution/area.ts'
 import { executionProposals } from './execution/executions.ts'
 import { governanceArea } from './governance/area.ts'
@@ -60,6 +61,10 @@ export async function buildApp({
       profiles: names.profiles,
     })
 
+  // Every discussion write is a signed-in member's: without sign-in there is no discussion.
+  const discussion =
+    governance && auth && discussionArea(context, { governance: governance.deps, signedIn: auth.signedIn })
+
   const leadership = leaderJobs(database, [token.job, names.job, treasury.job], app.log)
   if (leadership) {
     app.addHook('onReady', async () => leadership.start())
@@ -68,7 +73,7 @@ export async function buildApp({
   // `tokenIndex: leader | standby` in /api/health, as before names had a refresher on the same leader.
   await app.register(healthRoutes, { database, leadership: token.job && leadership })
 
-  for (const area of [auth, governance, execution, members, token, names, treasury]) {
+  for (const area of [auth, governance, execution, members, discussion, token, names, treasury]) {
     if (area) await app.register(area.plugin)
   }
 

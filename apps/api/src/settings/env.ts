@@ -4,6 +4,7 @@
 import { formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import type { z } from 'zod'
 import { type ChainSettings, chainProblems, chainSettings } from './chains.ts'
+import type { DiscussionPosters } from './discussion.ts'
 import { timeoutProblems } from './limits.ts'
 import { type ModerationSettings, moderationSettings } from './moderation.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
@@ -42,6 +43,8 @@ export interface Settings {
   execution: { delaySeconds: number; expirySeconds: number; rateLimitPerMinute: number }
   /** The DAO's treasury Safe and what its index follows; null without TREASURY_SAFE. */
   treasury: TreasurySettings | null
+  /** Threads and topics (ADR 053): a topic's categories, who may post, writes per client and minute. */
+  discussion: { categories: string[]; posters: DiscussionPosters; rateLimitPerMinute: number }
   /** Moderators and the flags that hide a comment (ADR 054). */
   moderation: ModerationSettings
 }
@@ -105,6 +108,11 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       rateLimitPerMinute: e.EXECUTION_RATE_LIMIT_PER_MINUTE,
     },
     treasury: treasurySettings(e),
+    discussion: {
+      categories: e.DISCUSSION_CATEGORIES,
+      posters: e.DISCUSSION_POSTERS,
+      rateLimitPerMinute: e.DISCUSSION_RATE_LIMIT_PER_MINUTE,
+    },
     moderation: moderationSettings(e),
   }
 }
