@@ -21,6 +21,7 @@ export type {
   DiscussionKeyJson,
   DiscussionPageQuery,
   ModerationActionJson,
+  ModerationActionList,
   ModerationActionListItem,
   ThreadItem,
   ThreadJson,

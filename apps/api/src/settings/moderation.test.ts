@@ -21,6 +21,8 @@ describe('parseEnv: MODERATORS and DISCUSSION_FLAGS_TO_HIDE', () => {
     expect(envError({ ...local, MODERATORS: `${ADA},${ADA.toLowerCase()}` }).message).toContain(
       '- MODERATORS: lists a moderator twice',
     )
-    expect(envError({ ...local, DISCUSSION_FLAGS_TO_HIDE: '0' }).message).toContain('- DISCUSSION_FLAGS_TO_HIDE:')
+    expect(envError({ ...local, DISCUSSION_FLAGS_TO_HIDE: '0' }).message).toContain(
+      '- DISCUSSION_FLAGS_TO_HIDE:',
+    )
   })
 })

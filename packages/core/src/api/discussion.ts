@@ -214,3 +214,4 @@ export const moderationActionListSchema = z.strictObject({
   items: z.array(moderationActionListItemSchema),
   next: z.nullable(cursorSchema),
 })
+export type ModerationActionList = z.infer<typeof moderationActionListSchema>

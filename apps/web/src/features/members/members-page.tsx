@@ -99,7 +99,8 @@ export function MembersPage() {
         <Link to="/glossary">glossary</Link>.
       </p>
       <p className="muted">
-        What the moderators did in the discussions is public: the <Link to="/moderation">moderation log</Link>.
+        What the moderators did in the discussions is public: the <Link to="/moderation">moderation log</Link>
+        .
       </p>
       {members.error && rows.length === 0 ? (
         <p role="alert">The members could not be loaded. {describeRequestError(members.error)}</p>

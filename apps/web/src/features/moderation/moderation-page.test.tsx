@@ -14,7 +14,9 @@ const TOPIC = `0x${'cd'.repeat(32)}` as const
 const COMMENT = `0x${'ef'.repeat(32)}` as const
 const OTHER = `0x${'12'.repeat(32)}` as const
 
-const action = (item: Partial<ModerationActionListItem> & Pick<ModerationActionListItem, 'kind' | 'logSeq'>) => ({
+const action = (
+  item: Partial<ModerationActionListItem> & Pick<ModerationActionListItem, 'kind' | 'logSeq'>,
+) => ({
   id: `0x${item.logSeq.toString(16).padStart(64, '0')}`,
   moderator: cleo,
   target: COMMENT,
@@ -30,7 +32,15 @@ const firstPage = moderationActionListSchema.parse({
   items: [
     action({ kind: 'takedown', logSeq: 40, moderator: null, target: OTHER, reason: 'court order 12/26' }),
     action({ kind: 'auto-hide', logSeq: 39, moderator: null, reason: 'Flagged by 3 members' }),
-    action({ kind: 'lock', logSeq: 38, target: TOPIC, thread: TOPIC, threadKind: 'topic', threadTitle: 'Ideas for Q1', reason: 'heated' }),
+    action({
+      kind: 'lock',
+      logSeq: 38,
+      target: TOPIC,
+      thread: TOPIC,
+      threadKind: 'topic',
+      threadTitle: 'Ideas for Q1',
+      reason: 'heated',
+    }),
     action({ kind: 'hide', logSeq: 37 }),
   ],
   next: 'page-2',
@@ -48,7 +58,8 @@ function moderationServer(log: 'pages' | 'empty' | 'down') {
     asked.push(`${url.pathname}${url.search}`)
     const [status, body] = ((): [number, unknown] => {
       if (url.pathname === '/api/moderation') {
-        if (log === 'down') return [503, { error: 'database_unavailable', message: 'The database is unavailable.' }]
+        if (log === 'down')
+          return [503, { error: 'database_unavailable', message: 'The database is unavailable.' }]
         if (log === 'empty') return [200, { items: [], next: null }]
         return [200, url.searchParams.get('cursor') === 'page-2' ? secondPage : firstPage]
       }
@@ -98,9 +109,9 @@ describe('ModerationPage: the public moderation log', () => {
 
     expect(takedown.textContent).toContain('Removed by the operator')
     expect(takedown.textContent).toContain('Reason: court order 12/26')
-    expect(within(takedown).getByRole('link', { name: 'A comment in “Fund the audit”' }).getAttribute('href')).toBe(
-      `/proposals/${PROPOSAL}#comment-${OTHER}`,
-    )
+    expect(
+      within(takedown).getByRole('link', { name: 'A comment in “Fund the audit”' }).getAttribute('href'),
+    ).toBe(`/proposals/${PROPOSAL}#comment-${OTHER}`)
 
     expect(byFlags.textContent).toContain('Hidden by flags')
     expect(byFlags.textContent).toContain('Reason: Flagged by 3 members')
@@ -114,11 +125,17 @@ describe('ModerationPage: the public moderation log', () => {
     expect(lock.textContent).toContain('log entry 38')
 
     expect(hide.textContent).toContain('hid a comment')
-    expect(within(hide).getByRole('link', { name: 'A comment in “Fund the audit”' }).getAttribute('href')).toBe(
-      `/proposals/${PROPOSAL}#comment-${COMMENT}`,
+    expect(
+      within(hide).getByRole('link', { name: 'A comment in “Fund the audit”' }).getAttribute('href'),
+    ).toBe(`/proposals/${PROPOSAL}#comment-${COMMENT}`)
+    expect(
+      within(hide)
+        .getByRole('link', { name: /cleo\.eth/ })
+        .getAttribute('href'),
+    ).toBe(`/members/${cleo}`)
+    expect(hide.querySelector('time')?.getAttribute('dateTime')).toBe(
+      new Date(1_790_000_000_000).toISOString(),
     )
-    expect(within(hide).getByRole('link', { name: /cleo\.eth/ }).getAttribute('href')).toBe(`/members/${cleo}`)
-    expect(hide.querySelector('time')?.getAttribute('dateTime')).toBe(new Date(1_790_000_000_000).toISOString())
     expect(asked).toContain('/api/moderation?limit=25')
   })
 

@@ -29,8 +29,8 @@ export function ModerationPage() {
         <h1>Moderation</h1>
       </header>
       <p className="muted">
-        Every moderation action, in public. A hidden comment stays in the thread, collapsed, and in its
-        signed record; only the operator's legal takedown removes a text, and the log says so.
+        Every moderation action, in public. A hidden comment stays in the thread, collapsed, and in its signed
+        record; only the operator's legal takedown removes a text, and the log says so.
       </p>
       {log.error && rows.length === 0 ? (
         <p role="alert">The moderation log could not be loaded. {describeRequestError(log.error)}</p>
@@ -63,7 +63,11 @@ function targetLink(action: ModerationActionListItem): string {
 
 function ModerationRow({ action }: { action: ModerationActionListItem }) {
   const now = Math.floor(Date.now() / 1000)
-  const what = onComment(action) ? 'A comment' : action.threadKind === 'topic' && action.target === action.thread ? 'The topic' : 'The thread'
+  const what = onComment(action)
+    ? 'A comment'
+    : action.threadKind === 'topic' && action.target === action.thread
+      ? 'The topic'
+      : 'The thread'
   return (
     <li className="moderation-row" data-testid="moderation-action">
       <p className="moderation-what">
