@@ -3,6 +3,7 @@
 import type { GovernanceDeps } from '../governance/deps.ts'
 import type { Area, AreaContext } from '../platform/area.ts'
 import type { DiscussionDeps } from './deps.ts'
+import { moderationRoutes } from './moderation-routes.ts'
 import { discussionRoutes } from './routes.ts'
 
 /** Threads need governance (the log, proposals) and sign-in (every write is a signed-in member's). */
@@ -17,7 +18,10 @@ export function discussionArea(
     signedIn,
   }
   return {
-    plugin: (app) =>
-      discussionRoutes(app, { deps, rateLimitPerMinute: settings.discussion.rateLimitPerMinute }),
+    plugin: async (app) => {
+      const rateLimitPerMinute = settings.discussion.rateLimitPerMinute
+      await discussionRoutes(app, { deps, rateLimitPerMinute })
+      await moderationRoutes(app, { deps: { ...deps, moderation: settings.moderation }, rateLimitPerMinute })
+    },
   }
 }
