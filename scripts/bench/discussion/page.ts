@@ -10,7 +10,7 @@ import { spread } from '../harness/stats.ts'
 const LOADS_PER_PROFILE = 5
 
 /** What "shown" means: the proposal's title and the thread's first comment each have a box. */
-const THREAD_SHOWN_SELECTORS = ['h1', '[data-testid="thread"] [data-testid="comment"]']
+const THREAD_SHOWN_SELECTORS = ['h1', '#discussion [data-testid="comment"]']
 
 type ThreadPageLoad = DiscussionBenchResult['browser']['pageLoads'][number]
 

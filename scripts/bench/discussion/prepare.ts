@@ -54,7 +54,9 @@ export async function prepareDiscussionChain(log: (message: string) => void) {
   const snapshot = Number(await chain.client.getBlockNumber({ cacheTime: 0 })) - 1
   const large = await signProposal(domain, snapshot, 'Discussion bench: a long thread', now)
   const small = await signProposal(domain, snapshot, `Discussion bench: ${SMALL_COMMENTS} comments`, now)
-  log(`discussion: signing ${COMMENTS.toLocaleString('en-US')} + ${SMALL_COMMENTS} comments with the members' keys`)
+  log(
+    `discussion: signing ${COMMENTS.toLocaleString('en-US')} + ${SMALL_COMMENTS} comments with the members' keys`,
+  )
   const started = performance.now()
   const keys = await signKeys(domain, keysFrom(now))
   const threads = {
@@ -105,7 +107,9 @@ export async function prepareDatabase(
     await tokenIndex.syncOnce()
     for (const proposal of [chain.proposals.large, chain.proposals.small])
       await createProposal(governanceDeps(chain, database, tokenIndex, proposal.message.timestamp), proposal)
-    log(`discussion: seeding the threads (${COMMENTS.toLocaleString('en-US')} and ${SMALL_COMMENTS} comments)`)
+    log(
+      `discussion: seeding the threads (${COMMENTS.toLocaleString('en-US')} and ${SMALL_COMMENTS} comments)`,
+    )
     const started = performance.now()
     await seedKeys(database, chain.keys)
     await seedThread(database, chain.keys, chain.threads.large)

@@ -65,13 +65,7 @@ export function formatDiscussionReport(r: DiscussionBenchResult): string {
   )
   const comments = r.comments.toLocaleString('en-US')
   const firstPage = table([
-    [
-      `GET /api/threads/:id/items, first page (${comments} comments)`,
-      'items',
-      'bytes',
-      'gzip',
-      'seed',
-    ],
+    [`GET /api/threads/:id/items, first page (${comments} comments)`, 'items', 'bytes', 'gzip', 'seed'],
     ...runs.map((run) => [
       run.database,
       String(run.firstPage.items),
@@ -90,7 +84,15 @@ export function formatDiscussionReport(r: DiscussionBenchResult): string {
     ]),
   ])
   const posting = table([
-    ['POST /api/comments (signed-in members, key-signed)', 'comments', 'comments/s', 'p50', 'p99', 'max', 'errors'],
+    [
+      'POST /api/comments (signed-in members, key-signed)',
+      'comments',
+      'comments/s',
+      'p50',
+      'p99',
+      'max',
+      'errors',
+    ],
     ...runs.map((run) => [
       `${run.database}: ${run.posting.concurrency} concurrent`,
       String(run.posting.comments),

@@ -78,7 +78,9 @@ async function runDiscussionBench(ctx: BenchContext): Promise<DiscussionBenchRes
         if (database === 'PGlite') {
           // A browser figure that cannot be had is reported as such; the figures above stand.
           const failures: string[] = []
-          log('discussion: the proposal page until its thread shows, desktop and phone, large and small interleaved')
+          log(
+            'discussion: the proposal page until its thread shows, desktop and phone, large and small interleaved',
+          )
           const page = (id: string) => new URL(`/proposals/${id}`, url).toString()
           const pageLoads = await threadLoads(
             await ctx.browser(),
@@ -93,7 +95,9 @@ async function runDiscussionBench(ctx: BenchContext): Promise<DiscussionBenchRes
           })
           browser = { database, pageLoads, failures }
         }
-        log(`discussion: ${database}: the members sign in; ${POSTS.comments} comments at ${POSTS.concurrency} concurrent`)
+        log(
+          `discussion: ${database}: the members sign in; ${POSTS.comments} comments at ${POSTS.concurrency} concurrent`,
+        )
         const cookies = await signInAuthors(server, 'Guildhall Demo DAO')
         // Signed now, just before they are sent: the server refuses a message dated too far from its clock.
         const posts = await signPosts(
@@ -105,7 +109,9 @@ async function runDiscussionBench(ctx: BenchContext): Promise<DiscussionBenchRes
         const posting = await postComments(phases.next(), server, cookies, posts)
         databases.push({ database, seedSeconds, firstPage, posting })
       } catch (error) {
-        throw new Error(`${error instanceof Error ? error.message : error}; the server wrote:\n${server.output()}`)
+        throw new Error(
+          `${error instanceof Error ? error.message : error}; the server wrote:\n${server.output()}`,
+        )
       } finally {
         await stopApiProcess(server, 'SIGTERM')
       }

@@ -89,7 +89,13 @@ export async function seedThread(
     if (!host) throw new Error(`seedThread: no proposal ${threadId}`)
     await tx
       .insert(threads)
-      .values({ id: threadId, kind: 'proposal', proposalId: threadId, topicId: null, lastActivitySeq: host.seq })
+      .values({
+        id: threadId,
+        kind: 'proposal',
+        proposalId: threadId,
+        topicId: null,
+        lastActivitySeq: host.seq,
+      })
       .onConflictDoNothing()
 
     const stored = new Map<Hex, { path: string; depth: number }>()

@@ -14,8 +14,8 @@ import {
   type GovernanceDomain,
   type ModerationMessage,
   type Reaction,
-  type TopicMessage,
   signWithDiscussionKey,
+  type TopicMessage,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { sql } from 'drizzle-orm'

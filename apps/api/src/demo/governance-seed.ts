@@ -35,7 +35,6 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { ExecutionDeps } from '../execution/deps.ts'
 import { addSignature, proposalExecution, queueExecution } from '../execution/executions.ts'
 import type { GovernanceDeps } from '../governance/deps.ts'
-import { seedDemoThreads, seedDemoTopics } from './forum-seed.ts'
 import { ProposalReads } from '../governance/proposal-reads.ts'
 import { createProposal } from '../governance/proposals.ts'
 import { castVote } from '../governance/votes.ts'
@@ -43,6 +42,7 @@ import type { Database } from '../platform/db/client.ts'
 import { proposals } from '../platform/db/schema.ts'
 import type { Settings } from '../settings/env.ts'
 import { TokenIndex } from '../token/token-index.ts'
+import { seedDemoThreads, seedDemoTopics } from './forum-seed.ts'
 
 const HOUR = 3_600
 const DAY = 24 * HOUR
