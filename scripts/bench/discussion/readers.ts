@@ -1,8 +1,12 @@
 // The discussion section's reads, against one API server: the large thread's first page (its size, raw and
-// gzip), then its latency at 50 concurrent readers after untimed reads that warm the process.
+// gzip), then its latency at 50 concurrent readers after untimed reads that warm the process, and the API
+// process's CPU per read meanwhile (on a machine busy with other work, the part of a latency that is the
+// server's own).
 import { gzipSync } from 'node:zlib'
+import type { ApiProcess } from '@guildhall/api/testbed'
 import { get, type phaseAgents, pool } from '../harness/http.ts'
-import { latency } from '../harness/stats.ts'
+import { cpuMs } from '../harness/processes.ts'
+import { latency, round1 } from '../harness/stats.ts'
 import { type DatabaseRun, READERS } from './plan.ts'
 
 type Phases = ReturnType<typeof phaseAgents>
@@ -12,10 +16,11 @@ export const firstPagePath = (thread: string) => `/api/threads/${thread}/items`
 
 export async function readFirstPage(
   phases: Phases,
-  url: URL,
+  server: ApiProcess,
   thread: string,
   log: (message: string) => void,
 ): Promise<DatabaseRun['firstPage']> {
+  const url = new URL(server.origin)
   const path = firstPagePath(thread)
   const first = await get(phases.current, url, path)
   if (first.status !== 200) throw new Error(`${path}: ${first.status} ${first.body.slice(0, 200)}`)
@@ -28,6 +33,7 @@ export async function readFirstPage(
   const agent = phases.next()
   const samples: number[] = []
   let errors = 0
+  const cpuBefore = await server.cpu()
   await pool(READERS.reads, READERS.concurrency, async () => {
     try {
       const reply = await get(agent, url, path)
@@ -37,6 +43,7 @@ export async function readFirstPage(
       errors++
     }
   })
+  const cpu = cpuMs(await server.cpu()) - cpuMs(cpuBefore)
   return {
     items,
     bytes: Buffer.byteLength(first.body),
@@ -46,6 +53,7 @@ export async function readFirstPage(
       requests: READERS.reads,
       latencyMs: latency(samples),
       errors,
+      cpuMsPerRequest: round1(cpu / READERS.reads),
     },
   }
 }

@@ -75,12 +75,13 @@ export function formatDiscussionReport(r: DiscussionBenchResult): string {
     ]),
   ])
   const reads = table([
-    ['First page, concurrent readers', 'requests', 'p50', 'p99', 'max', 'errors'],
+    ['First page, concurrent readers', 'requests', 'p50', 'p99', 'max', 'errors', 'API CPU/read'],
     ...runs.map((run) => [
       `${run.database}: ${run.firstPage.readers.concurrency} readers`,
       String(run.firstPage.readers.requests),
       ...ms(run.firstPage.readers.latencyMs),
       String(run.firstPage.readers.errors),
+      `${run.firstPage.readers.cpuMsPerRequest} ms`,
     ]),
   ])
   const posting = table([
@@ -92,6 +93,7 @@ export function formatDiscussionReport(r: DiscussionBenchResult): string {
       'p99',
       'max',
       'errors',
+      'API CPU/comment',
     ],
     ...runs.map((run) => [
       `${run.database}: ${run.posting.concurrency} concurrent`,
@@ -99,6 +101,7 @@ export function formatDiscussionReport(r: DiscussionBenchResult): string {
       String(run.posting.commentsPerSecond),
       ...ms(run.posting.latencyMs),
       String(run.posting.errors),
+      `${run.posting.cpuMsPerComment} ms`,
     ]),
   ])
   const refused = runs.flatMap((run) =>

@@ -74,7 +74,7 @@ async function runDiscussionBench(ctx: BenchContext): Promise<DiscussionBenchRes
       const server: ApiProcess = await startDiscussionServer(chain, storage, webDist)
       try {
         const url = new URL(server.origin)
-        const firstPage = await readFirstPage(phases, url, chain.proposals.large.id, log)
+        const firstPage = await readFirstPage(phases, server, chain.proposals.large.id, log)
         if (database === 'PGlite') {
           // A browser figure that cannot be had is reported as such; the figures above stand.
           const failures: string[] = []

@@ -328,6 +328,8 @@ const discussionResult = z.object({
             requests: z.number().int(),
             latencyMs: latency,
             errors: z.number().int(),
+            /** The API process's CPU milliseconds per read over the timed reads (PostgreSQL's own not counted). */
+            cpuMsPerRequest: z.number(),
           }),
         }),
         /** Comments POSTed over HTTP by signed-in members with their authorised keys. */
@@ -338,6 +340,8 @@ const discussionResult = z.object({
           latencyMs: latency,
           /** Answers other than 201 (or no answer), and the first of them: a rate of refusals is no figure. */
           errors: z.number().int(),
+          /** The API process's CPU milliseconds per comment over the posts (PostgreSQL's own not counted). */
+          cpuMsPerComment: z.number(),
           firstError: z.string().optional(),
         }),
       }),
