@@ -1,8 +1,9 @@
 // @guildhall/api/operations: the API's work outside a request, for the scripts that run or check it on
 // their own: the leader's jobs (the token index, the name refresher), the recounts of what is stored
-// (`npm run tallies:check`), and the vote path's storage rules, which the bench's bulk seed follows and
+// (`npm run tallies:check`), the operator's takedown (`npm run takedown`), and the vote path's storage rules, which the bench's bulk seed follows and
 // its test compares with castVote.
 
+export { TakedownRefused, takedown } from './discussion/takedown.ts'
 export type { GovernanceDeps } from './governance/deps.ts'
 export { LOG_LOCK_KEY } from './governance/log.ts'
 export { ProposalReads } from './governance/proposal-reads.ts'
