@@ -4,8 +4,8 @@
 import {
   type CommentJson,
   type DiscussionKeyScope,
-  logChainProblem,
   type LogEntry,
+  logChainProblem,
   moderationActionListSchema,
   moderationActionResponseSchema,
   signWithDiscussionKey,
@@ -56,6 +56,9 @@ let domain: ReturnType<typeof demoDomain>
 type Participant = { account: PrivateKeyAccount; cookie: string; key: PrivateKeyAccount }
 const participants = new Map<string, Participant>()
 
+/** The request body of a signed message: exactly the message and its signature. */
+const sent = ({ message, signature }: { message: unknown; signature: Hex }) => ({ message, signature })
+
 const request = (method: 'GET' | 'POST', url: string, cookie?: string, body?: unknown) =>
   app.inject({
     method,
@@ -79,7 +82,7 @@ async function participant(account: PrivateKeyAccount): Promise<Participant> {
     expires: timestamp + 86_400,
     timestamp,
   })
-  const response = await request('POST', '/api/discussion/keys', cookie, signed)
+  const response = await request('POST', '/api/discussion/keys', cookie, sent(signed))
   expect(response.statusCode, response.body).toBe(201)
   const joined = { account, cookie, key }
   participants.set(account.address, joined)
@@ -100,7 +103,7 @@ async function newTopic(author: PrivateKeyAccount): Promise<Hex> {
     mentions: [],
     timestamp: timestamp(),
   })
-  const response = await request('POST', '/api/discussion/topics', cookie, signed)
+  const response = await request('POST', '/api/discussion/topics', cookie, sent(signed))
   expect(response.statusCode, response.body).toBe(201)
   return signed.id
 }
@@ -121,7 +124,7 @@ async function postComment(
     mentions: [],
     timestamp: timestamp(),
   })
-  const response = await request('POST', '/api/comments', cookie, signed)
+  const response = await request('POST', '/api/comments', cookie, sent(signed))
   return { id: signed.id, status: response.statusCode, response: response.json() }
 }
 
@@ -139,7 +142,7 @@ async function moderation(
     reason,
     timestamp: timestamp(),
   })
-  return { signed, response: await request('POST', '/api/moderation', cookie, signed) }
+  return { signed, response: await request('POST', '/api/moderation', cookie, sent(signed)) }
 }
 
 async function flag(flagger: PrivateKeyAccount, comment: Hex, reason = 'spam') {
@@ -150,7 +153,7 @@ async function flag(flagger: PrivateKeyAccount, comment: Hex, reason = 'spam') {
     reason,
     timestamp: timestamp(),
   })
-  return { signed, response: await request('POST', '/api/flags', cookie, signed) }
+  return { signed, response: await request('POST', '/api/flags', cookie, sent(signed)) }
 }
 
 /** The comment as the thread's page shows it. */
@@ -220,7 +223,12 @@ describe('moderators: hide, unhide, lock, unlock', () => {
     })
 
     const shown = await commentInThread(thread, id)
-    expect(shown.hidden).toEqual({ by: cleo.address, reason: 'spam', at: signed.message.timestamp, logSeq: entry?.seq })
+    expect(shown.hidden).toEqual({
+      by: cleo.address,
+      reason: 'spam',
+      at: signed.message.timestamp,
+      logSeq: entry?.seq,
+    })
     // Collapsed, not deleted: the text is still served with it, and in the bundle with its signature.
     expect(shown.body).toBe('Buy my token at scam.example')
     const bundle = (await request('GET', `/api/threads/${thread}/bundle`)).json()
@@ -280,7 +288,11 @@ describe('flags', () => {
   test('behavior: flags from zero-power accounts are stored and logged but do not hide; three from members with power hide (hidden_auto) until a moderator’s unhide, which stands against later flags', async () => {
     const thread = await newTopic(ada)
     const { id } = await postComment(ben, thread, 'Borderline')
-    const nobodies = [iris, privateKeyToAccount(generatePrivateKey()), privateKeyToAccount(generatePrivateKey())]
+    const nobodies = [
+      iris,
+      privateKeyToAccount(generatePrivateKey()),
+      privateKeyToAccount(generatePrivateKey()),
+    ]
     for (const nobody of nobodies) {
       const { signed, response } = await flag(nobody, id)
       expect(response.statusCode, response.body).toBe(201)
@@ -301,7 +313,11 @@ describe('flags', () => {
     const [flagEntry] = await logEntriesOf(third.signed.id)
     expect(third.response.json().comment).toMatchObject({
       flags: 6,
-      hidden: { by: null, reason: 'Flagged by 3 members with voting power or tokens', logSeq: flagEntry?.seq },
+      hidden: {
+        by: null,
+        reason: 'Flagged by 3 members with voting power or tokens',
+        logSeq: flagEntry?.seq,
+      },
     })
     const [row] = await database.db.select().from(comments).where(eq(comments.id, id))
     expect(row).toMatchObject({ hiddenAuto: true, hiddenBy: null, flagCount: 6 })
@@ -343,7 +359,10 @@ describe('the operator’s takedown', () => {
       expect(stored).toMatchObject({ takedownReason: 'court order 2026-114' })
     }
     expect((await database.db.select().from(comments).where(eq(comments.id, first.id)))[0]?.body).toBeNull()
-    const versions = await database.db.select().from(commentVersions).where(eq(commentVersions.commentId, first.id))
+    const versions = await database.db
+      .select()
+      .from(commentVersions)
+      .where(eq(commentVersions.commentId, first.id))
     expect(versions.map((version) => version.body)).toEqual([null, null])
     const all = JSON.stringify(await database.db.select().from(discussionMessages))
     expect(all).not.toContain('12 Main St')
@@ -363,9 +382,9 @@ describe('the operator’s takedown', () => {
       [['takedown', '0x']],
       [['takedown', '0x']],
     ])
-    const log: LogEntry[] = (await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))).map(
-      logEntry,
-    )
+    const log: LogEntry[] = (
+      await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
+    ).map(logEntry)
     expect(logChainProblem(log)).toBeNull()
 
     await expect(takedown(database.db, { id: first.id, reason: 'again', now: new Date() })).rejects.toThrow(
@@ -415,7 +434,8 @@ describe('GET /api/moderation: the public log', () => {
     expect(new Set(log.map((action) => action.kind))).toEqual(
       new Set(['hide', 'unhide', 'lock', 'unlock', 'auto-hide', 'takedown']),
     )
-    for (const action of log) expect(action).toMatchObject({ threadKind: 'topic', threadTitle: 'Where should the offsite be?' })
+    for (const action of log)
+      expect(action).toMatchObject({ threadKind: 'topic', threadTitle: 'Where should the offsite be?' })
     expect(log.find((action) => action.kind === 'auto-hide')?.moderator).toBeNull()
     expect(log.find((action) => action.kind === 'takedown')?.moderator).toBeNull()
 

@@ -14,19 +14,25 @@ import type { FastifyRequest } from 'fastify'
 import type { Address, Hex } from 'viem'
 import { seconds } from '../governance/deps.ts'
 import type { Tx } from '../platform/db/client.ts'
-import { commentFlags, comments, moderationActions, proposals, threads, topics } from '../platform/db/schema.ts'
+import {
+  commentFlags,
+  comments,
+  moderationActions,
+  proposals,
+  threads,
+  topics,
+} from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { cursorCodec, cursorField, keysetPage, rowsForPage } from '../platform/http/keyset-page.ts'
-import type { ModerationSettings } from '../settings/moderation.ts'
 import { commentById, unknownComment } from './comments.ts'
 import type { DiscussionDeps } from './deps.ts'
 import { stakeOf } from './policy.ts'
 import { checkKeySigned, recordMessage, requireAuthor } from './signed.ts'
 import { lockThread } from './threads.ts'
 
-/** What moderation works with besides the discussion's services (MODERATORS, DISCUSSION_FLAGS_TO_HIDE). */
+/** What moderation works with besides the discussion's services: DISCUSSION_FLAGS_TO_HIDE. */
 export interface ModerationDeps extends DiscussionDeps {
-  moderation: ModerationSettings
+  flagsToHide: number
 }
 
 type ActionRow = typeof moderationActions.$inferInsert
@@ -71,7 +77,7 @@ export async function moderate(
 ): Promise<ModerationActionJson> {
   const signedIn = await deps.signedIn(request)
   requireAuthor(signedIn, message.moderator)
-  if (!deps.moderation.moderators.includes(message.moderator)) {
+  if (!deps.moderators.includes(message.moderator)) {
     throw new ApiError(
       403,
       'not_moderator',
@@ -180,7 +186,9 @@ export async function flagComment(
       message,
       signature,
     })
-    await tx.insert(commentFlags).values({ commentId: comment.id, author, reason: message.reason, power, logSeq })
+    await tx
+      .insert(commentFlags)
+      .values({ commentId: comment.id, author, reason: message.reason, power, logSeq })
     await tx
       .update(comments)
       .set({ flagCount: sql`${comments.flagCount} + 1` })
@@ -191,7 +199,7 @@ export async function flagComment(
       .from(commentFlags)
       .where(and(eq(commentFlags.commentId, comment.id), gt(commentFlags.power, 0n)))
     const flags = counting?.n ?? 0
-    if (flags < deps.moderation.flagsToHide) return
+    if (flags < deps.flagsToHide) return
     const reason = `Flagged by ${flags} members with voting power or tokens`
     await tx
       .update(comments)
@@ -225,7 +233,10 @@ async function moderatorDecided(tx: Tx, commentId: string): Promise<boolean> {
 const moderationCursor = cursorCodec(null, [cursorField.int8])
 
 /** GET /api/moderation: every action, newest first, with its thread's kind and title for a link. */
-export async function listModeration(deps: DiscussionDeps, query: DiscussionPageQuery): Promise<ModerationActionList> {
+export async function listModeration(
+  deps: DiscussionDeps,
+  query: DiscussionPageQuery,
+): Promise<ModerationActionList> {
   const before = query.cursor === undefined ? null : moderationCursor.decode(query.cursor)[0]
   const rows = await deps.governance.database.db
     .select({
@@ -244,7 +255,11 @@ export async function listModeration(deps: DiscussionDeps, query: DiscussionPage
     moderationCursor.encode([BigInt(last.action.logSeq)]),
   )
   return {
-    items: page.map((row) => ({ ...actionJson(row.action), threadKind: row.threadKind, threadTitle: row.threadTitle })),
+    items: page.map((row) => ({
+      ...actionJson(row.action),
+      threadKind: row.threadKind,
+      threadTitle: row.threadTitle,
+    })),
     next,
   }
 }
