@@ -167,7 +167,8 @@ export async function flagComment(
   const { id, key, author } = await checkKeySigned(deps, signedIn, 'flag', message, signature)
   const threadId = await commentThread(deps, message.comment)
   const { votes, balance } = await stakeOf(deps.governance.database.db, author)
-  const power = votes > balance ? votes : balance
+  // Its voting power, else its tokens: either above zero makes the flag count.
+  const power = votes > 0n ? votes : balance
   const at = seconds(deps.governance.now())
   await deps.governance.database.db.transaction(async (tx) => {
     await lockThread(tx, threadId)
