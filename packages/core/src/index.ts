@@ -72,8 +72,8 @@ export {
   simulationSchema,
 } from './api/execution.ts'
 export { ADDRESS_START_PATTERN, CURSOR_MAX_LENGTH } from './api/lists.ts'
-export type { LiveProposal, LiveTally } from './api/live.ts'
-export { liveProposalSchema, liveTallySchema } from './api/live.ts'
+export type { LiveProposal, LiveTally, LiveThread } from './api/live.ts'
+export { liveProposalSchema, liveTallySchema, liveThreadSchema } from './api/live.ts'
 export type {
   MemberList,
   MemberListItem,

@@ -15,6 +15,7 @@ export function discussionArea(
     governance,
     categories: settings.discussion.categories,
     posters: settings.discussion.posters,
+    moderators: [],
     signedIn,
   }
   return {

@@ -9,6 +9,8 @@ export interface DiscussionDeps {
   governance: GovernanceDeps
   categories: readonly string[]
   posters: DiscussionPosters
+  /** The moderators the server names (MODERATORS, the moderation part's setting); none without it. */
+  moderators: readonly Address[]
   /** The signed-in address of a request's session cookie, or undefined. */
   signedIn: (request: FastifyRequest) => Promise<Address | undefined>
 }

@@ -646,19 +646,24 @@ export const threads = pgTable(
 )
 
 /** A free topic (its id is its `Topic` digest and its thread's id); `proposalId` once a proposal links it. */
-export const topics = pgTable('topics', {
-  id: text('id').primaryKey(),
-  author: text('author').notNull(),
-  category: text('category').notNull(),
-  title: text('title').notNull(),
-  /** Null once taken down. */
-  body: text('body'),
-  mentions: text('mentions').array().notNull(),
-  /** Unix seconds (the signed timestamp). */
-  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
-  logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
-  proposalId: text('proposal_id'),
-})
+export const topics = pgTable(
+  'topics',
+  {
+    id: text('id').primaryKey(),
+    author: text('author').notNull(),
+    category: text('category').notNull(),
+    title: text('title').notNull(),
+    /** Null once taken down. */
+    body: text('body'),
+    mentions: text('mentions').array().notNull(),
+    /** Unix seconds (the signed timestamp). */
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
+    proposalId: text('proposal_id'),
+  },
+  // A proposal's thread names the topic it was made from.
+  (table) => [index('topics_proposal_idx').on(table.proposalId)],
+)
 
 /**
  * A comment as it reads now (its id is its first version's digest). `path` is the zero-padded log seqs of its
