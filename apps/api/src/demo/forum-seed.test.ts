@@ -1,4 +1,5 @@
 import {
+  DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   type DiscussionMessageKind,
   type DiscussionMessages,
   discussionKeyTypedData,
@@ -6,14 +7,27 @@ import {
   type LogEntry,
   logChainProblem,
 } from '@guildhall/core'
+import { recountThread } from '@guildhall/core/recount'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { asc, eq, sql } from 'drizzle-orm'
-import { type Address, type Hex, recoverTypedDataAddress } from 'viem'
+import {
+  type Address,
+  createPublicClient,
+  type Hex,
+  http,
+  type PublicClient,
+  recoverTypedDataAddress,
+} from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { demoTokenIndex } from '../../testbed/demo-token.ts'
 import { demoDomain } from '../../testbed/signers.ts'
 import { testSettings } from '../../testbed/test-app.ts'
+import { threadBundle } from '../discussion/bundle.ts'
+import type { DiscussionDeps } from '../discussion/deps.ts'
+import { threadItems } from '../discussion/thread-items.ts'
+import { ProposalReads } from '../governance/proposal-reads.ts'
 import {
   comments,
   commentVersions,
@@ -135,4 +149,43 @@ test('behavior: the demo starts with a living forum: a topic in each category, t
     expect(signer).toBe(message.key)
     expect(keyOf.get(signer as string)).toBe(message.author)
   }
+
+  // Each thread's bundle recounts clean, as the browser and the CLI recount it; the votes' reasons are cards.
+  const client = createPublicClient({ transport: http(anvil.url) }) as PublicClient
+  const deps: DiscussionDeps = {
+    governance: {
+      database,
+      client,
+      tokenIndex: demoTokenIndex({ db, client, deployment }),
+      domain,
+      rules: settings.publicConfig.governance,
+      snapshotMaxAgeBlocks: DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
+      categories: settings.publicConfig.proposalCategories,
+      treasury: null,
+      now: () => new Date(),
+      reads: new ProposalReads(),
+    },
+    categories: settings.discussion.categories,
+    posters: 'members',
+    moderators: [cleo],
+    signedIn: async () => undefined,
+  }
+  const threadIds = (await db.select({ id: threads.id }).from(threads)).map((row) => row.id)
+  expect(threadIds).toHaveLength(4 + topicRows.length)
+  for (const id of threadIds) {
+    const report = await recountThread(await threadBundle(deps, id), { client })
+    expect(report).toMatchObject({ matches: true, problems: [], takedowns: [] })
+  }
+  const [sprint] = await db
+    .select({ id: proposals.id })
+    .from(proposals)
+    .where(eq(titleOf, 'Fund the documentation sprint (5,000 GHD)'))
+  const page = await threadItems(deps, sprint?.id as string, { limit: 50 }, undefined)
+  expect(
+    page.items.flatMap((item) => (item.type === 'vote' ? [[item.vote.choice, item.vote.reason]] : [])),
+  ).toEqual([
+    ['For', 'Newcomers get lost today.'],
+    ['Against', 'Too expensive for one month.'],
+  ])
+  expect(page.items.filter((item) => item.type === 'comment')).toHaveLength(5)
 }, 120_000)

@@ -19,6 +19,7 @@ import {
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { sql } from 'drizzle-orm'
+import type { FastifyRequest } from 'fastify'
 import { type Address, type Hex, keccak256, type LocalAccount, toHex, zeroHash } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { postComment } from '../discussion/comments.ts'
@@ -50,6 +51,9 @@ const MEMBERS = [ada, ben, cleo, dev, eve, hugo]
 
 /** The demo's moderator (MODERATORS in demoEnv names her too). */
 const DEMO_MODERATOR: Address = cleo.wallet.address
+
+/** Unused by a hide; moderation's deps carry it (DISCUSSION_FLAGS_TO_HIDE's default). */
+const DEMO_FLAGS_TO_HIDE = 3
 
 /** The keys are authorised this long ago, so every seeded message is dated within their lifetime. */
 const KEYS_AGE = 22 * DAY
@@ -432,9 +436,11 @@ async function seedComments(
         reason: comment.hide.reason,
         timestamp: hiddenAt,
       }
+      // The moderation service reads the signed-in moderator from the request, as its route does: here Cleo.
+      const asCleo = { ...discussionDeps(deps, hiddenAt), signedIn: async () => cleo.wallet.address }
       await moderate(
-        discussionDeps(deps, hiddenAt),
-        cleo.wallet.address,
+        { ...asCleo, flagsToHide: DEMO_FLAGS_TO_HIDE },
+        {} as FastifyRequest,
         await signed(domain, cleo.key, 'moderation', action),
       )
     }
