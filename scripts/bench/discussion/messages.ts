@@ -56,20 +56,48 @@ export function commentShape(i: number): { parent: number | null; depth: number 
   }
 }
 
-const SENTENCES = [
-  'I read the budget line by line and the numbers hold up.',
-  'Could we see last quarter’s spending before we decide?',
-  'The **onboarding guide** is where newcomers get stuck most.',
-  'Two writers for a month sounds right; one would not finish.',
-  'See the [previous proposal](https://example.org/proposals/12) for context.',
-  'I would rather pay per chapter than per month.',
-  'Agreed, and the review should be done by someone outside the team.',
-]
+const WORDS = (
+  'the a budget proposal vote delegate treasury guide month review writers meetup city quorum threshold ' +
+  'members token power snapshot signers safe audit report funding grant events outreach infrastructure ' +
+  'community conduct moderators chair call agenda onboarding newcomers documentation chapter table figures ' +
+  'quarter spending payout invoice deadline timeline milestone risk cost benefit option alternative ' +
+  'support oppose abstain agree disagree prefer suggest propose amend clarify question answer reason ' +
+  'because however although since unless whether which while after before during within without ' +
+  'we you they it this that these those our their my your some every each most fewer more less ' +
+  'should could would might must can will may need want think believe expect doubt hope worry ' +
+  'clear fair cheap expensive early late short long small large simple hard open public private ' +
+  'first second next last again already still only also even just perhaps probably certainly'
+).split(' ')
 
-/** Comment i's text: two to four sentences of markdown, about 150 to 300 characters. */
+/** A deterministic stream of numbers in [0, 1) from `seed` (mulberry32), so every run writes the same text. */
+function random(seed: number) {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
+  }
+}
+
+/**
+ * Comment i's text: two to four sentences of words drawn from a vocabulary of 200, some **bold**, some with a
+ * link, 75 to 400 characters (210 on average): text that compresses as prose does, not as one sentence
+ * repeated.
+ */
 export function commentBody(i: number): string {
-  const count = 2 + (i % 3)
-  return Array.from({ length: count }, (_, k) => SENTENCES[(i + k * 3) % SENTENCES.length]).join(' ')
+  const next = random(i + 1)
+  const sentences = 2 + Math.floor(next() * 3)
+  return Array.from({ length: sentences }, () => {
+    const words = Array.from({ length: 6 + Math.floor(next() * 8) }, () => {
+      const word = WORDS[Math.floor(next() * WORDS.length)] as string
+      return next() < 0.03 ? `**${word}**` : word
+    })
+    if (next() < 0.1) words.push(`([see](https://example.org/notes/${Math.floor(next() * 10_000)}))`)
+    const sentence = words.join(' ')
+    return `${sentence[0]?.toUpperCase()}${sentence.slice(1)}${next() < 0.2 ? '?' : '.'}`
+  }).join(' ')
 }
 
 /**
