@@ -45,7 +45,13 @@ export function CommentItem({
   const canReply = viewer.mayPost && comment.depth < DISCUSSION_LIMITS.depthMax && !gone
 
   return (
-    <article className="comment" data-testid="comment" aria-label={`Comment by ${comment.author}`}>
+    // The id is the anchor the moderation log links to (/discussions/<thread>#comment-<id>).
+    <article
+      className="comment"
+      id={`comment-${comment.id}`}
+      data-testid="comment"
+      aria-label={`Comment by ${comment.author}`}
+    >
       <header className="comment-header">
         <strong>
           <MemberName address={comment.author} />
