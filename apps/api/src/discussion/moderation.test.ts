@@ -187,7 +187,7 @@ describe('moderators: hide, unhide, lock, unlock', () => {
     })
   })
 
-  test('behavior: a non-moderator’s hide → 403 not_moderator, nothing stored; hiding twice → 409; unhide shows the comment again', async () => {
+  test('behavior: a non-moderator’s hide → 403 not_moderator, nothing stored; an unknown comment or thread → 404; hiding twice → 409; unhide shows the comment again', async () => {
     const thread = await newTopic(ada)
     const { id } = await newComment(ben, thread, 'A fine comment')
     const before = await rowsOf()
@@ -197,6 +197,11 @@ describe('moderators: hide, unhide, lock, unlock', () => {
       error: 'not_moderator',
       message: `${ada.address} is not one of this DAO's moderators, so it may not hide.`,
     })
+    // A target that is not there: its own 404, nothing stored either.
+    const nowhere = `0x${'99'.repeat(32)}` as Hex
+    expect((await moderation(cleo, 'hide', nowhere, 'spam')).response.json().error).toBe('unknown_comment')
+    expect((await moderation(cleo, 'lock', nowhere, 'spam')).response.json().error).toBe('unknown_thread')
+    expect((await flag(ada, nowhere)).response.json().error).toBe('unknown_comment')
     expect(await rowsOf()).toEqual(before)
     expect((await commentInThread(thread, id)).hidden).toBeNull()
 
