@@ -22,6 +22,7 @@ const RAINBOWKIT_UNNAMED_ICONS: KnownIssue = {
 const PAGES = [
   { path: '/', heading: 'Guildhall Test DAO' },
   { path: '/proposals', heading: 'Proposals' },
+  { path: '/discussions', heading: 'Discussions' },
   { path: '/members', heading: 'Members' },
   { path: `/members/${member(1)}`, heading: 'ada.eth' },
   { path: '/treasury', heading: 'Treasury' },

@@ -10,7 +10,16 @@ test.use({
 })
 
 const WIDTHS = [390, 1280]
-const PAGES = ['/', '/proposals', '/proposals/new', '/members', '/treasury', '/account/sessions', '/nowhere']
+const PAGES = [
+  '/',
+  '/proposals',
+  '/proposals/new',
+  '/discussions',
+  '/members',
+  '/treasury',
+  '/account/sessions',
+  '/nowhere',
+]
 
 const headerHeight = async (page: Page) => (await page.locator('header.header').boundingBox())?.height
 
@@ -26,7 +35,13 @@ async function expectNoHorizontalOverflow(page: Page, label: string) {
 /** Every navigation link lies wholly inside the navigation and the viewport, and the nav does not scroll. */
 async function expectNavFullyVisible(page: Page, label: string) {
   const nav = page.getByRole('navigation', { name: 'Main' })
-  await expect(nav.getByRole('link'), label).toHaveText(['Overview', 'Proposals', 'Members', 'Treasury'])
+  await expect(nav.getByRole('link'), label).toHaveText([
+    'Overview',
+    'Proposals',
+    'Discussions',
+    'Members',
+    'Treasury',
+  ])
   const { navBox, links, scrolls, viewport } = await nav.evaluate((element) => {
     const box = (el: Element) => {
       const r = el.getBoundingClientRect()

@@ -12,6 +12,7 @@ import type { Page } from '@playwright/test'
 import { type Hex, zeroHash } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { type App, expect, member, test } from '../support/fixtures.ts'
+import { axeFindings } from './axe-helpers.ts'
 import { connectToVerify, SIGN_IN_APP_ENV, signIn } from './sign-in-helpers.ts'
 
 const CLEO = member(3)
@@ -86,13 +87,18 @@ test('a moderator hides a comment from its menu with a reason; the thread collap
   await connectToVerify(page, app)
   await signIn(page)
   await page.goto(`${app.url}/discussions/${topic}`)
-  const target = commentWith(page, 'scam.example')
+  // By its anchor: once hidden, its text is collapsed.
+  const target = page.locator(`#comment-${spam}`)
+  await expect(target).toContainText('scam.example')
   await target.getByLabel('More actions').click()
   await target.getByRole('button', { name: 'Hide' }).click()
   await target.getByLabel('Why is it hidden? (shown to everyone)').fill('spam')
   await target.getByRole('button', { name: 'Hide' }).last().click()
   // Collapsed, never deleted: who and why, and the text one click away.
   await expect(target).toContainText(/Hidden by cleo\.eth: spam/)
+  await expect(target).not.toContainText('scam.example')
+  await target.getByRole('button', { name: 'show' }).click()
+  await expect(target).toContainText('scam.example')
 
   await page.goto(`${app.url}/moderation`)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Moderation')
@@ -101,7 +107,7 @@ test('a moderator hides a comment from its menu with a reason; the thread collap
   await expect(hide).toContainText('Reason: spam')
   await hide.getByRole('link', { name: 'A comment in “Where should the offsite be?”' }).click()
   await expect(page).toHaveURL(`${app.url}/discussions/${topic}#comment-${spam}`)
-  await expect(commentWith(page, /Hidden by cleo\.eth: spam/)).toBeVisible()
+  await expect(page.locator(`#comment-${spam}`)).toContainText(/Hidden by cleo\.eth: spam/)
 
   // The operator's takedown, on the server's database as `npm run takedown` runs it.
   await takedown(app.database.db, { id: spam, reason: 'court order 2026-114', now: new Date() })
@@ -115,7 +121,7 @@ test('a moderator hides a comment from its menu with a reason; the thread collap
   await expect(page.locator('#discussion')).not.toContainText('scam.example')
 })
 
-test('the moderation log on a phone (390 px): no sideways scroll, every row within the page', async ({
+test('the moderation log on a phone (390 px) in the dark scheme: no sideways scroll, every row within the page, no axe violations with rows listed', async ({
   page,
   app,
 }) => {
@@ -131,6 +137,7 @@ test('the moderation log on a phone (390 px): no sideways scroll, every row with
     now: new Date(),
   })
   await page.setViewportSize({ width: 390, height: 844 })
+  await page.emulateMedia({ colorScheme: 'dark' })
   await page.goto(`${app.url}/moderation`)
   await expect(logRows(page).first()).toContainText('Removed by the operator')
   const widths = await page.evaluate(() => ({
@@ -142,4 +149,5 @@ test('the moderation log on a phone (390 px): no sideways scroll, every row with
     const box = await row.boundingBox()
     expect((box?.x ?? -1) + (box?.width ?? 1000)).toBeLessThanOrEqual(390)
   }
+  expect((await axeFindings(page)).findings).toEqual([])
 })

@@ -25,7 +25,7 @@ test.describe('as Dev, who delegates to Ada', () => {
 test('navigation reaches every section', async ({ page, app }) => {
   await page.goto(app.url)
   const nav = page.getByRole('navigation', { name: 'Main' })
-  for (const name of ['Proposals', 'Members', 'Treasury', 'Overview']) {
+  for (const name of ['Proposals', 'Discussions', 'Members', 'Treasury', 'Overview']) {
     await nav.getByRole('link', { name }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
       name === 'Overview' ? 'Guildhall Test DAO' : name,
@@ -67,7 +67,13 @@ test('the server-rendered shell paints before the app runs, and nothing moves wh
       const shell = await withoutScript.newPage()
       await shell.goto(`${app.url}${path}`)
       const nav = shell.getByRole('navigation', { name: 'Main' })
-      await expect(nav.getByRole('link'), label).toHaveText(['Overview', 'Proposals', 'Members', 'Treasury'])
+      await expect(nav.getByRole('link'), label).toHaveText([
+        'Overview',
+        'Proposals',
+        'Discussions',
+        'Members',
+        'Treasury',
+      ])
       await expect(
         nav.getByRole('link', { name: path === '/' ? 'Overview' : 'Proposals' }),
         label,

@@ -142,11 +142,12 @@ export type { VoteListItem, VoteListQuery } from './api/votes.ts'
 export { castVoteResponseSchema, VOTE_LIST_ORDERS, voteListQuerySchema, voteListSchema } from './api/votes.ts'
 export type { AnswerSource, ZeroPowerExplanation } from './api/voting-power.ts'
 export { votingPowerResponseSchema } from './api/voting-power.ts'
-export type { GovernanceRules, PublicChain, PublicConfig } from './config.ts'
+export type { DiscussionPosters, GovernanceRules, PublicChain, PublicConfig } from './config.ts'
 export {
   APP_SHELL_PLACEHOLDER,
   DEFAULT_GOVERNANCE_RULES,
   DEFAULT_PROPOSAL_CATEGORIES,
+  DISCUSSION_POSTERS,
   formatIssues,
   hexColorSchema,
   MISSING_PROJECT_ID_MESSAGE,

@@ -6,6 +6,7 @@
 export const MAIN_NAV: ReadonlyArray<{ to: string; label: string; end: boolean }> = [
   { to: '/', label: 'Overview', end: true },
   { to: '/proposals', label: 'Proposals', end: false },
+  { to: '/discussions', label: 'Discussions', end: false },
   { to: '/members', label: 'Members', end: false },
   { to: '/treasury', label: 'Treasury', end: false },
 ]

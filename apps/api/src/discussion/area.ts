@@ -15,14 +15,17 @@ export function discussionArea(
     governance,
     categories: settings.discussion.categories,
     posters: settings.discussion.posters,
-    moderators: [],
+    moderators: settings.moderation.moderators,
     signedIn,
   }
   return {
     plugin: async (app) => {
       const rateLimitPerMinute = settings.discussion.rateLimitPerMinute
       await discussionRoutes(app, { deps, rateLimitPerMinute })
-      await moderationRoutes(app, { deps: { ...deps, moderation: settings.moderation }, rateLimitPerMinute })
+      await moderationRoutes(app, {
+        deps: { ...deps, flagsToHide: settings.moderation.flagsToHide },
+        rateLimitPerMinute,
+      })
     },
   }
 }

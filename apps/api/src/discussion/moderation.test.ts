@@ -3,25 +3,36 @@
 // unlocks, members' flags and the hide by flags, the operator's takedown, and the public log's pages.
 import {
   type CommentJson,
-  type DiscussionKeyScope,
   type LogEntry,
   logChainProblem,
   moderationActionListSchema,
   moderationActionResponseSchema,
-  signWithDiscussionKey,
   threadPageSchema,
 } from '@guildhall/core'
-import type { AnvilInstance } from '@guildhall/devchain/anvil'
-import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
+import { recountThread } from '@guildhall/core/recount'
 import { asc, count, eq } from 'drizzle-orm'
-import type { FastifyInstance } from 'fastify'
-import { createPublicClient, type Hex, http, type PrivateKeyAccount, type PublicClient, zeroHash } from 'viem'
+import { createPublicClient, type Hex, http, type PrivateKeyAccount } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { demoTokenIndex } from '../../testbed/demo-token.ts'
-import { signInOnApp } from '../../testbed/sign-in.ts'
-import { demoDomain, member, nowSeconds } from '../../testbed/signers.ts'
-import { jsonHeaders, ORIGIN, startTestbed, stopTestbed, testApp } from '../../testbed/test-app.ts'
+import { describe, expect, test } from 'vitest'
+import {
+  ada,
+  anvil,
+  authoriseKey,
+  ben,
+  cleo,
+  commentMessage,
+  cookies,
+  createTopic,
+  database,
+  get,
+  iris,
+  post,
+  postComment,
+  signIn,
+  signWith,
+  useDiscussionBed,
+} from '../../testbed/beds/discussion.ts'
+import { member, nowSeconds } from '../../testbed/signers.ts'
 import { logEntry } from '../governance/log.ts'
 import {
   commentFlags,
@@ -32,100 +43,54 @@ import {
   moderationActions,
   threads,
 } from '../platform/db/schema.ts'
-import type { TestDatabase } from '../platform/db/test-database.ts'
 import { TakedownRefused, takedown } from './takedown.ts'
 
-const DAO_NAME = 'Guildhall Moderation Test DAO'
-const FLAGS_TO_HIDE = 3
-
-// The demo DAO: Ada, Ben and Cleo have voting power, Finn holds tokens he never delegated, Iris holds nothing.
-const ada = member(1)
-const ben = member(2)
-const cleo = member(3)
+// Cleo and Dev moderate. Ada, Ben and Cleo have voting power, Dev holds tokens delegated to Ada, Finn holds
+// tokens he never delegated, Iris holds nothing.
 const dev = member(4)
 const finn = member(6)
-const iris = member(9)
+const FLAGS_TO_HIDE = 3
 
-let anvil: AnvilInstance
-let deployment: DemoDeployment
-let database: TestDatabase
-let app: FastifyInstance
-let domain: ReturnType<typeof demoDomain>
+useDiscussionBed({
+  MODERATORS: `${cleo.address.toLowerCase()},${dev.address}`,
+  DISCUSSION_FLAGS_TO_HIDE: String(FLAGS_TO_HIDE),
+})
 
-/** A signed-in member with a discussion key: what they need to take part. */
-type Participant = { account: PrivateKeyAccount; cookie: string; key: PrivateKeyAccount }
-const participants = new Map<string, Participant>()
-
-/** The request body of a signed message: exactly the message and its signature. */
-const sent = ({ message, signature }: { message: unknown; signature: Hex }) => ({ message, signature })
-
-const request = (method: 'GET' | 'POST', url: string, cookie?: string, body?: unknown) =>
-  app.inject({
-    method,
-    url,
-    headers: { ...jsonHeaders, ...(cookie ? { cookie } : {}) },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  })
-
-/** Signs `account` in and authorises a browser key with every scope (one wallet signature), once per file. */
-async function participant(account: PrivateKeyAccount): Promise<Participant> {
-  const known = participants.get(account.address)
+/** Each member's key with every scope, authorised once per file (signed in first if the bed did not). */
+const keys = new Map<string, PrivateKeyAccount>()
+async function keyOf(account: PrivateKeyAccount): Promise<PrivateKeyAccount> {
+  const known = keys.get(account.address)
   if (known) return known
-  const cookie = await signInOnApp(app, account, { origin: ORIGIN, daoName: DAO_NAME })
-  const key = privateKeyToAccount(generatePrivateKey())
-  const scopes: DiscussionKeyScope[] = ['comment', 'react', 'flag', 'moderate']
-  const timestamp = nowSeconds()
-  const signed = await signWithDiscussionKey(account, domain, 'discussion-key', {
-    member: account.address,
-    key: key.address,
-    scopes,
-    expires: timestamp + 86_400,
-    timestamp,
-  })
-  const response = await request('POST', '/api/discussion/keys', cookie, sent(signed))
+  if (!cookies.has(account.address)) cookies.set(account.address, await signIn(account))
+  const { key, response } = await authoriseKey(account, { scopes: ['comment', 'react', 'flag', 'moderate'] })
   expect(response.statusCode, response.body).toBe(201)
-  const joined = { account, cookie, key }
-  participants.set(account.address, joined)
-  return joined
+  keys.set(account.address, key)
+  return key
 }
 
 /** Each signed message gets its own second, so two otherwise equal messages are never a replay. */
 let clock = nowSeconds() - 120
 const timestamp = () => ++clock
 
-async function newTopic(author: PrivateKeyAccount): Promise<Hex> {
-  const { cookie, key } = await participant(author)
-  const signed = await signWithDiscussionKey(key, domain, 'topic', {
-    author: author.address,
+const TOPIC_TITLE = 'Where should the offsite be?'
+const newTopic = async (author: PrivateKeyAccount): Promise<Hex> =>
+  createTopic(await keyOf(author), author, {
+    title: TOPIC_TITLE,
     category: 'General',
-    title: 'Where should the offsite be?',
-    body: 'Lisbon or Porto?',
-    mentions: [],
     timestamp: timestamp(),
   })
-  const response = await request('POST', '/api/discussion/topics', cookie, sent(signed))
-  expect(response.statusCode, response.body).toBe(201)
-  return signed.id
-}
 
-async function postComment(
-  author: PrivateKeyAccount,
-  thread: Hex,
-  body: string,
-  replaces: Hex = zeroHash,
-): Promise<{ id: Hex; status: number; response: { error?: string } }> {
-  const { cookie, key } = await participant(author)
-  const signed = await signWithDiscussionKey(key, domain, 'comment', {
-    author: author.address,
-    thread,
-    parent: zeroHash,
-    replaces,
-    body,
-    mentions: [],
-    timestamp: timestamp(),
-  })
-  const response = await request('POST', '/api/comments', cookie, sent(signed))
-  return { id: signed.id, status: response.statusCode, response: response.json() }
+async function newComment(author: PrivateKeyAccount, thread: Hex, body: string, replaces?: Hex) {
+  const posted = await postComment(
+    await keyOf(author),
+    author,
+    commentMessage(author.address, thread, {
+      body,
+      timestamp: timestamp(),
+      ...(replaces ? { replaces } : {}),
+    }),
+  )
+  return { id: posted.id, status: posted.response.statusCode, response: posted.response.json() }
 }
 
 async function moderation(
@@ -134,31 +99,31 @@ async function moderation(
   target: Hex,
   reason: string,
 ) {
-  const { cookie, key } = await participant(moderator)
-  const signed = await signWithDiscussionKey(key, domain, 'moderation', {
+  const signed = await signWith(await keyOf(moderator), 'moderation', {
     moderator: moderator.address,
     target,
     action,
     reason,
     timestamp: timestamp(),
   })
-  return { signed, response: await request('POST', '/api/moderation', cookie, sent(signed)) }
+  const body = { message: signed.message, signature: signed.signature }
+  return { signed, response: await post('/api/moderation', body, cookies.get(moderator.address)) }
 }
 
 async function flag(flagger: PrivateKeyAccount, comment: Hex, reason = 'spam') {
-  const { cookie, key } = await participant(flagger)
-  const signed = await signWithDiscussionKey(key, domain, 'flag', {
+  const signed = await signWith(await keyOf(flagger), 'flag', {
     author: flagger.address,
     comment,
     reason,
     timestamp: timestamp(),
   })
-  return { signed, response: await request('POST', '/api/flags', cookie, sent(signed)) }
+  const body = { message: signed.message, signature: signed.signature }
+  return { signed, response: await post('/api/flags', body, cookies.get(flagger.address)) }
 }
 
 /** The comment as the thread's page shows it. */
 async function commentInThread(thread: Hex, id: Hex): Promise<CommentJson> {
-  const page = threadPageSchema.parse((await request('GET', `/api/threads/${thread}/items?limit=200`)).json())
+  const page = threadPageSchema.parse((await get(`/api/threads/${thread}/items?limit=200`)).json())
   const item = page.items.find((entry) => entry.type === 'comment' && entry.comment.id === id)
   if (item?.type !== 'comment') throw new Error(`comment ${id} is not in its thread's page`)
   return item.comment
@@ -180,31 +145,10 @@ const logEntriesOf = async (messageId: Hex) =>
       .orderBy(asc(governanceLog.seq))
   ).map(logEntry)
 
-beforeAll(async () => {
-  ;({ anvil, deployment, database } = await startTestbed())
-  domain = demoDomain(deployment)
-  const client = createPublicClient({ transport: http(anvil.url) }) as PublicClient
-  // Flags count by the directory's figures, which the token index keeps.
-  await demoTokenIndex({ db: database.db, client, deployment }).syncOnce()
-  app = await testApp(
-    { anvil, deployment, database },
-    {
-      env: {
-        DAO_NAME,
-        MODERATORS: `${cleo.address.toLowerCase()},${dev.address}`,
-        DISCUSSION_FLAGS_TO_HIDE: String(FLAGS_TO_HIDE),
-        DISCUSSION_RATE_LIMIT_PER_MINUTE: '100000',
-        AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-      },
-    },
-  )
-}, 60_000)
-afterAll(() => stopTestbed({ anvil, database }, app))
-
 describe('moderators: hide, unhide, lock, unlock', () => {
   test('behavior: a moderator’s hide → 201, logged as a moderation entry; the thread page shows the comment collapsed with by and reason; its text is still in the thread bundle', async () => {
     const thread = await newTopic(ada)
-    const { id } = await postComment(ben, thread, 'Buy my token at scam.example')
+    const { id } = await newComment(ben, thread, 'Buy my token at scam.example')
     const { signed, response } = await moderation(cleo, 'hide', id, 'spam')
     expect(response.statusCode, response.body).toBe(201)
     const { action } = moderationActionResponseSchema.parse(response.json())
@@ -231,15 +175,21 @@ describe('moderators: hide, unhide, lock, unlock', () => {
     })
     // Collapsed, not deleted: the text is still served with it, and in the bundle with its signature.
     expect(shown.body).toBe('Buy my token at scam.example')
-    const bundle = (await request('GET', `/api/threads/${thread}/bundle`)).json()
+    const bundle = (await get(`/api/threads/${thread}/bundle`)).json()
     const exported = bundle.messages.find((m: { id: string }) => m.id === id)
     expect(exported.message.body).toBe('Buy my token at scam.example')
     expect(bundle.messages.find((m: { id: string }) => m.id === signed.id).message).toEqual(signed.message)
+    const client = createPublicClient({ transport: http(anvil.url) })
+    expect(await recountThread(bundle, { client })).toMatchObject({
+      matches: true,
+      problems: [],
+      takedowns: [],
+    })
   })
 
-  test('behavior: a non-moderator’s hide → 403 not_moderator, nothing stored; hiding twice → 409; unhide shows the comment again', async () => {
+  test('behavior: a non-moderator’s hide → 403 not_moderator, nothing stored; an unknown comment or thread → 404; hiding twice → 409; unhide shows the comment again', async () => {
     const thread = await newTopic(ada)
-    const { id } = await postComment(ben, thread, 'A fine comment')
+    const { id } = await newComment(ben, thread, 'A fine comment')
     const before = await rowsOf()
     const refused = await moderation(ada, 'hide', id, 'I disagree')
     expect(refused.response.statusCode).toBe(403)
@@ -247,6 +197,11 @@ describe('moderators: hide, unhide, lock, unlock', () => {
       error: 'not_moderator',
       message: `${ada.address} is not one of this DAO's moderators, so it may not hide.`,
     })
+    // A target that is not there: its own 404, nothing stored either.
+    const nowhere = `0x${'99'.repeat(32)}` as Hex
+    expect((await moderation(cleo, 'hide', nowhere, 'spam')).response.json().error).toBe('unknown_comment')
+    expect((await moderation(cleo, 'lock', nowhere, 'spam')).response.json().error).toBe('unknown_thread')
+    expect((await flag(ada, nowhere)).response.json().error).toBe('unknown_comment')
     expect(await rowsOf()).toEqual(before)
     expect((await commentInThread(thread, id)).hidden).toBeNull()
 
@@ -268,18 +223,18 @@ describe('moderators: hide, unhide, lock, unlock', () => {
     const thread = await newTopic(ada)
     const lock = await moderation(cleo, 'lock', thread, 'cooling off')
     expect(lock.response.statusCode, lock.response.body).toBe(201)
-    const detail = (await request('GET', `/api/threads/${thread}`)).json()
+    const detail = (await get(`/api/threads/${thread}`)).json()
     expect(detail.locked).toMatchObject({ by: cleo.address, reason: 'cooling off' })
     const before = await rowsOf()
-    const refused = await postComment(ben, thread, 'But wait')
+    const refused = await newComment(ben, thread, 'But wait')
     expect(refused.status).toBe(423)
     expect(refused.response.error).toBe('thread_locked')
     expect(await rowsOf()).toEqual(before)
 
     expect((await moderation(cleo, 'lock', thread, 'again')).response.json().error).toBe('already_locked')
     expect((await moderation(cleo, 'unlock', thread, 'calmer now')).response.statusCode).toBe(201)
-    expect((await request('GET', `/api/threads/${thread}`)).json().locked).toBeNull()
-    expect((await postComment(ben, thread, 'Now then')).status).toBe(201)
+    expect((await get(`/api/threads/${thread}`)).json().locked).toBeNull()
+    expect((await newComment(ben, thread, 'Now then')).status).toBe(201)
     expect((await moderation(cleo, 'unlock', thread, 'twice')).response.json().error).toBe('not_locked')
   })
 })
@@ -287,7 +242,7 @@ describe('moderators: hide, unhide, lock, unlock', () => {
 describe('flags', () => {
   test('behavior: flags from zero-power accounts are stored and logged but do not hide; three from members with power hide (hidden_auto) until a moderator’s unhide, which stands against later flags', async () => {
     const thread = await newTopic(ada)
-    const { id } = await postComment(ben, thread, 'Borderline')
+    const { id } = await newComment(ben, thread, 'Borderline')
     const nobodies = [
       iris,
       privateKeyToAccount(generatePrivateKey()),
@@ -335,11 +290,11 @@ describe('flags', () => {
 })
 
 describe('the operator’s takedown', () => {
-  test('behavior: takedown removes the text of every version everywhere, keeps the log entries and their hashes, appends takedown entries; a second one is refused', async () => {
+  test('behavior: takedown removes the text of every version everywhere, keeps the log entries and their hashes, appends takedown entries; the bundle’s recount reports the takedown, not a failure; a second one is refused', async () => {
     const thread = await newTopic(ada)
-    const first = await postComment(ben, thread, 'Private data: 12 Main St')
+    const first = await newComment(ben, thread, 'Private data: 12 Main St')
     expect(first.status).toBe(201)
-    const edit = await postComment(ben, thread, 'Private data: 12 Main St, flat 3', first.id)
+    const edit = await newComment(ben, thread, 'Private data: 12 Main St, flat 3', first.id)
     expect(edit.status, JSON.stringify(edit.response)).toBe(201)
     const entriesBefore = [...(await logEntriesOf(first.id)), ...(await logEntriesOf(edit.id))]
     expect(entriesBefore.map((entry) => entry.kind)).toEqual(['comment', 'comment'])
@@ -370,10 +325,17 @@ describe('the operator’s takedown', () => {
     // The thread says so; the versions list and the bundle carry no text.
     const shown = await commentInThread(thread, first.id)
     expect(shown).toMatchObject({ body: null, takenDown: { reason: 'court order 2026-114' } })
-    const versionList = (await request('GET', `/api/comments/${first.id}/versions`)).json()
+    const versionList = (await get(`/api/comments/${first.id}/versions`)).json()
     expect(JSON.stringify(versionList)).not.toContain('12 Main St')
-    const bundle = await request('GET', `/api/threads/${thread}/bundle`)
+    const bundle = await get(`/api/threads/${thread}/bundle`)
     expect(bundle.body).not.toContain('12 Main St')
+    // Its recount finds every signature and entry in order and reports the takedown as such, not as a failure.
+    const client = createPublicClient({ transport: http(anvil.url) })
+    const report = await recountThread(bundle.json(), { client })
+    expect(report.problems).toEqual([])
+    expect(report.takedowns).toHaveLength(2)
+    for (const line of report.takedowns)
+      expect(line).toContain('taken down by the operator: court order 2026-114.')
 
     // The entries stay as they were, hashes included, and each removal has its own entry.
     const entriesAfter = await Promise.all([first.id, edit.id].map(logEntriesOf))
@@ -396,7 +358,7 @@ describe('the operator’s takedown', () => {
 
   test('behavior: a takedown of an unknown id, of a message that is not a topic or comment, or without a reason is refused and changes nothing', async () => {
     const thread = await newTopic(ada)
-    const { id } = await postComment(ben, thread, 'Fine')
+    const { id } = await newComment(ben, thread, 'Fine')
     const hide = await moderation(cleo, 'hide', id, 'test')
     const before = await rowsOf()
     const now = new Date()
@@ -422,7 +384,7 @@ describe('GET /api/moderation: the public log', () => {
     let next: string | null = null
     do {
       const url: string = `/api/moderation?limit=2${next ? `&cursor=${next}` : ''}`
-      const response = await request('GET', url)
+      const response = await get(url)
       expect(response.statusCode, response.body).toBe(200)
       const page = moderationActionListSchema.parse(response.json())
       expect(page.items.length).toBeLessThanOrEqual(2)
@@ -439,7 +401,7 @@ describe('GET /api/moderation: the public log', () => {
     expect(log.find((action) => action.kind === 'auto-hide')?.moderator).toBeNull()
     expect(log.find((action) => action.kind === 'takedown')?.moderator).toBeNull()
 
-    const bad = await request('GET', '/api/moderation?cursor=not-ours')
+    const bad = await get('/api/moderation?cursor=not-ours')
     expect(bad.statusCode).toBe(400)
     expect(bad.json().error).toBe('bad_cursor')
   })

@@ -6,12 +6,17 @@ import { ADA, BEN, base, envError } from './env-test-helpers.ts'
 describe('parseEnv: MODERATORS and DISCUSSION_FLAGS_TO_HIDE', () => {
   const local = { ...base, CHAIN_IDS: '31337', RPC_URL_31337: 'http://127.0.0.1:8545' }
 
-  test('default: no moderators and 3 flags; a list is checksummed and trimmed', () => {
-    expect(parseEnv(local).moderation).toEqual({ moderators: [], flagsToHide: 3 })
-    expect(
-      parseEnv({ ...local, MODERATORS: ` ${ADA.toLowerCase()} ,${BEN}`, DISCUSSION_FLAGS_TO_HIDE: '5' })
-        .moderation,
-    ).toEqual({ moderators: [ADA, BEN], flagsToHide: 5 })
+  test('default: no moderators and 3 flags; a list is checksummed and trimmed, and the public config names it', () => {
+    const none = parseEnv(local)
+    expect(none.moderation).toEqual({ moderators: [], flagsToHide: 3 })
+    expect(none.publicConfig.discussion.moderators).toEqual([])
+    const two = parseEnv({
+      ...local,
+      MODERATORS: ` ${ADA.toLowerCase()} ,${BEN}`,
+      DISCUSSION_FLAGS_TO_HIDE: '5',
+    })
+    expect(two.moderation).toEqual({ moderators: [ADA, BEN], flagsToHide: 5 })
+    expect(two.publicConfig.discussion.moderators).toEqual([ADA, BEN])
   })
 
   test('parameters: a moderator that is not an address, one listed twice, or a threshold below 1 is refused by name', () => {

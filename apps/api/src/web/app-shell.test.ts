@@ -23,6 +23,7 @@ describe('renderAppShell', () => {
         '<nav class="nav" aria-label="Main">' +
         '<a aria-current="page" class="active" href="/" data-discover="true">Overview</a>' +
         '<a class="" href="/proposals" data-discover="true">Proposals</a>' +
+        '<a class="" href="/discussions" data-discover="true">Discussions</a>' +
         '<a class="" href="/members" data-discover="true">Members</a>' +
         '<a class="" href="/treasury" data-discover="true">Treasury</a>' +
         '</nav>' +
@@ -42,6 +43,7 @@ describe('renderAppShell', () => {
       ['/proposals/12?tab=votes', 'Proposals'],
       ['/Members/', 'Members'],
       ['/treasury#top', 'Treasury'],
+      ['/discussions/0xab', 'Discussions'],
     ] as const) {
       const html = renderAppShell({ dao }, url)
       expect(links(html), url).toEqual([

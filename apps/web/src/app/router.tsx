@@ -17,8 +17,8 @@ const newProposal = preloadable(
   (m) => m.NewProposalPage,
 )
 const proposal = preloadable(
-  () => import('../features/proposals/proposal-page.tsx'),
-  (m) => m.ProposalPage,
+  () => import('./routes/proposal-page.tsx'),
+  (m) => m.ProposalRoutePage,
 )
 const members = preloadable(
   () => import('../features/members/members-page.tsx'),
@@ -42,8 +42,16 @@ const moderation = preloadable(
   (m) => m.ModerationPage,
 )
 const sessions = preloadable(
-  () => import('../features/auth/sessions-page.tsx'),
-  (m) => m.SessionsPage,
+  () => import('./routes/sessions-page.tsx'),
+  (m) => m.SessionsRoutePage,
+)
+const discussions = preloadable(
+  () => import('../features/discussion/discussions-page.tsx'),
+  (m) => m.DiscussionsPage,
+)
+const topic = preloadable(
+  () => import('../features/discussion/topic-page.tsx'),
+  (m) => m.TopicPage,
 )
 
 type PageStart = (params: Record<string, string | undefined>, queryClient: QueryClient) => Promise<unknown>
@@ -61,6 +69,8 @@ const LAZY_PAGES: Array<[path: string, start: PageStart]> = [
         import('../components/markdown.tsx'),
       ]),
   ],
+  ['/discussions', discussions.load],
+  ['/discussions/:id', topic.load],
   ['/members', members.load],
   ['/members/:address', member.load],
   ['/treasury', treasury.load],
@@ -99,6 +109,8 @@ export function AppRouter() {
           <Route path="proposals" element={<Preloaded code={proposals} props={{}} />} />
           <Route path="proposals/new" element={<Preloaded code={newProposal} props={{}} />} />
           <Route path="proposals/:id" element={<Preloaded code={proposal} props={{}} />} />
+          <Route path="discussions" element={<Preloaded code={discussions} props={{}} />} />
+          <Route path="discussions/:id" element={<Preloaded code={topic} props={{}} />} />
           <Route path="members" element={<Preloaded code={members} props={{}} />} />
           <Route path="members/:address" element={<Preloaded code={member} props={{}} />} />
           <Route path="treasury" element={<Preloaded code={treasury} props={{}} />} />

@@ -6,6 +6,8 @@ export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The server's error code (`{error}`), when it sent one: what a caller may act on, never shown. */
+    readonly code?: string,
   ) {
     super(message)
   }
@@ -57,6 +59,7 @@ async function errorFromResponse(response: Response): Promise<ApiRequestError> {
   return new ApiRequestError(
     response.status,
     parsed.success ? parsed.data.message : `The server answered ${response.status}.`,
+    parsed.success ? parsed.data.error : undefined,
   )
 }
 

@@ -6,7 +6,7 @@ import { apiGet } from './api.ts'
 const RESOLVED_NAME_STALE_MS = 30_000
 
 /** GET /api/names/resolve?name=: the normalised name and its address; the server's sentence otherwise. */
-const fetchResolvedName = (name: string) =>
+export const fetchResolvedName = (name: string) =>
   apiGet(`/api/names/resolve?name=${encodeURIComponent(name)}`, resolvedNameSchema)
 
 const resolvedNameQueryOptions = (name: string) =>

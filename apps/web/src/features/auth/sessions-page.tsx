@@ -1,5 +1,5 @@
 import type { SessionListItem } from '@guildhall/core'
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { useAccount } from 'wagmi'
 import { describeRequestError } from '../../lib/api.ts'
 import { chainName } from '../../lib/chains.ts'
@@ -21,8 +21,11 @@ const formatDate = (iso: string) => {
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date)
 }
 
-/** /account/sessions: where this address is signed in, with a way to end any or all of it. */
-export function SessionsPage() {
+/**
+ * /account/sessions: where this address is signed in, with a way to end any or all of it; `beside`, what
+ * else acts for the signed-in member (the discussion keys, composed by the route), under the sessions.
+ */
+export function SessionsPage({ beside }: { beside?: ReactNode }) {
   const signIn = useSignIn()
   const { isConnected } = useAccount()
   const signedIn = signIn?.status === 'authenticated'
@@ -45,7 +48,10 @@ export function SessionsPage() {
           You are not signed in. Connect your wallet and sign the message to see where you are signed in.
         </p>
       ) : (
-        <SessionList address={signIn.session.address} />
+        <>
+          <SessionList address={signIn.session.address} />
+          {beside}
+        </>
       )}
     </article>
   )

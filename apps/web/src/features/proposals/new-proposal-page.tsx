@@ -8,7 +8,7 @@ import {
   proposalMessageSchema,
 } from '@guildhall/core'
 import { type FormEvent, useState } from 'react'
-import { Link, useNavigate } from 'react-router'
+import { Link, useLocation, useNavigate } from 'react-router'
 import type { Address } from 'viem'
 import { getBlockNumber } from 'viem/actions'
 import { useClient } from 'wagmi'
@@ -32,6 +32,15 @@ const KIND_LABELS: Record<ProposalKind, string> = {
 }
 const DAY = 24 * 60 * 60
 
+/** A title and text to start from, passed by the page that opened this one (a topic's "Propose from this topic"). */
+function prefillOf(state: unknown): { title: string; body: string } {
+  const prefill = (state as { prefill?: { title?: unknown; body?: unknown } } | null)?.prefill
+  return {
+    title: typeof prefill?.title === 'string' ? prefill.title : '',
+    body: typeof prefill?.body === 'string' ? prefill.body : '',
+  }
+}
+
 /** Write, sign and submit a proposal; its snapshot is the block before the current one. */
 export function NewProposalPage() {
   const dao = useDaoChain()
@@ -39,8 +48,9 @@ export function NewProposalPage() {
   const navigate = useNavigate()
   const createProposal = useCreateProposal()
   const amount = useTokenAmount()
-  const [title, setTitle] = useState('')
-  const [body, setBody] = useState('')
+  const { state } = useLocation()
+  const [title, setTitle] = useState(() => prefillOf(state).title)
+  const [body, setBody] = useState(() => prefillOf(state).body)
   const [kind, setKind] = useState<ProposalKind>('basic')
   const [choices, setChoices] = useState('')
   const [days, setDays] = useState('3')

@@ -1,6 +1,6 @@
 import { STATE_LABELS, timeLine } from '@guildhall/core'
 import type { QueryClient } from '@tanstack/react-query'
-import { Suspense, useDeferredValue } from 'react'
+import { type ReactNode, Suspense, useDeferredValue } from 'react'
 import { Link, useParams } from 'react-router'
 import { Card } from '../../components/card.tsx'
 import { Term } from '../../components/term.tsx'
@@ -42,8 +42,11 @@ export async function prepareProposalPage(queryClient: QueryClient, id: string):
   }
 }
 
-/** A proposal: its text, where it stands, the results, your vote, the recount, and every vote. */
-export function ProposalPage() {
+/**
+ * A proposal: its text, where it stands, the results, your vote, the recount, and every vote; then
+ * `discussion`, its thread (the discussion feature's, composed by the route).
+ */
+export function ProposalPage({ discussion }: { discussion?: (id: string) => ReactNode }) {
   const { id = '' } = useParams()
   const live = useLiveProposal(id)
   const { data: proposal, error } = useProposal(id, live)
@@ -112,6 +115,7 @@ export function ProposalPage() {
           </div>
         </div>
       ) : null}
+      {details && discussion ? discussion(details.id) : null}
     </article>
   )
 }

@@ -5,7 +5,7 @@ import { apiGet } from '../../../lib/api.ts'
 /** How many actions the page asks at a time. */
 const MODERATION_PAGE_ROWS = 25
 
-export const moderationKeys = { log: ['api', 'moderation'] as const }
+const moderationKeys = { log: ['api', 'moderation'] as const }
 
 /** GET /api/moderation: one page of the public moderation log, newest first. */
 const fetchModerationLog = (cursor?: string) => {

@@ -10,6 +10,7 @@ import {
 } from '@guildhall/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
+import { throttled, useEventStream } from '../../../lib/event-stream.ts'
 import { proposalKeys } from './keys.ts'
 
 /**
@@ -17,29 +18,6 @@ import { proposalKeys } from './keys.ts'
  * and the tally itself comes with the event.
  */
 const VOTES_REFRESH_MS = 2_000
-
-/**
- * Opens `url` after the page has rendered (never part of its first load) and calls `on[event]` with each
- * event's data; closes on unmount. True while the stream is open.
- */
-function useEventStream(url: string, on: Record<string, (data: unknown) => void>): boolean {
-  const [open, setOpen] = useState(false)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the handlers are rebuilt each render; the URL names the stream
-  useEffect(() => {
-    const source = new EventSource(url)
-    source.onopen = () => setOpen(true)
-    // EventSource tries again by itself (with Last-Event-ID); until then the page polls.
-    source.onerror = () => setOpen(false)
-    for (const [event, handle] of Object.entries(on)) {
-      source.addEventListener(event, (message) => handle(JSON.parse((message as MessageEvent<string>).data)))
-    }
-    return () => {
-      source.close()
-      setOpen(false)
-    }
-  }, [url])
-  return open
-}
 
 /**
  * Keeps a proposal page's tally and votes lists current from its event stream: the tally is put in the
@@ -100,32 +78,4 @@ export function untilStateChange(
   if (next === Number.POSITIVE_INFINITY) return false
   // A second late, so the server's clock has passed the boundary when it answers.
   return Math.max(1_000, (next - now + 1) * 1_000 - (Date.now() - receivedAt))
-}
-
-/** Runs the latest task at most once per `ms`: at once when idle, else at the end of the wait. */
-function throttled(ms: number) {
-  let last = 0
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let pending: (() => unknown) | undefined
-  const fire = () => {
-    timer = undefined
-    last = Date.now()
-    const task = pending
-    pending = undefined
-    task?.()
-  }
-  return {
-    run(task: () => unknown) {
-      pending = task
-      if (timer) return
-      const wait = last + ms - Date.now()
-      if (wait <= 0) fire()
-      else timer = setTimeout(fire, wait)
-    },
-    cancel() {
-      clearTimeout(timer)
-      timer = undefined
-      pending = undefined
-    },
-  }
 }
