@@ -19,7 +19,7 @@ import { AUTHORS } from './plan.ts'
 const DAY = 86_400
 
 export const member = (account: number) => privateKeyToAccount(anvilAccounts[account]?.privateKey as Hex)
-export const authorKey = (account: number) => privateKeyToAccount(benchVoterKey('discussion-key', account))
+const authorKey = (account: number) => privateKeyToAccount(benchVoterKey('discussion-key', account))
 
 export type SignedKey = { id: Hex; message: DiscussionKeyMessage; signature: Hex }
 export type SignedComment = { id: Hex; message: CommentMessage; signature: Hex }
@@ -41,7 +41,7 @@ export async function signKeys(domain: GovernanceDomain, from: number): Promise<
 }
 
 /** Comment i's parent (its index in the thread) and depth, in groups of five. */
-export function commentShape(i: number): { parent: number | null; depth: number } {
+function commentShape(i: number): { parent: number | null; depth: number } {
   const top = i - (i % 5)
   switch (i % 5) {
     case 1:
@@ -86,7 +86,7 @@ function random(seed: number) {
  * link, 75 to 400 characters (210 on average): text that compresses as prose does, not as one sentence
  * repeated.
  */
-export function commentBody(i: number): string {
+function commentBody(i: number): string {
   const next = random(i + 1)
   const sentences = 2 + Math.floor(next() * 3)
   return Array.from({ length: sentences }, () => {

@@ -12,7 +12,7 @@ import { type DatabaseRun, READERS } from './plan.ts'
 type Phases = ReturnType<typeof phaseAgents>
 
 /** The path of a thread's first page, as the proposal page asks for it. */
-export const firstPagePath = (thread: string) => `/api/threads/${thread}/items`
+const firstPagePath = (thread: string) => `/api/threads/${thread}/items`
 
 export async function readFirstPage(
   phases: Phases,

@@ -292,7 +292,7 @@ const PROPOSAL_THREADS: Record<string, SeedComment[]> = {
 }
 
 /** What the forum seed works with: the discussion services' deps, whose clock the seed sets per message. */
-export type DemoForumDeps = {
+type DemoForumDeps = {
   governance: GovernanceDeps
   categories: readonly string[]
 }
