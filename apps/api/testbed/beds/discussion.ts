@@ -148,7 +148,7 @@ export const commentMessage = (
 /** Topics started so far: each new one's title is its own, so two in one second are not one message. */
 let topicsStarted = 0
 
-const topicMessage = (author: Address, fields: Partial<TopicMessage> = {}): TopicMessage => ({
+export const topicMessage = (author: Address, fields: Partial<TopicMessage> = {}): TopicMessage => ({
   author,
   category: 'Ideas',
   title: `A community garden (${++topicsStarted})`,
