@@ -23,6 +23,8 @@ import { createPublicClient, http, type PublicClient } from 'viem'
 const USAGE =
   'Usage: npm run recount -- <bundle.json | https://your-dao.example/proposals/0x… [--discussion] | https://your-dao.example/discussions/0x…> --rpc <url>'
 
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
+
 /** Where a page's bundle is: a proposal's result, or a thread's (a topic's, or a proposal's with --discussion). */
 type BundleAddress = { kind: 'result' | 'thread'; url: string }
 
@@ -96,7 +98,7 @@ async function recountThreadCommand(
   }
   if (report.matches) {
     console.log(
-      `Verified: ${report.messagesChecked} messages, all signed by authorised keys and in the log (${report.keysChecked} keys checked).`,
+      `Verified: ${plural(report.messagesChecked, 'message')}, all signed by authorised keys and in the log (${plural(report.keysChecked, 'key')} checked).`,
     )
     return 0
   }

@@ -7,6 +7,7 @@
 import { TestWallet } from '@guildhall/devchain/wallet/playwright'
 import type { Browser, Page } from '@playwright/test'
 import { type App, type Chains, expect, member, SECOND_CHAIN_ID, test } from '../support/fixtures.ts'
+import { axeFindings } from './axe-helpers.ts'
 import { vote, votePanel } from './governance-helpers.ts'
 import { connectToVerify, SIGN_IN_APP_ENV, signIn } from './sign-in-helpers.ts'
 
@@ -56,7 +57,7 @@ async function otherMember(browser: Browser, chains: Chains, app: App, account: 
   return { page, close: () => context.close() }
 }
 
-test('a member authorises a key once, then posts, replies, edits, reacts and mentions without wallet prompts; another member’s comment arrives live; a withdrawal and a vote card follow', async ({
+test('a member authorises a key once, then posts, replies, edits, reacts and mentions without wallet prompts; another member’s comment arrives live; a withdrawal and a vote card follow; the thread verifies', async ({
   page,
   app,
   wallet,
@@ -131,9 +132,15 @@ test('a member authorises a key once, then posts, replies, edits, reacts and men
     /^\/api\/governance\/log\?after=\d+$/,
   )
   expect(await wallet.requests('eth_signTypedData_v4')).toHaveLength(2)
+
+  // The thread recounts in the browser: every message signed by an authorised key and in the log.
+  await discussion(page).getByRole('button', { name: 'Verify this thread' }).click()
+  await expect(discussion(page).getByTestId('thread-recount-result')).toHaveText(
+    /^Verified: \d+ messages, all signed by authorised keys and in the log\.$/,
+  )
 })
 
-test('a topic: started under a category, listed with its replies, proposed from its page with its text and a link back', async ({
+test('a topic: started under a category, listed with its replies, proposed from its page with its text and a link back; the proposal and the topic then link each other', async ({
   page,
   app,
 }) => {
@@ -166,12 +173,21 @@ test('a topic: started under a category, listed with its replies, proposed from 
   await expect(page.getByLabel(/Description/)).toHaveValue(
     `Beds for every member.\n\nDiscussed at ${app.url}${topicPath}`,
   )
+
+  // Proposed, the two link each other: the proposal's discussion names the topic, the topic the proposal.
+  await page.getByRole('button', { name: 'Sign and submit' }).click()
+  await expect(page).toHaveURL(/\/proposals\/0x[0-9a-f]{64}$/)
+  await expect(discussion(page)).toContainText('Discussed first in the topic A community garden.')
+  await discussion(page).getByRole('link', { name: 'A community garden' }).click()
+  await expect(page).toHaveURL(new RegExp(`${topicPath}$`))
+  await expect(page.getByTestId('topic-body')).toContainText('Became proposal A community garden')
+  await expect(page.getByRole('link', { name: 'Propose from this topic' })).toHaveCount(0)
 })
 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } })
 
-  test('the thread (nested replies, reactions, the composer) and the topics fit 390 px: no sideways scrolling', async ({
+  test('the thread (nested replies, reactions, the composer) and the topics fit 390 px: no sideways scrolling, no axe violations', async ({
     page,
     app,
   }) => {
@@ -187,6 +203,8 @@ test.describe('on a phone', () => {
     await expect(page.locator('.thread-item.depth-3')).toContainText('Three deep.')
     // At the depth limit a comment offers no reply.
     await expect(commentWith(page, 'Three deep.').getByRole('button', { name: 'Reply' })).toHaveCount(0)
+    // The thread as a member sees it (composer, reactions, menus, nested replies) passes axe.
+    expect((await axeFindings(page)).findings).toEqual([])
     for (const path of [new URL(page.url()).pathname, '/discussions']) {
       if (path === '/discussions')
         await page

@@ -1,6 +1,6 @@
 import { isAddress } from 'viem'
 import { POPULAR_WALLET_IDS, WALLET_CONNECT_WALLET_IDS } from './constants.ts'
-import { DISCUSSION_LIMITS, REACTIONS } from './discussion/messages.ts'
+import { DISCUSSION_LIMITS, REACTIONS } from './discussion/limits.ts'
 import { GOVERNANCE_LIMITS } from './governance/rules.ts'
 import { chainIdSchema, tokenAmountSchema } from './primitives.ts'
 import { z } from './zod.ts'

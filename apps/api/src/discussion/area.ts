@@ -21,7 +21,11 @@ export function discussionArea(
   return {
     plugin: async (app) => {
       const rateLimitPerMinute = settings.discussion.rateLimitPerMinute
-      await discussionRoutes(app, { deps, rateLimitPerMinute })
+      await discussionRoutes(app, {
+        deps,
+        rateLimitPerMinute,
+        exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
+      })
       await moderationRoutes(app, {
         deps: { ...deps, flagsToHide: settings.moderation.flagsToHide },
         rateLimitPerMinute,

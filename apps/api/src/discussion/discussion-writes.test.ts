@@ -9,7 +9,7 @@ import {
   type KeyRevocationMessage,
   LOCAL_CHAIN_ID,
 } from '@guildhall/core'
-import { signHashAsSafe } from '@guildhall/devchain/safe'
+import { signHashAsSafe, signMessageAsSafe } from '@guildhall/devchain/safe'
 import { eq } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
 import { zeroHash } from 'viem'
@@ -93,13 +93,11 @@ describe('keys and a signed comment', () => {
 
   test('behavior: a Safe member authorises a key through the contract-signature path (ERC-1271)', async () => {
     const safe = safes.oneOfOne.address
+    // The Safe signs in as a Safe app does: its owner's signature of the SIWE message, through ERC-1271.
     const safeSigner = {
       address: safe,
       signMessage: ({ message }: { message: string }) =>
-        // The Safe's SIWE signature: its owner's, through SignMessageLib's hash (as a Safe app signs).
-        import('@guildhall/devchain/safe').then(({ signMessageAsSafe }) =>
-          signMessageAsSafe({ safe, chainId: LOCAL_CHAIN_ID, owners: [ada], message }),
-        ),
+        signMessageAsSafe({ safe, chainId: LOCAL_CHAIN_ID, owners: [ada], message }),
     } as unknown as Parameters<typeof signIn>[0]
     const cookie = await signIn(safeSigner)
     const key = privateKeyToAccount(generatePrivateKey())
@@ -163,6 +161,70 @@ describe('keys and a signed comment', () => {
       cookies.get(ben.address),
     )
     expect(response.statusCode).toBe(200)
+  })
+  test('behavior: the author withdraws a comment: its text hidden in the thread and its versions, its entries kept; another member → 403 not_author', async () => {
+    const { key } = await authoriseKey(ada)
+    const { key: bens } = await authoriseKey(ben)
+    const thread = await createTopic(key, ada)
+    const { id } = await postComment(
+      key,
+      ada,
+      commentMessage(ada.address, thread, { body: 'On second thought…' }),
+    )
+    const withdrawal = { author: ada.address, comment: id, timestamp: nowSeconds() }
+    const byBen = await signWith(bens, 'withdrawal', { ...withdrawal, author: ben.address })
+    await expectRefused(
+      () =>
+        post(
+          '/api/comments/withdraw',
+          { message: byBen.message, signature: byBen.signature },
+          cookies.get(ben.address),
+        ),
+      403,
+      'not_author',
+    )
+    const signed = await signWith(key, 'withdrawal', withdrawal)
+    const response = await post(
+      '/api/comments/withdraw',
+      { message: signed.message, signature: signed.signature },
+      cookies.get(ada.address),
+    )
+    expect(response.statusCode).toBe(200)
+    expect(response.json().comment).toMatchObject({ id, withdrawn: true, body: null })
+    expect((await get(`/api/comments/${id}/versions`)).json().items).toEqual([
+      expect.objectContaining({ versionId: id, body: null }),
+    ])
+    const entries = await database.db
+      .select()
+      .from(governanceLog)
+      .where(eq(governanceLog.messageId, signed.id))
+    expect(entries.map((entry) => entry.kind)).toEqual(['withdrawal'])
+    // The comment's own entry stays, and so does its text in the signed message (the bundle's).
+    const [stored] = await database.db.select().from(discussionMessages).where(eq(discussionMessages.id, id))
+    expect(stored?.message).toMatchObject({ body: 'On second thought…' })
+  })
+
+  test('behavior: a topic names one of DISCUSSION_CATEGORIES, else 400 bad_category', async () => {
+    const { key } = await authoriseKey(ada)
+    const signed = await signWith(key, 'topic', {
+      author: ada.address,
+      category: 'Gossip',
+      title: 'Not a category here',
+      body: '',
+      mentions: [],
+      timestamp: nowSeconds(),
+    })
+    const message = await expectRefused(
+      () =>
+        post(
+          '/api/discussion/topics',
+          { message: signed.message, signature: signed.signature },
+          cookies.get(ada.address),
+        ),
+      400,
+      'bad_category',
+    )
+    expect(message).toContain('Ideas, Questions, General')
   })
 })
 

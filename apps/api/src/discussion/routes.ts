@@ -1,5 +1,7 @@
 // HTTP for threads and topics (ADR 053): validate strictly, call the service, map its answer. Every write
 // is a signed-in member's (the session cookie), signed by their discussion key or, for a key, their wallet.
+
+import { Readable } from 'node:stream'
 import {
   commentMessageSchema,
   commentResponseSchema,
@@ -28,7 +30,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { type ApiTypeProvider, errorAnswers } from '../platform/http/openapi.ts'
 import { named, proposalIdParams } from '../platform/http/params.ts'
-import { threadBundle } from './bundle.ts'
+import { bundledThread, threadBundleJson } from './bundle.ts'
 import { commentById, commentVersionList, postComment, withdrawComment } from './comments.ts'
 import type { DiscussionDeps } from './deps.ts'
 import { authoriseKey, listKeys, revokeKey } from './keys.ts'
@@ -58,9 +60,20 @@ const noContent = { 204: z.undefined().meta({ description: 'Done: no body.' }), 
 
 export async function discussionRoutes(
   app: FastifyInstance,
-  { deps, rateLimitPerMinute }: { deps: DiscussionDeps; rateLimitPerMinute: number },
+  {
+    deps,
+    rateLimitPerMinute,
+    exportRateLimitPerMinute,
+  }: {
+    deps: DiscussionDeps
+    /** Discussion writes each client may make per minute, each route counted apart. */
+    rateLimitPerMinute: number
+    /** Thread bundles each client may fetch per minute (as result bundles, EXPORT_RATE_LIMIT_PER_MINUTE). */
+    exportRateLimitPerMinute: number
+  },
 ) {
   const writeLimit = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } }
+  const exportLimit = { rateLimit: { max: exportRateLimitPerMinute, timeWindow: '1 minute' } }
   const write = { bodyLimit: MESSAGE_BODY_LIMIT, config: writeLimit }
   const api = app.withTypeProvider<ApiTypeProvider>()
   const tags = ['discussion']
@@ -205,14 +218,27 @@ export async function discussionRoutes(
   api.get(
     '/api/threads/:id/bundle',
     {
+      config: exportLimit,
       schema: {
-        summary: 'A thread’s bundle: its signed messages, keys and log entries, for the recount',
+        summary: 'A thread’s bundle: its signed messages, keys and log entries, for the recount (streamed)',
         tags,
         params: threadId,
-        response: { 200: threadBundleSchema, ...errorAnswers },
+        response: {
+          200: { content: { 'application/json': { schema: threadBundleSchema } } },
+          ...errorAnswers,
+        },
       },
     },
-    async (request) => threadBundle(deps, request.params.id),
+    async (request, reply) => {
+      const thread = await bundledThread(deps, request.params.id)
+      // Byte mode: the next page is read only once what the stream holds (64 KiB) has gone out.
+      const body = Readable.from(threadBundleJson(deps, thread), {
+        objectMode: false,
+        highWaterMark: 64 * 1024,
+      })
+      // A stream, which no serializer sees: the recount checks what it reads (schema above).
+      return reply.type('application/json; charset=utf-8').send(body as never)
+    },
   )
 
   api.post(

@@ -11,11 +11,11 @@ import { postingProblem } from './policy.ts'
 
 export type ThreadRow = typeof threads.$inferSelect
 
-export const unknownThread = () =>
+const unknownThread = () =>
   new ApiError(404, 'unknown_thread', 'There is no proposal or topic with this id to discuss.')
 
 /** A thread's row; a proposal's before its first message is its row to be (nothing stored). */
-export async function findThread(db: Db | Tx, id: string): Promise<ThreadRow | undefined> {
+async function findThread(db: Db | Tx, id: string): Promise<ThreadRow | undefined> {
   const [row] = await db.select().from(threads).where(eq(threads.id, id))
   if (row) return row
   const [proposal] = await db

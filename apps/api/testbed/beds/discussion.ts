@@ -48,7 +48,7 @@ import { signInOnApp } from '../sign-in.ts'
 import { demoDomain, member, nowSeconds, signProposal } from '../signers.ts'
 import { jsonHeaders, ORIGIN, startTestbed, stopTestbed, testApp } from '../test-app.ts'
 
-export const DAO_NAME = 'Guildhall Discussion Test DAO'
+const DAO_NAME = 'Guildhall Discussion Test DAO'
 // The demo DAO (packages/devchain/src/demo-dao.ts): Ada, Ben and Cleo hold tokens and vote; Iris holds nothing.
 export const ada = member(1)
 export const ben = member(2)
@@ -56,12 +56,12 @@ export const cleo = member(3)
 export const iris = member(9)
 
 export let anvil: AnvilInstance
-export let deployment: DemoDeployment
+let deployment: DemoDeployment
 export let database: TestDatabase
 export let app: FastifyInstance
 export let domain: ReturnType<typeof demoDomain>
 export let safes: SafeDeployment
-export let snapshot: number
+let snapshot: number
 /** Session cookies of the members signed in at the start. */
 export const cookies = new Map<Address, string>()
 

@@ -12,21 +12,12 @@ import { type GovernanceDomain, signedText, unixSeconds } from '../governance/me
 import { durationInWords, GOVERNANCE_LIMITS } from '../governance/rules.ts'
 import { bytes32Schema, checksummedAddressSchema, signatureSchema } from '../primitives.ts'
 import { z } from '../zod.ts'
+import { DISCUSSION_LIMITS, REACTIONS, type Reaction } from './limits.ts'
 
-/** Limits of every field; the forms state the same numbers. */
-export const DISCUSSION_LIMITS = {
-  bodyMaxChars: 10_000,
-  titleMaxChars: 200,
-  reasonMaxChars: 500,
-  /** A top-level comment has depth 0, a reply its parent's depth + 1. */
-  depthMax: 3,
-  mentionsMax: 20,
-  keyLifetimeMaxSeconds: 30 * 86_400,
-} as const
+// The limits and the reactions live in a module of their own, which imports nothing: the public config (on
+// the first page) names them without bringing these schemas with it.
+export { DISCUSSION_LIMITS, REACTIONS, type Reaction } from './limits.ts'
 
-/** The fixed set of reactions, as signed; the emoji is only how they are shown. */
-export const REACTIONS = ['thumbs-up', 'heart', 'party', 'laugh', 'thinking', 'eyes'] as const
-export type Reaction = (typeof REACTIONS)[number]
 export const REACTION_EMOJI: Record<Reaction, string> = {
   'thumbs-up': '👍',
   heart: '❤️',

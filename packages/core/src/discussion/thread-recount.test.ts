@@ -134,20 +134,32 @@ describe('recountThread', () => {
     ])
   })
 
-  test('behavior: a log entry whose hash does not match its fields is reported with its seq', async () => {
+  test('behavior: a log entry whose hash does not match its fields is reported with its seq; re-hashed, it no longer logs its message nor links to the entry after it', async () => {
     const { bundle, ids } = await sampleThread()
     const reply = messageOf(bundle, ids.reply)
+    const edit = messageOf(bundle, ids.edit)
     reply.log = { ...reply.log, signature: `0x${'00'.repeat(65)}` }
     const report = await recountThread(bundle, { client })
-    expect(report.problems[0]).toBe(
+    // The reply is then not in the thread: its reactions and withdrawal no longer fit, nor what is published.
+    const unreplied = [
+      `Reaction ${short(ids.heartOn)} reacts to something that is not in the thread.`,
+      `Reaction ${short(ids.heartOff)} reacts to something that is not in the thread.`,
+      `Withdrawal ${short(ids.withdrawal)} withdraws a comment that is not in the thread.`,
+      `Comment ${short(ids.reply)} is published, but no valid signed message in the log makes it.`,
+    ]
+    expect(report.problems).toEqual([
       `Log entry ${reply.log.seq} (comment ${short(ids.reply)}) does not hash to its stored hash.`,
-    )
-    // Re-hashed to hide the change, it no longer logs the comment's signature.
+      ...unreplied,
+    ])
     reply.log = { ...reply.log, hash: logEntryHash(reply.log) }
     const rehashed = await recountThread(bundle, { client })
-    expect(rehashed.problems[0]).toBe(
+    expect(edit.log.seq).toBe(reply.log.seq + 1)
+    expect(rehashed.problems).toEqual([
       `Comment ${short(ids.reply)} differs from its log entry ${reply.log.seq} (kind, id or signature).`,
-    )
+      ...unreplied.slice(0, 3),
+      `Log entry ${edit.log.seq} does not link to entry ${reply.log.seq} before it.`,
+      unreplied[3],
+    ])
   })
 
   test('behavior: a key’s authorisation altered to add a scope is reported, and the messages its key signed no longer verify', async () => {

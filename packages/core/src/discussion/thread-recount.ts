@@ -380,7 +380,21 @@ export async function recountThread(
     }
   }
 
-  // 4. The published state against the recomputed one.
+  // 4. The log entries the bundle carries that are neighbours in the log must link (the rest of the log is
+  // not in a thread's bundle).
+  const entries = [
+    ...keys.map((key) => key.log),
+    ...revocations.map((revocation) => revocation.log),
+    ...(thread.topic ? [thread.topic.log] : []),
+    ...messages.map((message) => message.log),
+  ].sort((a, b) => a.seq - b.seq)
+  for (const [index, entry] of entries.entries()) {
+    const before = entries[index - 1]
+    if (before?.seq === entry.seq - 1 && entry.prevHash !== before.hash)
+      problems.push(`Log entry ${entry.seq} does not link to entry ${before.seq} before it.`)
+  }
+
+  // 5. The published state against the recomputed one.
   const shown = new Map(published.comments.map((comment) => [comment.id.toLowerCase() as Hex, comment]))
   for (const [id, comment] of comments) {
     const label = labelOf('comment', id)

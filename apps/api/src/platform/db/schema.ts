@@ -263,6 +263,8 @@ export const votes = pgTable(
     index('votes_proposal_idx').on(table.proposalId),
     // A proposal's votes with a reason: its thread's vote cards (discussion/thread-items.ts, ADR 053).
     index('votes_with_reason_idx').on(table.proposalId).where(sql`${table.message}->>'reason' <> ''`),
+    // A voter's votes on a proposal: whether a vote card is a re-vote, one seek per card.
+    index('votes_by_voter_idx').on(table.proposalId, table.voter),
   ],
 )
 

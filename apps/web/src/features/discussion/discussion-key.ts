@@ -65,7 +65,7 @@ export function forgetKey(chainId: number, member: Address, key?: Address) {
 const DEAD_KEY_CODES = new Set(['key_unknown', 'key_expired', 'key_revoked', 'key_scope'])
 
 /** The DiscussionKey message for a new key: every scope, for the longest time the server allows. */
-export function newKeyMessage(member: Address, key: Address, now = nowSeconds()): DiscussionKeyMessage {
+function newKeyMessage(member: Address, key: Address, now = nowSeconds()): DiscussionKeyMessage {
   return {
     member,
     key,

@@ -17,7 +17,7 @@ const count = new Intl.NumberFormat('en-US')
 /** /discussions: topics (ideas before they are proposals), latest activity first, by category. */
 export function DiscussionsPage() {
   const config = usePublicConfig()
-  const categories = config.discussion?.categories ?? []
+  const { categories } = config.discussion
   const [category, setCategory] = useState<string>()
   const [writing, setWriting] = useState(false)
   const topics = useTopics(category)

@@ -14,6 +14,7 @@ import './discussion.css'
 import { useModerate } from './queries/comment-actions.ts'
 import { useLiveThread } from './queries/live.ts'
 import { useMarkSeen, useThread, useThreadItems } from './queries/thread.ts'
+import { VerifyThread } from './verify-thread.tsx'
 import { VoteCard } from './vote-card.tsx'
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
@@ -29,7 +30,7 @@ export function Thread({ threadId }: { threadId: Hex }) {
   const gate = useSessionGate()
   const { address } = useDaoChain()
   const config = usePublicConfig()
-  const moderators = config.discussion?.moderators ?? []
+  const { moderators } = config.discussion
   const signedIn = gate === 'open' && address !== undefined
   const viewer: Viewer = {
     member: signedIn ? address : undefined,
@@ -50,6 +51,7 @@ export function Thread({ threadId }: { threadId: Hex }) {
     <section className="card thread" id="discussion" aria-labelledby="discussion-heading">
       <header className="thread-header">
         <h2 id="discussion-heading">Discussion{thread.data ? ` (${thread.data.commentCount})` : ''}</h2>
+        <VerifyThread threadId={threadId} />
       </header>
       {thread.data?.topic ? (
         <p className="muted">

@@ -24,7 +24,7 @@ export function useTopics(category: string | undefined) {
 }
 
 /** GET /api/discussion/topics/:id. */
-export const topicQueryOptions = (id: string) =>
+const topicQueryOptions = (id: string) =>
   queryOptions({
     queryKey: discussionKeys.topic(id),
     queryFn: () => apiGet(`/api/discussion/topics/${id}`, topicJsonSchema),
