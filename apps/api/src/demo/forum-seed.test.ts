@@ -27,6 +27,7 @@ import { testSettings } from '../../testbed/test-app.ts'
 import { bundledThread, threadBundleJson } from '../discussion/bundle.ts'
 import type { DiscussionDeps } from '../discussion/deps.ts'
 import { threadItems } from '../discussion/thread-items.ts'
+import { listTopics } from '../discussion/topics.ts'
 import { ProposalReads } from '../governance/proposal-reads.ts'
 import {
   comments,
@@ -170,6 +171,16 @@ test('behavior: the demo starts with a living forum: a topic in each category, t
     moderators: [cleo],
     signedIn: async () => undefined,
   }
+  // The topics list (what `npm start`'s CI probe reads): every topic, the proposed one marked.
+  const listed = await listTopics(deps, { limit: 20 })
+  expect(listed.items.map((topic) => [topic.title, topic.proposal?.title ?? null]).sort()).toEqual(
+    [
+      ['A rotating chair for the monthly call', null],
+      ['How is voting power counted when I delegate?', null],
+      ['Introduce yourself', null],
+      ['Rotate one treasury signer every year', 'Renew the treasury multisig signers'],
+    ].sort(),
+  )
   const threadIds = (await db.select({ id: threads.id }).from(threads)).map((row) => row.id)
   expect(threadIds).toHaveLength(4 + topicRows.length)
   for (const id of threadIds) {
