@@ -10,12 +10,15 @@
 //   scale       100,000 signed votes on one proposal, 100,000 holders: reads, votes under load, exports.
 //   treasury    a treasury Safe with 100,000 token transfers: index catch-up, history reads, the Treasury page
 //               against a 100-transfer treasury's, and its JS only on its page.
+//   discussion  a proposal thread of 10,000 signed comments: its first page's size and p99 at 50 readers,
+//               comments posted per second, the proposal page against a 10-comment thread's.
 // With no section named, every section runs. Builds go under bench-results/ (web-dist, reference/*), so a
 // rebuild of apps/web/dist meanwhile (e2e runs) cannot change the files under measurement; `--no-build`
 // reuses the previous bench builds. `--check` exits 1 when a budget line misses.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { findChromium } from '../e2e/support/chromium.ts'
+import { discussionSection } from './bench/discussion/section.ts'
 import { governanceSection } from './bench/governance/section.ts'
 import { benchContext, type Section } from './bench/harness/context.ts'
 import { benchJsonSchema } from './bench/harness/schema.ts'
@@ -38,6 +41,7 @@ const SECTIONS: Record<string, Section> = {
   names: namesSection,
   scale: scaleSection,
   treasury: treasurySection,
+  discussion: discussionSection,
 }
 
 /** The run's undo steps (the harness's); nothing to undo before the context exists. */

@@ -90,6 +90,9 @@ async function main() {
       console.log(
         `  demo     ${seeded} proposals with signed votes from Ada, Ben and Cleo, two with payments for the treasury Safe`,
       )
+      console.log(
+        '  forum    topics in each category and threads on the proposals, every message signed; Cleo moderates',
+      )
     }
     console.log(
       `  treasury 2-of-3 Safe ${treasury.safe.address} (Ada, Ben, Cleo): ETH, GHD and USDG ${treasury.usdg}`,

@@ -29,6 +29,7 @@ const PAGES = [
   { path: '/account/sessions', heading: 'Your sessions' },
   { path: '/no-such-page', heading: 'Page not found' },
   { path: '/glossary', heading: 'Glossary' },
+  { path: '/moderation', heading: 'Moderation' },
 ]
 
 /**

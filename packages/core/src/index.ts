@@ -21,6 +21,8 @@ export type {
   DiscussionKeyJson,
   DiscussionPageQuery,
   ModerationActionJson,
+  ModerationActionList,
+  ModerationActionListItem,
   ThreadItem,
   ThreadJson,
   ThreadPage,

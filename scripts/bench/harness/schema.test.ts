@@ -9,6 +9,7 @@ describe('docs/bench.json (the figures in docs/benchmarks.md)', () => {
   test('has the shape the bench writes, with every section', () => {
     const json = benchJsonSchema.parse(JSON.parse(readFileSync(committed, 'utf8')))
     expect(Object.keys(json.sections).sort()).toEqual([
+      'discussion',
       'governance',
       'lighthouse',
       'names',
@@ -27,7 +28,8 @@ describe('docs/bench.json (the figures in docs/benchmarks.md)', () => {
         json.governance &&
         json.names &&
         json.scale &&
-        json.treasury,
+        json.treasury &&
+        json.discussion,
     ).toBeTruthy()
   })
 

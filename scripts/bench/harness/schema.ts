@@ -305,6 +305,60 @@ const treasuryResult = z.object({
 })
 export type TreasuryBenchResult = z.infer<typeof treasuryResult>
 
+/** The discussion section (issue 24): a proposal's thread of 10,000 comments beside one of 10. */
+const discussionResult = z.object({
+  comments: z.number().int(),
+  smallComments: z.number().int(),
+  /** The bench's own work before any timing: the comments' and posts' signatures. */
+  setupSeconds: z.object({ signing: z.number() }),
+  /** The machine's 1-minute load average when the section started and ended (the figures are timings). */
+  loadAverage: z.object({ start: z.number(), end: z.number() }),
+  databases: z.array(
+    z.union([
+      z.object({
+        database: z.string(),
+        /** The bulk seed of the large and small threads (keys, comments, versions, log entries). */
+        seedSeconds: z.number(),
+        firstPage: z.object({
+          items: z.number().int(),
+          bytes: z.number().int(),
+          gzipBytes: z.number().int(),
+          readers: z.object({
+            concurrency: z.number().int(),
+            requests: z.number().int(),
+            latencyMs: latency,
+            errors: z.number().int(),
+            /** The API process's CPU milliseconds per read over the timed reads (PostgreSQL's own not counted). */
+            cpuMsPerRequest: z.number(),
+          }),
+        }),
+        /** Comments POSTed over HTTP by signed-in members with their authorised keys. */
+        posting: z.object({
+          comments: z.number().int(),
+          concurrency: z.number().int(),
+          commentsPerSecond: z.number(),
+          latencyMs: latency,
+          /** Answers other than 201 (or no answer), and the first of them: a rate of refusals is no figure. */
+          errors: z.number().int(),
+          /** The API process's CPU milliseconds per comment over the posts (PostgreSQL's own not counted). */
+          cpuMsPerComment: z.number(),
+          firstError: z.string().optional(),
+        }),
+      }),
+      z.object({ database: z.string(), skipped: z.string() }),
+    ]),
+  ),
+  /** The proposal page until its thread shows, on PGlite (as `npm start` runs). */
+  browser: z.object({
+    database: z.string(),
+    pageLoads: z.array(
+      z.object({ profile: z.enum(['desktop', 'phone']), comments: z.number().int(), shownMs: spread }),
+    ),
+    failures: z.array(z.string()),
+  }),
+})
+export type DiscussionBenchResult = z.infer<typeof discussionResult>
+
 export const benchJsonSchema = z.object({
   date: z.string(),
   chromium: z.string().optional(),
@@ -362,4 +416,5 @@ export const benchJsonSchema = z.object({
     })
     .optional(),
   treasury: treasuryResult.optional(),
+  discussion: discussionResult.optional(),
 })

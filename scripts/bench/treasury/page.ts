@@ -2,8 +2,8 @@
 // harness's desktop and phone profiles, a fresh context each, the two treasuries' pages interleaved so a
 // burst of load from elsewhere hits both alike), and which JS the Overview and the Treasury page load.
 import { join } from 'node:path'
-import type { Browser, BrowserContext } from 'playwright-core'
-import { applyThrottle, PROFILES, type Profile } from '../harness/browser.ts'
+import type { Browser } from 'playwright-core'
+import { loadUntilShown, PROFILES, shownProbe } from '../harness/browser.ts'
 import { chunksFrom, sizeOf } from '../harness/bundle.ts'
 import type { TreasuryBenchResult } from '../harness/schema.ts'
 import { spread } from '../harness/stats.ts'
@@ -11,62 +11,14 @@ import { spread } from '../harness/stats.ts'
 const LOADS_PER_PROFILE = 5
 const LOAD_TIMEOUT_MS = 60_000
 
-/**
- * What "shown" means: an asset row, the history's first row and the balance chart each have a box. Checked on
- * every DOM mutation by a script that runs before any of the page's.
- */
+/** What "shown" means: an asset row, the history's first row and the balance chart each have a box. */
 const TREASURY_READY_SELECTORS = [
   '[data-testid="treasury-asset"]',
   '[data-testid="treasury-history"] [data-testid="treasury-row"]',
   '[data-testid="treasury-balance-chart"] svg',
 ]
 
-const readyProbe = (selectors: string[]) => `(() => {
-  window.__treasuryAt = null;
-  const selectors = ${JSON.stringify(selectors)};
-  const shown = (selector) => {
-    const element = document.querySelector(selector);
-    return element !== null && element.getBoundingClientRect().width > 0;
-  };
-  const check = () => {
-    if (window.__treasuryAt === null && selectors.every(shown)) window.__treasuryAt = performance.now();
-  };
-  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-})();`
-
 type TreasuryPageLoad = TreasuryBenchResult['browser']['pageLoads'][number]
-
-/** Loads `url` in a new page of `context` until the probe reports; the ms since navigation start. */
-async function loadUntilShown(
-  context: BrowserContext,
-  profile: Profile,
-  url: string,
-  failure: string,
-): Promise<number> {
-  const page = await context.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(String(error)))
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text())
-  })
-  await page.addInitScript({ content: readyProbe(TREASURY_READY_SELECTORS) })
-  await applyThrottle(await context.newCDPSession(page), profile.throttle)
-  await page.goto(url, { waitUntil: 'commit' })
-  const deadline = Date.now() + LOAD_TIMEOUT_MS
-  for (;;) {
-    // undefined until the probe runs (the document is only committed), null until the page shows.
-    const at = (await page.evaluate('window.__treasuryAt')) as number | null | undefined
-    if (typeof at === 'number') return Math.round(at)
-    if (Date.now() > deadline) {
-      await page.screenshot({ path: failure }).catch(() => undefined)
-      throw new Error(
-        `${url}: the treasury did not show within ${LOAD_TIMEOUT_MS / 1000} s (screenshot: ${failure}; errors in the page: ${errors.slice(0, 5).join(' | ') || 'none'})`,
-      )
-    }
-    // Short evaluations, as the other sections' probes: a pending waitForFunction holds the page's bindings.
-    await new Promise((done) => setTimeout(done, 50))
-  }
-}
 
 /** Cold loads of each treasury's page (`pages`: transfers → URL) on every profile, interleaved. */
 export async function treasuryLoads(
@@ -82,7 +34,7 @@ export async function treasuryLoads(
         const context = await browser.newContext({ ...profile.context, locale: 'en-US' })
         try {
           const failure = join(failureDir, `failed-treasury-${profile.name}-${transfers}.png`)
-          samples[p]?.push(await loadUntilShown(context, profile, url, failure))
+          samples[p]?.push(await loadUntilShown(context, profile, url, TREASURY_READY_SELECTORS, failure))
         } finally {
           await context.close()
         }
@@ -121,12 +73,12 @@ async function jsLoaded(browser: Browser, url: string, ready: 'connect' | 'treas
       if (at.origin === origin && at.pathname.endsWith('.js')) scripts.add(at.pathname.slice(1))
     })
     const page = await context.newPage()
-    await page.addInitScript({ content: readyProbe(TREASURY_READY_SELECTORS) })
+    await page.addInitScript({ content: shownProbe(TREASURY_READY_SELECTORS) })
     await page.goto(url, { waitUntil: 'commit' })
     const deadline = Date.now() + LOAD_TIMEOUT_MS
     if (ready === 'connect')
       await page.locator('[data-testid="rk-connect-button"]').first().waitFor({ timeout: LOAD_TIMEOUT_MS })
-    while (ready === 'treasury' && typeof (await page.evaluate('window.__treasuryAt')) !== 'number') {
+    while (ready === 'treasury' && typeof (await page.evaluate('window.__shownAt')) !== 'number') {
       if (Date.now() > deadline) throw new Error(`${url}: the treasury did not show`)
       await new Promise((done) => setTimeout(done, 50))
     }

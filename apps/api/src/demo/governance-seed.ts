@@ -42,6 +42,7 @@ import type { Database } from '../platform/db/client.ts'
 import { proposals } from '../platform/db/schema.ts'
 import type { Settings } from '../settings/env.ts'
 import { TokenIndex } from '../token/token-index.ts'
+import { seedDemoThreads, seedDemoTopics } from './forum-seed.ts'
 
 const HOUR = 3_600
 const DAY = 24 * HOUR
@@ -255,6 +256,7 @@ export async function seedDemoGovernance({
   rules,
   categories = [],
   treasury = null,
+  topicLinks = new Map(),
 }: {
   database: Database
   client: PublicClient
@@ -265,6 +267,8 @@ export async function seedDemoGovernance({
   categories?: readonly string[]
   /** The demo treasury and its execution settings; null: no proposal with actions. */
   treasury?: (DemoTreasuryTarget & { delaySeconds: number; expirySeconds: number }) | null
+  /** A line a proposal's body ends with, by its title: the link to the topic it came from. */
+  topicLinks?: ReadonlyMap<string, string>
 }): Promise<number> {
   if ((await database.db.select({ id: proposals.id }).from(proposals).limit(1)).length > 0) return 0
   await tokenIndex.syncOnce()
@@ -290,10 +294,11 @@ export async function seedDemoGovernance({
     version2?: Pick<ProposalMessageV2, 'version' | 'category' | 'changesSafeSettings' | 'actions'>,
   ) => {
     const start = now + seed.start
+    const link = topicLinks.get(seed.title)
     const v1: ProposalMessageV1 = {
       author: seed.author.address,
       title: seed.title,
-      body: seed.body,
+      body: link ? `${seed.body}\n\n${link}` : seed.body,
       kind: seed.kind,
       choices: seed.kind === 'basic' ? [...BASIC_CHOICES] : (seed.choices ?? []),
       start,
@@ -350,8 +355,9 @@ export async function seedDemoGovernance({
 }
 
 /**
- * Seeds the demo governance history into the server's `database` if it has none (see seedDemoGovernance),
- * with the treasury's proposals when the demo has its treasury.
+ * Seeds the demo governance history and its forum into the server's `database` if it has none (see
+ * seedDemoGovernance and forum-seed.ts), with the treasury's proposals when the demo has its treasury.
+ * Returns how many proposals were created.
  */
 export async function seedDemoDatabase(
   settings: Settings,
@@ -362,20 +368,45 @@ export async function seedDemoDatabase(
   const chain = settings.chains[0]
   if (!token || !chain) return 0
   const client = createPublicClient({ transport: http(chain.upstreamRpcUrl) }) as PublicClient
-  return seedDemoGovernance({
+  const tokenIndex = new TokenIndex({
+    db: database.db,
+    client,
+    chainId: chain.id,
+    token: token.address,
+    fromBlock: settings.tokenDeployBlock,
+    confirmations: settings.tokenIndexConfirmations,
+  })
+  const domain = governanceDomain({ chainId: token.chainId, token: token.address })
+  const forum = {
+    governance: {
+      database,
+      client,
+      tokenIndex,
+      domain,
+      rules: settings.publicConfig.governance,
+      snapshotMaxAgeBlocks: DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
+      categories: settings.publicConfig.proposalCategories,
+      treasury: treasury && { safe: treasury.safe },
+      now: () => new Date(),
+      reads: new ProposalReads(),
+    },
+    categories: settings.discussion.categories,
+  }
+  // The posting policy reads the members' tokens from the index: indexed before the first topic.
+  await tokenIndex.syncOnce()
+  const now = Math.floor(Date.now() / 1000)
+  const topicLinks = await seedDemoTopics(forum, { now, appUrl: settings.publicConfig.appUrl })
+  const seeded = await seedDemoGovernance({
     database,
     client,
-    tokenIndex: new TokenIndex({
-      db: database.db,
-      client,
-      chainId: chain.id,
-      token: token.address,
-      fromBlock: settings.tokenDeployBlock,
-      confirmations: settings.tokenIndexConfirmations,
-    }),
-    domain: governanceDomain({ chainId: token.chainId, token: token.address }),
+    tokenIndex,
+    domain,
     rules: settings.publicConfig.governance,
     categories: settings.publicConfig.proposalCategories,
     treasury: treasury && { ...treasury, ...settings.execution },
+    topicLinks,
   })
+  // The threads once, with the topics (seeded just now or never).
+  if (topicLinks.size > 0) await seedDemoThreads(forum)
+  return seeded
 }

@@ -1,3 +1,4 @@
+import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import type { NameService } from '@guildhall/devchain/name-service'
 import type { DemoTreasury } from '@guildhall/devchain/safe'
@@ -89,4 +90,11 @@ test('behavior: the demo’s treasury settings come from its deployment: the Saf
     parseEnv(demoEnv({ anvilUrl: 'http://127.0.0.1:8545', deployment, webDist: '/nonexistent', env: {} }))
       .treasury,
   ).toBeNull()
+})
+
+test('behavior: Cleo moderates the demo’s forum unless MODERATORS says otherwise', () => {
+  const demo = (env: Record<string, string>) =>
+    parseEnv(demoEnv({ anvilUrl: 'http://127.0.0.1:8545', deployment, webDist: '/nonexistent', env }))
+  expect(demo({}).moderation.moderators).toEqual([anvilAccounts[3]?.address])
+  expect(demo({ MODERATORS: '' }).moderation.moderators).toEqual([])
 })

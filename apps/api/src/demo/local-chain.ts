@@ -125,6 +125,8 @@ export function demoEnv({
     LOG_LEVEL: 'warn',
     // A minute to object to a passed proposal before it can be queued for the Safe, rather than a day.
     EXECUTION_DELAY_SECONDS: '60',
+    // Cleo moderates the demo's forum (the seed's hidden comment is hers).
+    MODERATORS: anvilAccounts[3]?.address,
     ...env,
     ...chainEnv(anvilUrl, deployment, treasury),
     ...(nameService && nameServiceEnv(nameService)),

@@ -3,6 +3,7 @@
 import type { GovernanceDeps } from '../governance/deps.ts'
 import type { Area, AreaContext } from '../platform/area.ts'
 import type { DiscussionDeps } from './deps.ts'
+import { moderationRoutes } from './moderation-routes.ts'
 import { discussionRoutes } from './routes.ts'
 
 /** Threads need governance (the log, proposals) and sign-in (every write is a signed-in member's). */
@@ -14,15 +15,21 @@ export function discussionArea(
     governance,
     categories: settings.discussion.categories,
     posters: settings.discussion.posters,
-    moderators: [],
+    moderators: settings.moderation.moderators,
     signedIn,
   }
   return {
-    plugin: (app) =>
-      discussionRoutes(app, {
+    plugin: async (app) => {
+      const rateLimitPerMinute = settings.discussion.rateLimitPerMinute
+      await discussionRoutes(app, {
         deps,
-        rateLimitPerMinute: settings.discussion.rateLimitPerMinute,
+        rateLimitPerMinute,
         exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
-      }),
+      })
+      await moderationRoutes(app, {
+        deps: { ...deps, flagsToHide: settings.moderation.flagsToHide },
+        rateLimitPerMinute,
+      })
+    },
   }
 }

@@ -6,8 +6,11 @@ import type { Db } from '../platform/db/client.ts'
 import { memberStats } from '../platform/db/schema.ts'
 import type { DiscussionDeps } from './deps.ts'
 
-/** An account's voting power and tokens at the token index's latest block (zeros without a row). */
-async function stakeOf(db: Db, address: Address): Promise<{ votes: bigint; balance: bigint }> {
+/**
+ * An account's voting power and tokens at the token index's latest block (zeros without a row); a flag's
+ * weight too (moderation.ts).
+ */
+export async function stakeOf(db: Db, address: Address): Promise<{ votes: bigint; balance: bigint }> {
   const [row] = await db
     .select({ votes: memberStats.votes, balance: memberStats.balance })
     .from(memberStats)

@@ -1,10 +1,11 @@
 // The server's settings, read from its environment once at start (README, Configuration). The variables
-// and their checks are in variables.ts (with limits.ts, name-service.ts and treasury.ts); the chains and the public
+// and their checks are in variables.ts (with limits.ts, name-service.ts, treasury.ts and moderation.ts); the chains and the public
 // config the web app learns are built in chains.ts and public-config.ts.
 import { type DiscussionPosters, formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import type { z } from 'zod'
 import { type ChainSettings, chainProblems, chainSettings } from './chains.ts'
 import { timeoutProblems } from './limits.ts'
+import { type ModerationSettings, moderationSettings } from './moderation.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
 import { type TreasurySettings, treasuryProblems, treasurySettings } from './treasury.ts'
 import { envSchema } from './variables.ts'
@@ -43,6 +44,8 @@ export interface Settings {
   treasury: TreasurySettings | null
   /** Threads and topics (ADR 053): a topic's categories, who may post, writes per client and minute. */
   discussion: { categories: string[]; posters: DiscussionPosters; rateLimitPerMinute: number }
+  /** Moderators and the flags that hide a comment (ADR 054). */
+  moderation: ModerationSettings
 }
 
 export class EnvError extends Error {
@@ -109,5 +112,6 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       posters: e.DISCUSSION_POSTERS,
       rateLimitPerMinute: e.DISCUSSION_RATE_LIMIT_PER_MINUTE,
     },
+    moderation: moderationSettings(e),
   }
 }

@@ -49,8 +49,7 @@ export function publicConfigOf(
       posters: e.DISCUSSION_POSTERS,
       limits: { ...DISCUSSION_LIMITS },
       reactions: [...REACTIONS],
-      // MODERATORS: the moderation part's setting.
-      moderators: [],
+      moderators: e.MODERATORS,
     },
     signIn: e.SIGN_IN === 'on',
     devWallet: devWallet ? { accounts: devWalletAccounts } : null,

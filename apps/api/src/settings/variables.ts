@@ -17,6 +17,7 @@ import { csv } from './csv.ts'
 import { discussionVariables } from './discussion.ts'
 import { executionVariables } from './execution.ts'
 import { limitVariables } from './limits.ts'
+import { moderationVariables } from './moderation.ts'
 import { nameServiceVariables } from './name-service.ts'
 import { treasuryVariables } from './treasury.ts'
 
@@ -94,6 +95,7 @@ export const envSchema = z.object({
   ...executionVariables.shape,
   ...discussionVariables.shape,
   ...treasuryVariables.shape,
+  ...moderationVariables.shape,
 })
 
 /** The environment once every variable is valid. */

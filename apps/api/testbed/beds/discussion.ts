@@ -213,8 +213,8 @@ export async function storedCounts() {
   }
 }
 
-/** Starts the bed before the file's tests and stops it after them. */
-export function useDiscussionBed() {
+/** Starts the bed before the file's tests and stops it after them; `env` adds settings (MODERATORS, say). */
+export function useDiscussionBed(env: Record<string, string> = {}) {
   beforeAll(async () => {
     ;({ anvil, deployment, database } = await startTestbed())
     safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
@@ -233,6 +233,7 @@ export function useDiscussionBed() {
           AUTH_RATE_LIMIT_PER_MINUTE: '100000',
           DISCUSSION_RATE_LIMIT_PER_MINUTE: '100000',
           EXPORT_RATE_LIMIT_PER_MINUTE: '100000',
+          ...env,
         },
       },
     )

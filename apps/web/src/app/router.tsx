@@ -37,6 +37,10 @@ const treasury = preloadable(
   () => import('../features/treasury/treasury-page.tsx'),
   (m) => m.TreasuryPage,
 )
+const moderation = preloadable(
+  () => import('../features/moderation/moderation-page.tsx'),
+  (m) => m.ModerationPage,
+)
 const sessions = preloadable(
   () => import('./routes/sessions-page.tsx'),
   (m) => m.SessionsRoutePage,
@@ -70,6 +74,7 @@ const LAZY_PAGES: Array<[path: string, start: PageStart]> = [
   ['/members', members.load],
   ['/members/:address', member.load],
   ['/treasury', treasury.load],
+  ['/moderation', moderation.load],
   ['/account/sessions', sessions.load],
   ['/glossary', glossary.load],
 ]
@@ -109,6 +114,7 @@ export function AppRouter() {
           <Route path="members" element={<Preloaded code={members} props={{}} />} />
           <Route path="members/:address" element={<Preloaded code={member} props={{}} />} />
           <Route path="treasury" element={<Preloaded code={treasury} props={{}} />} />
+          <Route path="moderation" element={<Preloaded code={moderation} props={{}} />} />
           <Route path="account/sessions" element={<Preloaded code={sessions} props={{}} />} />
           <Route path="glossary" element={<Preloaded code={glossary} props={{}} />} />
           <Route path="*" element={<NotFoundPage />} />

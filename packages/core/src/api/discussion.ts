@@ -201,8 +201,17 @@ const moderationActionJsonSchema = z.strictObject({
 export type ModerationActionJson = z.infer<typeof moderationActionJsonSchema>
 /** POST /api/moderation (201). */
 export const moderationActionResponseSchema = z.strictObject({ action: moderationActionJsonSchema })
+/** An action on the public list, with what a link to its comment or thread needs. */
+const moderationActionListItemSchema = z.extend(moderationActionJsonSchema, {
+  /** The thread's page: a proposal's (/proposals/:id) or a topic's (/discussions/:id). */
+  threadKind: z.enum(['proposal', 'topic']),
+  /** The proposal's or the topic's title. */
+  threadTitle: z.string(),
+})
+export type ModerationActionListItem = z.infer<typeof moderationActionListItemSchema>
 /** GET /api/moderation: newest first. */
 export const moderationActionListSchema = z.strictObject({
-  items: z.array(moderationActionJsonSchema),
+  items: z.array(moderationActionListItemSchema),
   next: z.nullable(cursorSchema),
 })
+export type ModerationActionList = z.infer<typeof moderationActionListSchema>

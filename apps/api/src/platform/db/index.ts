@@ -1,4 +1,16 @@
 // @guildhall/api/database: the database from outside this package (the operator's checks, the bench, the
 // cluster): open and migrate it, and the tables a script reads or seeds.
 export { type Database, openDatabase, poolSettings } from './client.ts'
-export { ballots, governanceLog, memberStats, proposals, proposalTallies, votes } from './schema.ts'
+export {
+  ballots,
+  comments,
+  commentVersions,
+  discussionKeys,
+  discussionMessages,
+  governanceLog,
+  memberStats,
+  proposals,
+  proposalTallies,
+  threads,
+  votes,
+} from './schema.ts'

@@ -3,6 +3,7 @@
 import type {
   DelegateStatementMessage,
   LogEntryKind,
+  ModerationActionJson,
   ProposalMessage,
   SafeTransactionJson,
   VoteMessage,
@@ -338,7 +339,8 @@ export const governanceLog = pgTable(
   {
     seq: bigint('seq', { mode: 'number' }).primaryKey(),
     kind: text('kind').$type<LogEntryKind>().notNull(),
-    messageId: text('message_id').notNull().unique('governance_log_message_id_unique'),
+    /** Unique with `kind`: a takedown's entry names the message it removed the text of (ADR 054). */
+    messageId: text('message_id').notNull(),
     /**
      * The proposal the message belongs to (its own id for a proposal), for a proposal's export bundle; null
      * for a statement, which belongs to none.
@@ -349,8 +351,12 @@ export const governanceLog = pgTable(
     hash: text('hash').notNull(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
-  // A proposal's entries in order (the bundle's pages, its vote count): a seek, not a sort of all of them.
-  (table) => [index('governance_log_proposal_seq_idx').on(table.proposalId, table.seq)],
+  (table) => [
+    // A proposal's entries in order (the bundle's pages, its vote count): a seek, not a sort of all of them.
+    index('governance_log_proposal_seq_idx').on(table.proposalId, table.seq),
+    // Each message is logged once, and at most once taken down; a lookup by message id seeks its first column.
+    uniqueIndex('governance_log_message_kind_unique').on(table.messageId, table.kind),
+  ],
 )
 
 // Execution (ADR 051): the Safe transactions the app queued for passed proposals, and the owners' signatures.
@@ -757,4 +763,31 @@ export const threadVisits = pgTable(
     seq: bigint('seq', { mode: 'number' }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.member, table.threadId] })],
+)
+
+// Moderation (issue 24, ADR 054; part `moderation`): the public log of moderation actions.
+
+/**
+ * Every moderation action, one per log entry: a moderator's signed hide, unhide, lock or unlock (its
+ * `Moderation` message), a hide by members' flags (the flag that reached the threshold) and an operator's
+ * takedown. `GET /api/moderation` pages it newest first on the primary key.
+ */
+export const moderationActions = pgTable(
+  'moderation_actions',
+  {
+    logSeq: bigint('log_seq', { mode: 'number' }).primaryKey(),
+    /** The logged message's id: the `Moderation`, the `Flag` that hid, or the message taken down. */
+    id: text('id').notNull(),
+    kind: text('kind').$type<ModerationActionJson['kind']>().notNull(),
+    /** Null for a hide by flags and a takedown. */
+    moderator: text('moderator'),
+    /** A comment (hide, unhide, auto-hide, takedown), a thread (lock, unlock) or a topic (takedown). */
+    target: text('target').notNull(),
+    threadId: text('thread_id').notNull(),
+    reason: text('reason').notNull(),
+    /** Unix seconds: the signed timestamp, or the server's clock for a hide by flags and a takedown. */
+    at: bigint('at', { mode: 'number' }).notNull(),
+  },
+  // Whether a moderator has decided on a comment (flags then no longer hide it).
+  (table) => [index('moderation_actions_target_idx').on(table.target, table.logSeq)],
 )

@@ -98,6 +98,10 @@ export function MembersPage() {
         <Term id="participation">participation</Term> are explained in the{' '}
         <Link to="/glossary">glossary</Link>.
       </p>
+      <p className="muted">
+        What the moderators did in the discussions is public: the <Link to="/moderation">moderation log</Link>
+        .
+      </p>
       {members.error && rows.length === 0 ? (
         <p role="alert">The members could not be loaded. {describeRequestError(members.error)}</p>
       ) : members.isPending ? (
