@@ -32,18 +32,14 @@ export type {
   VoteCardJson,
 } from './api/discussion.ts'
 export {
-  commentJsonSchema,
   commentResponseSchema,
   commentVersionsSchema,
-  discussionKeyJsonSchema,
   discussionKeyListSchema,
   discussionKeyResponseSchema,
   discussionPageQuerySchema,
-  moderationActionJsonSchema,
   moderationActionListSchema,
   moderationActionResponseSchema,
   reactionResponseSchema,
-  threadItemSchema,
   threadJsonSchema,
   threadPageSchema,
   threadSeenRequestSchema,
@@ -51,8 +47,6 @@ export {
   topicListQuerySchema,
   topicListSchema,
   topicResponseSchema,
-  topicSummarySchema,
-  voteCardJsonSchema,
 } from './api/discussion.ts'
 export { apiErrorSchema } from './api/errors.ts'
 export type {
@@ -174,7 +168,6 @@ export {
   WALLET_CONNECT_WALLET_IDS,
   WALLET_GROUP_NAME,
 } from './constants.ts'
-export type { MentionToken } from './discussion/mentions.ts'
 export { mentionsProblem, mentionTokens } from './discussion/mentions.ts'
 export type {
   CommentMessage,
@@ -184,7 +177,6 @@ export type {
   DiscussionMessages,
   FlagMessage,
   KeyRevocationMessage,
-  ModerationAction,
   ModerationMessage,
   Reaction,
   ReactionMessage,
@@ -200,38 +192,25 @@ export {
   DISCUSSION_KEY_SCOPES,
   DISCUSSION_KIND_SCOPES,
   DISCUSSION_LIMITS,
-  DISCUSSION_MESSAGE_KINDS,
   discussionAuthor,
   discussionKeyId,
   discussionKeyMessageSchema,
   discussionKeyTypedData,
   discussionMessageId,
-  discussionMessageSchemas,
   discussionSigner,
-  discussionTypedData,
-  flagId,
   flagMessageSchema,
-  flagTypedData,
   keyRevocationId,
   keyRevocationMessageSchema,
   keyRevocationTypedData,
-  MODERATION_ACTIONS,
-  moderationId,
   moderationMessageSchema,
-  moderationTypedData,
   REACTION_EMOJI,
   REACTIONS,
-  reactionId,
   reactionMessageSchema,
-  reactionTypedData,
   signedDiscussionSchema,
   signWithDiscussionKey,
   topicId,
   topicMessageSchema,
-  topicTypedData,
-  withdrawalId,
   withdrawalMessageSchema,
-  withdrawalTypedData,
 } from './discussion/messages.ts'
 export { formatTokenAmount, shortenAddress } from './format.ts'
 export type { GlossaryTermId } from './glossary.ts'

@@ -7,7 +7,7 @@ import { z } from '../zod.ts'
 import { cursorParamSchema, cursorSchema, pageLimit } from './lists.ts'
 
 /** A key a member authorised, as GET /api/discussion/keys lists it. */
-export const discussionKeyJsonSchema = z.strictObject({
+const discussionKeyJsonSchema = z.strictObject({
   key: checksummedAddressSchema,
   member: checksummedAddressSchema,
   scopes: z.array(z.enum(DISCUSSION_KEY_SCOPES)),
@@ -33,7 +33,7 @@ const reactionCountSchema = z.strictObject({
 
 const titledLinkSchema = z.strictObject({ id: bytes32Schema, title: z.string() })
 
-export const commentJsonSchema = z.strictObject({
+const commentJsonSchema = z.strictObject({
   /** The first version's digest. */
   id: bytes32Schema,
   thread: bytes32Schema,
@@ -84,7 +84,7 @@ export const commentVersionsSchema = z.strictObject({
 export type CommentVersions = z.infer<typeof commentVersionsSchema>
 
 /** A counting vote with a reason, shown in its proposal's thread. */
-export const voteCardJsonSchema = z.strictObject({
+const voteCardJsonSchema = z.strictObject({
   voteId: bytes32Schema,
   voter: checksummedAddressSchema,
   /** The chosen choices' labels, as the proposal names them. */
@@ -98,7 +98,7 @@ export const voteCardJsonSchema = z.strictObject({
 })
 export type VoteCardJson = z.infer<typeof voteCardJsonSchema>
 
-export const threadItemSchema = z.discriminatedUnion('type', [
+const threadItemSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('comment'), comment: commentJsonSchema }),
   z.strictObject({ type: z.literal('vote'), vote: voteCardJsonSchema }),
 ])
@@ -139,7 +139,7 @@ export type ThreadPage = z.infer<typeof threadPageSchema>
 /** POST /api/threads/:id/seen (session): the last log seq the member saw in the thread. */
 export const threadSeenRequestSchema = z.strictObject({ seq: z.int().check(z.gte(0)) })
 
-export const topicSummarySchema = z.strictObject({
+const topicSummarySchema = z.strictObject({
   id: bytes32Schema,
   category: z.string(),
   title: z.string(),
@@ -185,7 +185,7 @@ export const reactionResponseSchema = z.union([
 ])
 
 /** A moderation action on the public list: a moderator's, the flags' auto-hide, or the operator's takedown. */
-export const moderationActionJsonSchema = z.strictObject({
+const moderationActionJsonSchema = z.strictObject({
   /** The action's log entry's message id (a takedown's: the id of the message taken down). */
   id: bytes32Schema,
   /** null for an auto-hide by flags and for a takedown (the operator). */

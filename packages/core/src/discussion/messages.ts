@@ -33,7 +33,6 @@ export type DiscussionKeyScope = (typeof DISCUSSION_KEY_SCOPES)[number]
 
 /** hide/unhide name a comment, lock/unlock a thread. */
 export const MODERATION_ACTIONS = ['hide', 'unhide', 'lock', 'unlock'] as const
-export type ModerationAction = (typeof MODERATION_ACTIONS)[number]
 
 /** A comment's depth under a parent at `parentDepth` (null: top level). */
 export function commentDepth(parentDepth: number | null): number {
@@ -313,6 +312,7 @@ export function discussionMessageId<K extends DiscussionMessageKind>(
   return hashTypedData(discussionTypedData(domain, kind, message))
 }
 
+// Per kind where the apps name one; any other kind through discussionTypedData / discussionMessageId.
 export const discussionKeyTypedData = (domain: GovernanceDomain, message: DiscussionKeyMessage) =>
   discussionTypedData(domain, 'discussion-key', message)
 export const discussionKeyId = (domain: GovernanceDomain, message: DiscussionKeyMessage) =>
@@ -321,8 +321,6 @@ export const keyRevocationTypedData = (domain: GovernanceDomain, message: KeyRev
   discussionTypedData(domain, 'key-revocation', message)
 export const keyRevocationId = (domain: GovernanceDomain, message: KeyRevocationMessage) =>
   discussionMessageId(domain, 'key-revocation', message)
-export const topicTypedData = (domain: GovernanceDomain, message: TopicMessage) =>
-  discussionTypedData(domain, 'topic', message)
 export const topicId = (domain: GovernanceDomain, message: TopicMessage) =>
   discussionMessageId(domain, 'topic', message)
 export const commentTypedData = (domain: GovernanceDomain, message: CommentMessage) =>
@@ -330,22 +328,6 @@ export const commentTypedData = (domain: GovernanceDomain, message: CommentMessa
 /** The version's digest: a new comment's is the comment's id, an edit's its version id. */
 export const commentId = (domain: GovernanceDomain, message: CommentMessage) =>
   discussionMessageId(domain, 'comment', message)
-export const withdrawalTypedData = (domain: GovernanceDomain, message: WithdrawalMessage) =>
-  discussionTypedData(domain, 'withdrawal', message)
-export const withdrawalId = (domain: GovernanceDomain, message: WithdrawalMessage) =>
-  discussionMessageId(domain, 'withdrawal', message)
-export const reactionTypedData = (domain: GovernanceDomain, message: ReactionMessage) =>
-  discussionTypedData(domain, 'reaction', message)
-export const reactionId = (domain: GovernanceDomain, message: ReactionMessage) =>
-  discussionMessageId(domain, 'reaction', message)
-export const flagTypedData = (domain: GovernanceDomain, message: FlagMessage) =>
-  discussionTypedData(domain, 'flag', message)
-export const flagId = (domain: GovernanceDomain, message: FlagMessage) =>
-  discussionMessageId(domain, 'flag', message)
-export const moderationTypedData = (domain: GovernanceDomain, message: ModerationMessage) =>
-  discussionTypedData(domain, 'moderation', message)
-export const moderationId = (domain: GovernanceDomain, message: ModerationMessage) =>
-  discussionMessageId(domain, 'moderation', message)
 
 /**
  * `message` signed with a local key (the browser's discussion key, from viem's `privateKeyToAccount`; or,
@@ -373,6 +355,11 @@ export function discussionSigner<K extends DiscussionMessageKind>(
   message: DiscussionMessages[K],
   signature: Hex,
 ): Address | null {
+  return digestSigner(discussionMessageId(domain, kind, message), signature)
+}
+
+/** discussionSigner for a digest already computed (the recount has checked it is the message's id). */
+export function digestSigner(digest: Hex, signature: Hex): Address | null {
   if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return null
   const v = Number.parseInt(signature.slice(130), 16)
   const recovery = v === 27 || v === 28 ? v - 27 : v
@@ -380,7 +367,7 @@ export function discussionSigner<K extends DiscussionMessageKind>(
   try {
     const point = secp256k1.Signature.fromCompact(signature.slice(2, 130))
       .addRecoveryBit(recovery)
-      .recoverPublicKey(discussionMessageId(domain, kind, message).slice(2))
+      .recoverPublicKey(digest.slice(2))
     return publicKeyToAddress(`0x${point.toHex(false)}`)
   } catch {
     // r or s out of range, or no point recovers: nobody's signature.

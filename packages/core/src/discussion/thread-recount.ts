@@ -28,9 +28,9 @@ import {
   type DiscussionKeyScope,
   type DiscussionMessageKind,
   type DiscussionMessages,
+  digestSigner,
   discussionAuthor,
   discussionMessageId,
-  discussionSigner,
   type Reaction,
 } from './messages.ts'
 import { type ThreadBundleMessage, threadBundleSchema } from './thread-bundle.ts'
@@ -147,7 +147,7 @@ export async function recountThread(
     const label = `the revocation of key ${message.key} by ${message.member}`
     if (!matchesId('key-revocation', message, id, label)) continue
     if (!logs(label, log, 'key-revocation', id, signature)) continue
-    const byKey = discussionSigner(domain, 'key-revocation', message, signature)
+    const byKey = digestSigner(id, signature)
     const signed =
       (byKey !== null && isAddressEqual(byKey, message.key)) ||
       (await memberSigned(message.member, id, signature))
@@ -165,11 +165,12 @@ export async function recountThread(
   const keyProblem = <K extends DiscussionMessageKind>(
     kind: K,
     message: DiscussionMessages[K],
+    id: Hex,
     signature: Hex,
     seq: number,
   ): string | null => {
     const author = discussionAuthor(kind, message)
-    const key = discussionSigner(domain, kind, message, signature)
+    const key = digestSigner(id, signature)
     if (!key) return 'its signature is not a key’s signature'
     const all = authorisations.get(key.toLowerCase()) ?? []
     const mine = all.filter((authorisation) => isAddressEqual(authorisation.member, author))
@@ -202,7 +203,7 @@ export async function recountThread(
     const label = labelOf(kind, id)
     if (!matchesId(kind, message, id, label)) return false
     if (!logs(label, log, kind, id, signature)) return false
-    const problem = keyProblem(kind, message, signature, log.seq)
+    const problem = keyProblem(kind, message, id, signature, log.seq)
     if (problem) problems.push(`${capitalised(label)} is not valid: ${problem}.`)
     return problem === null
   }

@@ -24,8 +24,8 @@ import { proposalActionsSchema } from '../treasury/actions.ts'
 import { z } from '../zod.ts'
 import { durationInWords, GOVERNANCE_LIMITS, PROPOSAL_KINDS } from './rules.ts'
 
-export const GOVERNANCE_DOMAIN_NAME = 'Guildhall'
-export const GOVERNANCE_DOMAIN_VERSION = '1'
+const GOVERNANCE_DOMAIN_NAME = 'Guildhall'
+const GOVERNANCE_DOMAIN_VERSION = '1'
 
 /** The domain every governance message is signed under: this DAO's chain and governance token. */
 export function governanceDomain({ chainId, token }: { chainId: number; token: Address }) {

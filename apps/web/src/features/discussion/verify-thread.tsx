@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { Hex } from 'viem'
 import { Term } from '../../components/term.tsx'
 import { useDaoChain } from '../../lib/dao-chain.ts'
-import type { RecountMessage, RecountRequest } from '../proposals/recount-request.ts'
+import type { RecountMessage, RecountRequest } from '../../lib/recount-request.ts'
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
@@ -28,7 +28,7 @@ export function VerifyThread({ threadId }: { threadId: Hex }) {
     if (!rpcUrl) return
     worker.current?.terminate()
     setState({ step: 'running' })
-    const recounter = new Worker(new URL('../proposals/recount.worker.ts', import.meta.url), {
+    const recounter = new Worker(new URL('../../lib/recount.worker.ts', import.meta.url), {
       type: 'module',
     })
     worker.current = recounter

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Card } from '../../components/card.tsx'
 import { Term } from '../../components/term.tsx'
 import { useDaoChain } from '../../lib/dao-chain.ts'
-import type { RecountMessage, RecountRequest } from './recount-request.ts'
+import type { RecountMessage, RecountRequest } from '../../lib/recount-request.ts'
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
@@ -28,7 +28,7 @@ export function Verify({ proposal }: { proposal: ProposalDetail }) {
     worker.current?.terminate()
     setReport(undefined)
     setError(undefined)
-    const recounter = new Worker(new URL('./recount.worker.ts', import.meta.url), { type: 'module' })
+    const recounter = new Worker(new URL('../../lib/recount.worker.ts', import.meta.url), { type: 'module' })
     worker.current = recounter
     recounter.addEventListener('message', (event: MessageEvent<RecountMessage>) => {
       const data = event.data
