@@ -184,6 +184,31 @@ test('a topic: started under a category, listed with its replies, proposed from 
   await expect(page.getByRole('link', { name: 'Propose from this topic' })).toHaveCount(0)
 })
 
+test('the keys beside “Your sessions”: this browser’s key listed and revoked by a wallet signature; the next comment asks the wallet again', async ({
+  page,
+  app,
+  wallet,
+}) => {
+  await signInAndPropose(page, app, 'Keys and their revocation')
+  const path = new URL(page.url()).pathname
+  await comment(page, 'Signed by this browser’s key.')
+  await page.goto(`${app.url}/account/sessions`)
+  const key = page.getByTestId('discussion-key')
+  await expect(key).toHaveCount(1)
+  await expect(key).toContainText('This browser')
+  await expect(key).toContainText('may sign: comment, react, flag, moderate')
+  await wallet.clearRequests()
+  await key.getByRole('button', { name: /^Revoke the key 0x/ }).click()
+  await expect(page.getByText('The key is revoked: it can no longer sign for you.')).toBeVisible()
+  await expect(key).toContainText('Revoked')
+  expect(await wallet.requests('eth_signTypedData_v4')).toHaveLength(1)
+
+  await page.goto(`${app.url}${path}`)
+  await expect(discussion(page)).toContainText('Your wallet will ask once:')
+  await comment(page, 'Signed by a new key.')
+  expect(await wallet.requests('eth_signTypedData_v4')).toHaveLength(1)
+})
+
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } })
 

@@ -238,12 +238,12 @@ afterEach(async () => {
   queryClient.clear()
 })
 
-function renderThread(publicConfig = config) {
+function renderThread(publicConfig = config, path = '/') {
   return render(
     <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
       <QueryClientProvider client={queryClient}>
         <PublicConfigProvider config={publicConfig}>
-          <MemoryRouter>
+          <MemoryRouter initialEntries={[path]}>
             <Thread threadId={THREAD} />
           </MemoryRouter>
         </PublicConfigProvider>
@@ -394,6 +394,55 @@ describe('a thread shows each item as it stands', () => {
       expect(server.received.find((request) => request.path.endsWith('/seen'))?.body).toBe('{"seq":4}'),
     )
   })
+})
+
+test('behavior: a long thread comes a page at a time: “Show more comments” appends the next page after the cursor the server gave', async () => {
+  const first = [comment({ id: id(1), logSeq: 1, body: 'Page one.' })]
+  const second = [comment({ id: id(2), logSeq: 2, body: 'Page two.' })]
+  server.answer(({ path }) => {
+    const url = new URL(path, 'http://api')
+    if (url.pathname === `/api/threads/${THREAD}`) return { status: 200, body: header }
+    if (url.pathname === `/api/threads/${THREAD}/items`)
+      return url.searchParams.get('cursor') === 'after-1'
+        ? { status: 200, body: { items: second.map((c) => ({ type: 'comment', comment: c })), next: null } }
+        : {
+            status: 200,
+            body: { items: first.map((c) => ({ type: 'comment', comment: c })), next: 'after-1' },
+          }
+    if (url.pathname === '/api/names') return { status: 200, body: { names: [] } }
+    return { status: 404, body: { error: 'not_found', message: 'Not here.' } }
+  })
+  renderThread()
+  await waitFor(() => expect(shownComments()).toHaveLength(1))
+  fireEvent.click(screen.getByRole('button', { name: 'Show more comments' }))
+  await waitFor(() => expect(shownComments()).toHaveLength(2))
+  expect(shownComments().map((row) => row.querySelector('.markdown')?.textContent?.trim())).toEqual([
+    'Page one.',
+    'Page two.',
+  ])
+  expect(screen.queryByRole('button', { name: 'Show more comments' })).toBeNull()
+})
+
+test('behavior: a link to one comment (#comment-<id>, as the moderation log gives) brings that comment into view once the thread has loaded', async () => {
+  items = [
+    { type: 'comment', comment: comment({ id: id(1), logSeq: 1 }) },
+    { type: 'comment', comment: comment({ id: id(2), logSeq: 2, body: 'The one linked.' }) },
+  ]
+  const scrolled: string[] = []
+  // jsdom lays nothing out and has no scrollIntoView: this one records what would be scrolled to.
+  Object.defineProperty(Element.prototype, 'scrollIntoView', {
+    configurable: true,
+    value(this: Element) {
+      scrolled.push(this.id)
+    },
+  })
+  try {
+    renderThread(config, `/discussions/${THREAD}#comment-${id(2)}`)
+    await waitFor(() => expect(scrolled).toEqual([`comment-${id(2)}`]))
+    expect(document.getElementById(`comment-${id(2)}`)?.textContent).toContain('The one linked.')
+  } finally {
+    delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView
+  }
 })
 
 describe('writing in a thread', () => {

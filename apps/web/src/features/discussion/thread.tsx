@@ -1,6 +1,6 @@
 import type { ThreadItem, ThreadJson } from '@guildhall/core'
 import { useEffect, useRef, useState } from 'react'
-import { Link } from 'react-router'
+import { Link, useLocation } from 'react-router'
 import type { Hex } from 'viem'
 import { MorePages } from '../../components/more-pages.tsx'
 import { describeRequestError } from '../../lib/api.ts'
@@ -45,6 +45,7 @@ export function Thread({ threadId }: { threadId: Hex }) {
   }, [thread.data, lastSeen])
   const shown = items.data?.pages.flatMap((page) => page.items) ?? []
   useMarkVisit(threadId, signedIn, shown)
+  useScrollToAnchor(shown.length)
   const now = nowSeconds()
 
   return (
@@ -107,6 +108,24 @@ export function Thread({ threadId }: { threadId: Hex }) {
 
 const itemKey = (item: ThreadItem) => (item.type === 'comment' ? item.comment.id : item.vote.voteId)
 const itemDepth = (item: ThreadItem) => (item.type === 'comment' ? item.comment.depth : 0)
+
+/**
+ * A link to the thread (`#discussion`) or to one of its comments (`#comment-<id>`, the moderation log's)
+ * lands there once it is shown: the section and its items render after the page, too late for the browser's
+ * own jump. Once per visit, so reading on is never pulled back.
+ */
+function useScrollToAnchor(itemCount: number) {
+  const { hash } = useLocation()
+  const done = useRef(false)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new page of items may hold the target
+  useEffect(() => {
+    if (done.current || !(hash === '#discussion' || hash.startsWith('#comment-'))) return
+    const target = document.getElementById(decodeURIComponent(hash.slice(1)))
+    if (!target) return
+    done.current = true
+    target.scrollIntoView()
+  }, [hash, itemCount])
+}
 
 /** The newest log entry shown, recorded as seen for a signed-in member (once per newer entry). */
 function useMarkVisit(threadId: Hex, signedIn: boolean, shown: readonly ThreadItem[]) {
