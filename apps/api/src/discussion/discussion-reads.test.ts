@@ -131,6 +131,21 @@ describe('the bundle', () => {
     )
     expect(reacted.statusCode).toBe(200)
     expect(reacted.json().comment.reactions).toEqual([{ reaction: 'heart', count: 1, mine: true }])
+    // The page is read once for readers asking together; only Ben's answer marks the heart as his.
+    const [asBen, asAda, signedOut] = await Promise.all([
+      get(`/api/threads/${thread}/items`, cookies.get(ben.address)),
+      get(`/api/threads/${thread}/items`, cookies.get(ada.address)),
+      get(`/api/threads/${thread}/items`),
+    ])
+    const reactionsOf = (response: typeof asBen) =>
+      threadPageSchema
+        .parse(response.json())
+        .items.flatMap((item) =>
+          item.type === 'comment' && item.comment.id === id ? item.comment.reactions : [],
+        )
+    expect(reactionsOf(asBen)).toEqual([{ reaction: 'heart', count: 1, mine: true }])
+    expect(reactionsOf(asAda)).toEqual([{ reaction: 'heart', count: 1, mine: false }])
+    expect(reactionsOf(signedOut)).toEqual([{ reaction: 'heart', count: 1, mine: false }])
     const client = createPublicClient({ transport: http(anvil.url) }) as PublicClient
     const clean = await get(`/api/threads/${thread}/bundle`)
     expect(clean.statusCode).toBe(200)

@@ -4,15 +4,15 @@
 // page is a range of the (thread, path) index after the cursor's path, and of the proposal's votes with a
 // reason, so it costs a page whatever the thread's size.
 import type { DiscussionPageQuery, ThreadPage, VoteCardJson } from '@guildhall/core'
-import { and, asc, eq, gt, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Address, Hex } from 'viem'
 import type { Db } from '../platform/db/client.ts'
-import { ballots, comments, proposals, votes } from '../platform/db/schema.ts'
+import { ballots, comments, proposals, reactions, votes } from '../platform/db/schema.ts'
 import { cursorCodec, keysetPage, rowsForPage } from '../platform/http/keyset-page.ts'
 import { commentsJson } from './comments.ts'
 import type { DiscussionDeps } from './deps.ts'
 import { PATH_PATTERN, pathSegment } from './signed.ts'
-import { requireThread } from './threads.ts'
+import { requireThread, type ThreadRow } from './threads.ts'
 
 const pathField = { read: (text: string) => (PATH_PATTERN.test(text) ? text : undefined) }
 const itemsCursor = cursorCodec('path', [pathField])
@@ -30,12 +30,25 @@ export async function threadItems(
 ): Promise<ThreadPage> {
   const { db } = deps.governance.database
   const thread = await requireThread(db, id)
+  // Every reader of the same page shares one read while it runs (the thread's first page in a busy hour);
+  // the key names the thread's latest entry, so a reader who asks after a comment is stored reads again,
+  // and a vote (a card) ends the sharing of the reads already running, as for the proposal's own reads.
+  const page = await deps.governance.reads.shared(
+    id,
+    `thread-items:${thread.lastActivitySeq}:${query.cursor ?? ''}:${query.limit}`,
+    () => readPage(db, thread, query),
+  )
+  return reader ? withReaderReactions(db, page, reader) : page
+}
+
+/** A page as every reader sees it (no reaction marked as the reader's own). */
+async function readPage(db: Db, thread: ThreadRow, query: DiscussionPageQuery): Promise<ThreadPage> {
   const [after] = query.cursor === undefined ? [''] : itemsCursor.decode(query.cursor)
   const rows = rowsForPage(query.limit)
   const commentRows = await db
     .select()
     .from(comments)
-    .where(and(eq(comments.threadId, id), gt(comments.path, after)))
+    .where(and(eq(comments.threadId, thread.id), gt(comments.path, after)))
     .orderBy(asc(comments.path))
     .limit(rows)
   const cards = thread.proposalId ? await voteCards(db, thread.proposalId, after, rows) : []
@@ -49,7 +62,7 @@ export async function threadItems(
   const json = await commentsJson(
     db,
     page.flatMap((item) => (item.type === 'comment' ? [item.row] : [])),
-    reader,
+    undefined,
   )
   const byId = new Map(json.map((comment) => [comment.id, comment]))
   return {
@@ -59,6 +72,35 @@ export async function threadItems(
         : { type: 'vote' as const, vote: item.vote },
     ),
     next,
+  }
+}
+
+/** The shared page with the reader's own reactions marked: one query of theirs on the page's comments. */
+async function withReaderReactions(db: Db, page: ThreadPage, reader: Address): Promise<ThreadPage> {
+  const ids = page.items.flatMap((item) => (item.type === 'comment' ? [item.comment.id] : []))
+  if (ids.length === 0) return page
+  const mine = await db
+    .select({ target: reactions.targetId, reaction: reactions.reaction })
+    .from(reactions)
+    .where(and(inArray(reactions.targetId, ids), eq(reactions.author, reader), eq(reactions.on, true)))
+  if (mine.length === 0) return page
+  const marked = new Set(mine.map((row) => `${row.target}:${row.reaction}`))
+  return {
+    ...page,
+    items: page.items.map((item) =>
+      item.type === 'comment'
+        ? {
+            ...item,
+            comment: {
+              ...item.comment,
+              reactions: item.comment.reactions.map((reaction) => ({
+                ...reaction,
+                mine: marked.has(`${item.comment.id}:${reaction.reaction}`),
+              })),
+            },
+          }
+        : item,
+    ),
   }
 }
 

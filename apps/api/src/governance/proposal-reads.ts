@@ -1,5 +1,6 @@
-// The reads everyone makes of one proposal in its closing hour (its detail, its first page of votes), made
-// once per server however many readers ask at the same time (ADR 025).
+// The reads everyone makes of one proposal in its closing hour (its detail, its first page of votes, a page
+// of its thread; a topic's thread pages too, keyed by the topic's id), made once per server however many
+// readers ask at the same time (ADR 025).
 //
 // - A stored proposal never changes (it is its signed message), so it is kept after its first read.
 // - A proposal's changing reads (its tally, a page of its votes) are shared while in flight: a reader who
