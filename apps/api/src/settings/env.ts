@@ -8,6 +8,7 @@ import { timeoutProblems } from './limits.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
 import { type TreasurySettings, treasuryProblems, treasurySettings } from './treasury.ts'
 import { envSchema } from './variables.ts'
+import { type WebhookSettings, webhookSettings } from './webhooks.ts'
 
 /** Off the local chain: about 2.5 minutes on Ethereum, far beyond its usual one- or two-block reorgs. */
 const DEFAULT_INDEX_CONFIRMATIONS = 12
@@ -41,6 +42,8 @@ export interface Settings {
   execution: { delaySeconds: number; expirySeconds: number; rateLimitPerMinute: number }
   /** The DAO's treasury Safe and what its index follows; null without TREASURY_SAFE. */
   treasury: TreasurySettings | null
+  /** Outgoing webhooks (ADR 055): the operator's targets and when "closing soon" is sent. */
+  webhooks: WebhookSettings
 }
 
 export class EnvError extends Error {
@@ -102,5 +105,6 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       rateLimitPerMinute: e.EXECUTION_RATE_LIMIT_PER_MINUTE,
     },
     treasury: treasurySettings(e),
+    webhooks: webhookSettings(e),
   }
 }

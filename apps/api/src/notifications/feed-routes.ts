@@ -1,0 +1,106 @@
+// GET /feeds/proposals.atom, /feeds/proposals/:id/discussion.atom and /calendar.ics (ADR 055): public, read from
+// the database, the latest entries only, cached a minute by anyone and revalidated by ETag.
+
+import { desc, eq } from 'drizzle-orm'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Db } from '../platform/db/client.ts'
+import { proposals } from '../platform/db/schema.ts'
+import { ApiError } from '../platform/http/errors.ts'
+import { proposalIdParams } from '../platform/http/params.ts'
+import { type AtomEntry, atomDocument, etagOf, icsDocument } from './feeds.ts'
+import { proposalUrl } from './webhook-events.ts'
+
+/** Entries a feed holds, newest first. */
+export const FEED_ENTRIES = 50
+/** Voting windows the calendar holds, latest closing first. */
+export const CALENDAR_EVENTS = 200
+/** A proposal's body in a feed entry: the first characters, the page has the rest. */
+const CONTENT_MAX_CHARS = 4000
+
+export const ATOM_TYPE = 'application/atom+xml; charset=utf-8'
+const ICS_TYPE = 'text/calendar; charset=utf-8'
+
+export type FeedRoutesOptions = { db: Db; origin: string; daoName: string }
+
+export async function feedRoutes(
+  app: FastifyInstance,
+  { db, origin, daoName }: FeedRoutesOptions,
+): Promise<void> {
+  app.get('/feeds/proposals.atom', async (request, reply) => {
+    const rows = await db
+      .select()
+      .from(proposals)
+      .orderBy(desc(proposals.createdAt), desc(proposals.id))
+      .limit(FEED_ENTRIES)
+    const body = atomDocument({
+      self: `${origin}/feeds/proposals.atom`,
+      alternate: `${origin}/proposals`,
+      title: `${daoName}: proposals`,
+      subtitle: 'New proposals and their voting windows',
+      entries: rows.map((row) => proposalEntry(origin, row)),
+    })
+    return send(request, reply, ATOM_TYPE, body)
+  })
+
+  app.get(
+    '/feeds/proposals/:id/discussion.atom',
+    { schema: { params: proposalIdParams } },
+    async (request, reply) => {
+      const { id } = request.params as { id: string }
+      const [row] = await db.select().from(proposals).where(eq(proposals.id, id))
+      if (!row) throw ApiError.unknownProposal()
+      const body = atomDocument({
+        self: `${origin}/feeds/proposals/${id}/discussion.atom`,
+        alternate: proposalUrl(origin, id),
+        title: `${daoName}: discussion of “${row.message.title}”`,
+        entries: [proposalEntry(origin, row)],
+      })
+      return send(request, reply, ATOM_TYPE, body)
+    },
+  )
+
+  app.get('/calendar.ics', async (request, reply) => {
+    const rows = await db
+      .select()
+      .from(proposals)
+      .orderBy(desc(proposals.end), desc(proposals.id))
+      .limit(CALENDAR_EVENTS)
+    const host = new URL(origin).host
+    const body = icsDocument(
+      `${daoName}: voting windows`,
+      rows.map((row) => ({
+        uid: `${row.id}@${host}`,
+        summary: `Vote: ${row.message.title}`,
+        description: `Voting on “${row.message.title}”. ${proposalUrl(origin, row.id)}`,
+        url: proposalUrl(origin, row.id),
+        start: new Date(row.start * 1000),
+        end: new Date(row.end * 1000),
+        stamp: row.createdAt,
+      })),
+    )
+    return send(request, reply, ICS_TYPE, body)
+  })
+}
+
+function proposalEntry(origin: string, row: typeof proposals.$inferSelect): AtomEntry {
+  const window = `Voting from ${new Date(row.start * 1000).toISOString()} to ${new Date(row.end * 1000).toISOString()}`
+  const body = row.message.body
+  return {
+    id: proposalUrl(origin, row.id),
+    title: row.message.title,
+    updated: row.createdAt,
+    published: row.createdAt,
+    link: proposalUrl(origin, row.id),
+    author: row.author,
+    summary: window,
+    content: body.length > CONTENT_MAX_CHARS ? `${body.slice(0, CONTENT_MAX_CHARS)}…` : body,
+  }
+}
+
+/** The document, or 304 when the client holds this version already. */
+function send(request: FastifyRequest, reply: FastifyReply, type: string, body: string) {
+  const etag = etagOf(body)
+  reply.header('cache-control', 'public, max-age=60').header('etag', etag)
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send()
+  return reply.type(type).send(body)
+}
