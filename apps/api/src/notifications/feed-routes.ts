@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../platform/db/client.ts'
 import { proposals } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
-import { proposalIdParams } from '../platform/http/params.ts'
+import { named, proposalIdParams } from '../platform/http/params.ts'
 import { type AtomEntry, atomDocument, etagOf, icsDocument } from './feeds.ts'
 import { proposalUrl } from './webhook-events.ts'
 
@@ -44,7 +44,7 @@ export async function feedRoutes(
 
   app.get(
     '/feeds/proposals/:id/discussion.atom',
-    { schema: { params: proposalIdParams } },
+    { schema: { params: named('proposal id', proposalIdParams) } },
     async (request, reply) => {
       const { id } = request.params as { id: string }
       const [row] = await db.select().from(proposals).where(eq(proposals.id, id))
