@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { authArea } from './auth/area.ts'
 import { rpcProxyRoutes } from './chain/rpc-proxy.ts'
+import { discussionArea } from './discussion/area.ts'
 import { executionArea } from './execution/area.ts'
 import { executionProposals } from './execution/executions.ts'
 import { governanceArea } from './governance/area.ts'
@@ -61,6 +62,10 @@ export async function buildApp({
       profiles: names.profiles,
     })
 
+  // Every discussion write is a signed-in member's: without sign-in there is no discussion.
+  const discussion =
+    governance && auth && discussionArea(context, { governance: governance.deps, signedIn: auth.signedIn })
+
   const notifications = notificationsArea(context)
 
   const leadership = leaderJobs(database, [token.job, names.job, treasury.job, notifications.job], app.log)
@@ -71,7 +76,17 @@ export async function buildApp({
   // `tokenIndex: leader | standby` in /api/health, as before names had a refresher on the same leader.
   await app.register(healthRoutes, { database, leadership: token.job && leadership })
 
-  for (const area of [auth, governance, execution, members, token, names, treasury, notifications]) {
+  for (const area of [
+    auth,
+    governance,
+    execution,
+    members,
+    discussion,
+    token,
+    names,
+    treasury,
+    notifications,
+  ]) {
     if (area) await app.register(area.plugin)
   }
 

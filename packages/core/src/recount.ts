@@ -26,8 +26,7 @@ import { formatIssues } from './config.ts'
 import { MULTICALL3_ADDRESS } from './constants.ts'
 import { type LogEntry, logEntryHash, logEntrySchema, safeSignatureId } from './governance/log.ts'
 import {
-  GOVERNANCE_DOMAIN_NAME,
-  GOVERNANCE_DOMAIN_VERSION,
+  governanceDomainSchema,
   proposalId,
   proposalMessageSchema,
   proposalTypedData,
@@ -36,7 +35,7 @@ import {
   voteTypedData,
 } from './governance/messages.ts'
 import { countingVotes, voteChoicesProblem } from './governance/rules.ts'
-import { chainIdSchema, hexSchema } from './primitives.ts'
+import { hexSchema } from './primitives.ts'
 import { verifyHashSignature } from './signature.ts'
 import { TALLY_VERSION, type Tally, tally } from './tally.ts'
 import { isCanonicalMultiSendCallOnly } from './treasury/multi-send.ts'
@@ -44,6 +43,9 @@ import { execTransactionAbi, expectedSafeTransaction } from './treasury/safe-tra
 import { z } from './zod.ts'
 
 /** A vote as the bundle carries it: the signed message, its signature and its id (the digest). */
+export type { ThreadBundle, ThreadBundleMessage } from './discussion/thread-bundle.ts'
+export { THREAD_BUNDLE_FORMAT, threadBundleSchema } from './discussion/thread-bundle.ts'
+
 const bundleVoteSchema = z.object({ id: hexSchema, message: voteMessageSchema, signature: hexSchema })
 type BundleVote = z.infer<typeof bundleVoteSchema>
 
@@ -76,12 +78,7 @@ type BundleExecution = z.infer<typeof bundleExecutionSchema>
 export const resultBundleSchema = z.object({
   format: z.literal('guildhall-result-bundle/1'),
   tallyVersion: z.int(),
-  domain: z.object({
-    name: z.literal(GOVERNANCE_DOMAIN_NAME),
-    version: z.literal(GOVERNANCE_DOMAIN_VERSION),
-    chainId: chainIdSchema,
-    verifyingContract: hexSchema,
-  }),
+  domain: governanceDomainSchema,
   proposal: z.object({ id: hexSchema, message: proposalMessageSchema, signature: hexSchema }),
   snapshot: z.int().check(z.gte(0)),
   // The published tally's shape, without refusing fields a later server may add.

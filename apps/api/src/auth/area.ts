@@ -1,14 +1,21 @@
 // The sign-in area: Sign-In with Ethereum, sessions, and the checks a signed-in request passes.
 import { rpcTransport, signInStatement } from '@guildhall/core'
-import { createPublicClient, type PublicClient } from 'viem'
+import type { FastifyRequest } from 'fastify'
+import { type Address, createPublicClient, type PublicClient } from 'viem'
 import type { Area, AreaContext } from '../platform/area.ts'
-import { authRoutes } from './routes.ts'
-import type { SignInDeps } from './sign-in.ts'
+import { authRoutes, sessionCookieName } from './routes.ts'
+import { findSession, type SignInDeps } from './sign-in.ts'
 
 const CONTRACT_CHECK_TIMEOUT_MS = 5_000
 
 /** Present when the DAO turns sign-in on; sign-in keeps its sessions in the database, so it needs one. */
-export function authArea({ settings, database, now }: AreaContext): Area | undefined {
+export function authArea({
+  settings,
+  database,
+  now,
+}: AreaContext):
+  | (Area & { signedIn: (request: FastifyRequest) => Promise<Address | undefined> })
+  | undefined {
   if (!settings.publicConfig.signIn) return undefined
   if (!database) throw new Error('Sign-in is on, so buildApp needs a database')
   const origin = settings.publicConfig.appUrl
@@ -32,11 +39,15 @@ export function authArea({ settings, database, now }: AreaContext): Area | undef
     },
     clientFor: (chainId) => clients.get(chainId) as PublicClient | undefined,
   }
+  const secure = origin.startsWith('https://')
   return {
+    /** The address a request's session cookie is signed in as (areas whose writes need a session). */
+    signedIn: async (request) =>
+      (await findSession(deps, request.cookies[sessionCookieName(secure)]))?.address as Address | undefined,
     plugin: (app) =>
       authRoutes(app, {
         deps,
-        secure: origin.startsWith('https://'),
+        secure,
         rateLimitPerMinute: settings.authRateLimitPerMinute,
       }),
   }

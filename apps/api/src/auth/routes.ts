@@ -34,6 +34,12 @@ export interface AuthRouteOptions {
   rateLimitPerMinute: number
 }
 
+/** https origins' cookies get the __Host- prefix (Secure, no Domain, path /). */
+const cookieName = (secure: boolean, name: string) =>
+  secure ? `__Host-guildhall_${name}` : `guildhall_${name}`
+/** The cookie holding a session's token. */
+export const sessionCookieName = (secure: boolean) => cookieName(secure, 'session')
+
 /** The session response of a live session. */
 const publicSession = (session: Session): SessionResponse['session'] => ({
   address: session.address as `0x${string}`,
@@ -45,9 +51,8 @@ export async function authRoutes(
   app: FastifyInstance,
   { deps, secure, rateLimitPerMinute }: AuthRouteOptions,
 ) {
-  const cookieName = (name: string) => (secure ? `__Host-guildhall_${name}` : `guildhall_${name}`)
-  const SESSION_COOKIE = cookieName('session')
-  const PREAUTH_COOKIE = cookieName('preauth')
+  const SESSION_COOKIE = sessionCookieName(secure)
+  const PREAUTH_COOKIE = cookieName(secure, 'preauth')
   const cookieOptions = { httpOnly: true, sameSite: 'lax', secure, path: '/' } as const
   const rateLimit = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } }
 

@@ -4,6 +4,7 @@
 import { formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import type { z } from 'zod'
 import { type ChainSettings, chainProblems, chainSettings } from './chains.ts'
+import type { DiscussionPosters } from './discussion.ts'
 import { timeoutProblems } from './limits.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
 import { type TreasurySettings, treasuryProblems, treasurySettings } from './treasury.ts'
@@ -44,6 +45,8 @@ export interface Settings {
   treasury: TreasurySettings | null
   /** Outgoing webhooks (ADR 055): the operator's targets and when "closing soon" is sent. */
   webhooks: WebhookSettings
+  /** Threads and topics (ADR 053): a topic's categories, who may post, writes per client and minute. */
+  discussion: { categories: string[]; posters: DiscussionPosters; rateLimitPerMinute: number }
 }
 
 export class EnvError extends Error {
@@ -106,5 +109,10 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     },
     treasury: treasurySettings(e),
     webhooks: webhookSettings(e),
+    discussion: {
+      categories: e.DISCUSSION_CATEGORIES,
+      posters: e.DISCUSSION_POSTERS,
+      rateLimitPerMinute: e.DISCUSSION_RATE_LIMIT_PER_MINUTE,
+    },
   }
 }

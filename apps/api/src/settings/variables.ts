@@ -14,6 +14,7 @@ import { isAddress } from 'viem'
 import { mainnet, sepolia } from 'viem/chains'
 import { z } from 'zod'
 import { csv } from './csv.ts'
+import { discussionVariables } from './discussion.ts'
 import { executionVariables } from './execution.ts'
 import { limitVariables } from './limits.ts'
 import { nameServiceVariables } from './name-service.ts'
@@ -92,6 +93,7 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1).optional(),
   ...limitVariables.shape,
   ...executionVariables.shape,
+  ...discussionVariables.shape,
   ...treasuryVariables.shape,
   ...webhookVariables.shape,
 })

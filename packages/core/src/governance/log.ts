@@ -1,13 +1,30 @@
 /**
- * The hash-chained log every accepted proposal, vote, delegate statement and Safe signature (a signer's
- * confirmation of a proposal's queued Safe transaction) is appended to, so results can be re-checked. An entry's kind is hashed as its string, so kinds added later leave older entries' hashes as
- * they were.
+ * The hash-chained log every accepted proposal, vote, delegate statement, Safe signature (a signer's
+ * confirmation of a proposal's queued Safe transaction) and discussion message (ADR 052) is appended to, so
+ * results and threads can be re-checked. An entry's kind is hashed as its string, so kinds added later
+ * leave older entries' hashes as they were.
  */
 import { type Address, encodeAbiParameters, type Hex, keccak256, zeroHash } from 'viem'
 import { hexSchema } from '../primitives.ts'
 import { z } from '../zod.ts'
 
-const LOG_ENTRY_KINDS = ['proposal', 'vote', 'statement', 'safe-signature'] as const
+const LOG_ENTRY_KINDS = [
+  'proposal',
+  'vote',
+  'statement',
+  'safe-signature',
+  // Discussion (ADR 052): each signed message's kind, and the operator's takedown of one (its messageId the
+  // taken-down message's id, its signature '0x').
+  'discussion-key',
+  'key-revocation',
+  'topic',
+  'comment',
+  'withdrawal',
+  'reaction',
+  'flag',
+  'moderation',
+  'takedown',
+] as const
 export type LogEntryKind = (typeof LOG_ENTRY_KINDS)[number]
 
 /** One entry as the API answers it (a result bundle's `log`, GET /api/governance/log). */

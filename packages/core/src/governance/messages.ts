@@ -12,7 +12,14 @@ import {
   type TypedDataDefinition,
   type TypedDataDomain,
 } from 'viem'
-import { bytes32Schema, checksummedAddressSchema, signatureSchema, tokenAmountSchema } from '../primitives.ts'
+import {
+  bytes32Schema,
+  chainIdSchema,
+  checksummedAddressSchema,
+  hexSchema,
+  signatureSchema,
+  tokenAmountSchema,
+} from '../primitives.ts'
 import { proposalActionsSchema } from '../treasury/actions.ts'
 import { z } from '../zod.ts'
 import { durationInWords, GOVERNANCE_LIMITS, PROPOSAL_KINDS } from './rules.ts'
@@ -30,6 +37,14 @@ export function governanceDomain({ chainId, token }: { chainId: number; token: A
   } as const satisfies TypedDataDomain
 }
 export type GovernanceDomain = ReturnType<typeof governanceDomain>
+
+/** The domain as a bundle carries it (any hex for the token: the recount checksums it itself). */
+export const governanceDomainSchema = z.object({
+  name: z.literal(GOVERNANCE_DOMAIN_NAME),
+  version: z.literal(GOVERNANCE_DOMAIN_VERSION),
+  chainId: chainIdSchema,
+  verifyingContract: hexSchema,
+})
 
 /** The choices of a basic proposal, in this order (1 For, 2 Against, 3 Abstain). */
 export const BASIC_CHOICES = ['For', 'Against', 'Abstain'] as const
@@ -101,7 +116,7 @@ const LONE_SURROGATE = /\p{Cs}/u
  * Unicode: EIP-712 hashes a string's UTF-8 bytes, where every lone surrogate becomes U+FFFD, so texts that
  * differ only there would share one digest (one id), and PostgreSQL's jsonb refuses them.
  */
-const text = (max: number, what: string) =>
+export const signedText = (max: number, what: string) =>
   z.string().check(
     z.maxLength(max, `${what} must be at most ${max} characters`),
     z.refine((value) => !value.includes('\u0000'), `${what} must not contain NUL characters`),
@@ -112,19 +127,21 @@ const text = (max: number, what: string) =>
  * Unix seconds: a whole, non-negative number that fits uint64 and a JavaScript number. `z.int` as a check
  * of `z.number()`, so its message is for fractions only and a non-number still reads "expected number".
  */
-const unixSeconds = z.number().check(z.int('must be whole seconds'), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))
+export const unixSeconds = z
+  .number()
+  .check(z.int('must be whole seconds'), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))
 
 /** Version 1's fields, each checked on its own; every later version starts with them. */
 const proposalFieldsV1 = {
   author: checksummedAddressSchema,
-  title: text(GOVERNANCE_LIMITS.titleMax, 'The title').check(
+  title: signedText(GOVERNANCE_LIMITS.titleMax, 'The title').check(
     z.refine((value) => value.trim().length > 0, 'The title must not be empty'),
   ),
-  body: text(GOVERNANCE_LIMITS.bodyMax, 'The body'),
+  body: signedText(GOVERNANCE_LIMITS.bodyMax, 'The body'),
   kind: z.enum(PROPOSAL_KINDS, `The kind must be one of ${PROPOSAL_KINDS.join(', ')}`),
   choices: z
     .array(
-      text(GOVERNANCE_LIMITS.choiceMax, 'A choice').check(
+      signedText(GOVERNANCE_LIMITS.choiceMax, 'A choice').check(
         z.refine((value) => value.trim().length > 0, 'A choice must not be empty'),
       ),
     )
@@ -186,7 +203,7 @@ const proposalMessageV2Schema = z
     ...proposalFieldsV1,
     version: z.literal(2),
     /** '' for none; the API also checks it is one of the DAO's PROPOSAL_CATEGORIES. */
-    category: text(GOVERNANCE_LIMITS.categoryMax, 'The category'),
+    category: signedText(GOVERNANCE_LIMITS.categoryMax, 'The category'),
     changesSafeSettings: z.boolean(),
     actions: proposalActionsSchema,
   })
@@ -255,7 +272,7 @@ export const voteMessageSchema = z.strictObject({
   /** The proposal's id: its EIP-712 digest. */
   proposal: bytes32Schema,
   choices: voteChoicesSchema,
-  reason: text(GOVERNANCE_LIMITS.reasonMax, 'The reason'),
+  reason: signedText(GOVERNANCE_LIMITS.reasonMax, 'The reason'),
   timestamp: unixSeconds,
 })
 export type VoteMessage = z.infer<typeof voteMessageSchema>
@@ -264,7 +281,7 @@ const utf8 = new TextEncoder()
 /** Markdown, stored and shown verbatim as signed (sanitised where it is rendered); may be empty, to withdraw one. */
 export const delegateStatementMessageSchema = z.strictObject({
   delegate: checksummedAddressSchema,
-  statement: text(GOVERNANCE_LIMITS.statementMax, 'The statement').check(
+  statement: signedText(GOVERNANCE_LIMITS.statementMax, 'The statement').check(
     // Characters alone would let 4-byte characters (emoji) weigh twice the limit in the database and the log.
     z.refine(
       (value) => utf8.encode(value).length <= GOVERNANCE_LIMITS.statementMaxBytes,

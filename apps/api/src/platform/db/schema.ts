@@ -258,7 +258,11 @@ export const votes = pgTable(
     powerSource: text('power_source').notNull(),
     receivedAt: timestamptz('received_at').notNull().defaultNow(),
   },
-  (table) => [index('votes_proposal_idx').on(table.proposalId)],
+  (table) => [
+    index('votes_proposal_idx').on(table.proposalId),
+    // A proposal's votes with a reason: its thread's vote cards (discussion/thread-items.ts, ADR 053).
+    index('votes_with_reason_idx').on(table.proposalId).where(sql`${table.message}->>'reason' <> ''`),
+  ],
 )
 
 /** The vote that counts, per voter and proposal (latest timestamp, then lower id: `supersedes`). */
@@ -555,6 +559,193 @@ export type Session = typeof sessions.$inferSelect
 export type NewSession = typeof sessions.$inferInsert
 /** A signed proposal as stored (its message, signature and the figures read from it). */
 export type StoredProposal = typeof proposals.$inferSelect
+
+// Discussion (issue 24, ADR 053; part `discussion-api`): keys, every key-signed message, threads, topics,
+// comments and their versions, reactions, flags and visits. The columns marked (M) are written by moderation.
+
+/** A browser key a member authorised with their wallet (`DiscussionKey`), and its revocation. */
+export const discussionKeys = pgTable(
+  'discussion_keys',
+  {
+    /** The key's address, EIP-55 checksummed. */
+    key: text('key').primaryKey(),
+    member: text('member').notNull(),
+    scopes: text('scopes').array().notNull(),
+    /** Unix seconds. */
+    expires: bigint('expires', { mode: 'number' }).notNull(),
+    timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+    /** The authorisation's digest, its log entry's message id. */
+    id: text('id').notNull().unique('discussion_keys_id_unique'),
+    message: jsonb('message').$type<Record<string, unknown>>().notNull(),
+    signature: text('signature').notNull(),
+    logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
+    revokedSeq: bigint('revoked_seq', { mode: 'number' }),
+    /** Unix seconds (the revocation's timestamp). */
+    revokedAt: bigint('revoked_at', { mode: 'number' }),
+  },
+  // A member's keys, newest first.
+  (table) => [index('discussion_keys_member_idx').on(table.member, table.timestamp.desc())],
+)
+
+/**
+ * Every key-signed message as signed (topics, comments and edits, withdrawals, reactions, flags, moderation):
+ * the source of a thread's bundle. Only the operator's takedown removes a body from `message`.
+ */
+export const discussionMessages = pgTable(
+  'discussion_messages',
+  {
+    /** The message's digest (a version id for an edit). */
+    id: text('id').primaryKey(),
+    kind: text('kind').$type<LogEntryKind>().notNull(),
+    /** The thread it belongs to; null for a key revocation by the key. */
+    threadId: text('thread_id'),
+    author: text('author').notNull(),
+    /** The key that signed it. */
+    key: text('key').notNull(),
+    message: jsonb('message').$type<Record<string, unknown>>().notNull(),
+    signature: text('signature').notNull(),
+    logSeq: bigint('log_seq', { mode: 'number' }).notNull().unique('discussion_messages_log_seq_unique'),
+    /** (M) Unix seconds of the operator's takedown. */
+    takenDownAt: bigint('taken_down_at', { mode: 'number' }),
+    /** (M) */
+    takedownReason: text('takedown_reason'),
+  },
+  // A thread's messages in log order (the bundle's pages).
+  (table) => [index('discussion_messages_thread_idx').on(table.threadId, table.logSeq)],
+)
+
+/** One per proposal (created with it) and per topic: counts, latest activity, and its lock (M). */
+export const threads = pgTable(
+  'threads',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').$type<'proposal' | 'topic'>().notNull(),
+    proposalId: text('proposal_id'),
+    topicId: text('topic_id'),
+    /** Comments, withdrawn and hidden ones included. */
+    commentCount: integer('comment_count').notNull().default(0),
+    /** The log seq of the latest entry touching the thread. */
+    lastActivitySeq: bigint('last_activity_seq', { mode: 'number' }).notNull(),
+    /** (M) The moderator who locked it; null: not locked. */
+    lockedBy: text('locked_by'),
+    /** (M) */
+    lockedReason: text('locked_reason'),
+    /** (M) Unix seconds. */
+    lockedAt: bigint('locked_at', { mode: 'number' }),
+    /** (M) */
+    lockedSeq: bigint('locked_seq', { mode: 'number' }),
+  },
+  // The topics list, latest activity first (discussion/topics.ts).
+  (table) => [index('threads_by_activity_idx').on(table.kind, table.lastActivitySeq.desc(), table.id.desc())],
+)
+
+/** A free topic (its id is its `Topic` digest and its thread's id); `proposalId` once a proposal links it. */
+export const topics = pgTable('topics', {
+  id: text('id').primaryKey(),
+  author: text('author').notNull(),
+  category: text('category').notNull(),
+  title: text('title').notNull(),
+  /** Null once taken down. */
+  body: text('body'),
+  mentions: text('mentions').array().notNull(),
+  /** Unix seconds (the signed timestamp). */
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
+  proposalId: text('proposal_id'),
+})
+
+/**
+ * A comment as it reads now (its id is its first version's digest). `path` is the zero-padded log seqs of its
+ * ancestors and itself, so a thread in tree order is one index range (ADR 053).
+ */
+export const comments = pgTable(
+  'comments',
+  {
+    id: text('id').primaryKey(),
+    threadId: text('thread_id').notNull(),
+    parentId: text('parent_id'),
+    depth: integer('depth').notNull(),
+    path: text('path').notNull(),
+    author: text('author').notNull(),
+    /** The latest version's; null once taken down. */
+    body: text('body'),
+    mentions: text('mentions').array().notNull(),
+    versionId: text('version_id').notNull(),
+    versions: integer('versions').notNull().default(1),
+    /** Unix seconds (signed timestamps of the first and the latest version). */
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    editedAt: bigint('edited_at', { mode: 'number' }),
+    /** The first version's. */
+    logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
+    withdrawnSeq: bigint('withdrawn_seq', { mode: 'number' }),
+    /** (M) The moderator; null with `hiddenAuto` (flags) or when shown. */
+    hiddenBy: text('hidden_by'),
+    /** (M) */
+    hiddenReason: text('hidden_reason'),
+    /** (M) Unix seconds. */
+    hiddenAt: bigint('hidden_at', { mode: 'number' }),
+    /** (M) */
+    hiddenSeq: bigint('hidden_seq', { mode: 'number' }),
+    /** (M) Hidden by flags until a moderator decides. */
+    hiddenAuto: boolean('hidden_auto').notNull().default(false),
+    /** (M) */
+    flagCount: integer('flag_count').notNull().default(0),
+  },
+  // The thread's page in tree order: a range of this index (discussion/thread-items.ts).
+  (table) => [uniqueIndex('comments_thread_path_idx').on(table.threadId, table.path)],
+)
+
+/** Every version of a comment (the first included), for "edited" and the versions list. */
+export const commentVersions = pgTable(
+  'comment_versions',
+  {
+    versionId: text('version_id').primaryKey(),
+    commentId: text('comment_id').notNull(),
+    /** Null once taken down. */
+    body: text('body'),
+    mentions: text('mentions').array().notNull(),
+    timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+    logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('comment_versions_comment_idx').on(table.commentId, table.logSeq)],
+)
+
+/** A member's reaction on a comment or topic: the latest `Reaction` message (on or off). */
+export const reactions = pgTable(
+  'reactions',
+  {
+    targetId: text('target_id').notNull(),
+    author: text('author').notNull(),
+    reaction: text('reaction').notNull(),
+    on: boolean('on').notNull(),
+    logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.targetId, table.author, table.reaction] })],
+)
+
+/** (M) A member's flag of a comment, with their power when they flagged it. */
+export const commentFlags = pgTable(
+  'comment_flags',
+  {
+    commentId: text('comment_id').notNull(),
+    author: text('author').notNull(),
+    reason: text('reason').notNull(),
+    power: uint256('power').notNull(),
+    logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.commentId, table.author] })],
+)
+
+/** The log seq a signed-in member last saw of a thread ("new since your last visit"). */
+export const threadVisits = pgTable(
+  'thread_visits',
+  {
+    member: text('member').notNull(),
+    threadId: text('thread_id').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.member, table.threadId] })],
+)
 
 // Notifications (ADR 055): the events outgoing webhooks are sent, each target's deliveries, and how far the
 // events have read the governance log.
