@@ -1,10 +1,11 @@
-// GET /feeds/proposals.atom, /feeds/proposals/:id/discussion.atom and /calendar.ics (ADR 055): public, read from
-// the database, the latest entries only, cached a minute by anyone and revalidated by ETag.
+// GET /feeds/proposals.atom, /feeds/proposals/:id/discussion.atom, /feeds/topics.atom and /calendar.ics (ADR 055):
+// public, read from the database, the latest entries only, cached a minute by anyone and revalidated by ETag.
+// A comment's text is in its entry only while the thread shows it: not once withdrawn, hidden or taken down.
 
 import { desc, eq } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../platform/db/client.ts'
-import { proposals } from '../platform/db/schema.ts'
+import { comments, proposals, topics } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { named, proposalIdParams } from '../platform/http/params.ts'
 import { type AtomEntry, atomDocument, etagOf, icsDocument } from './feeds.ts'
@@ -49,15 +50,49 @@ export async function feedRoutes(
       const { id } = request.params as { id: string }
       const [row] = await db.select().from(proposals).where(eq(proposals.id, id))
       if (!row) throw ApiError.unknownProposal()
+      const latest = await db
+        .select()
+        .from(comments)
+        .where(eq(comments.threadId, id))
+        .orderBy(desc(comments.logSeq))
+        .limit(FEED_ENTRIES - 1)
       const body = atomDocument({
         self: `${origin}/feeds/proposals/${id}/discussion.atom`,
         alternate: proposalUrl(origin, id),
         title: `${daoName}: discussion of “${row.message.title}”`,
-        entries: [proposalEntry(origin, row)],
+        entries: [
+          ...latest.map((comment) => commentEntry(proposalUrl(origin, id), row.message.title, comment)),
+          proposalEntry(origin, row),
+        ],
       })
       return send(request, reply, ATOM_TYPE, body)
     },
   )
+
+  app.get('/feeds/topics.atom', async (request, reply) => {
+    const rows = await db.select().from(topics).orderBy(desc(topics.logSeq)).limit(FEED_ENTRIES)
+    const body = atomDocument({
+      self: `${origin}/feeds/topics.atom`,
+      alternate: `${origin}/discussions`,
+      title: `${daoName}: discussions`,
+      subtitle: 'New topics',
+      entries: rows.map((topic) => {
+        const url = `${origin}/discussions/${topic.id}`
+        const at = new Date(topic.createdAt * 1000)
+        return {
+          id: url,
+          title: topic.title,
+          updated: at,
+          published: at,
+          link: url,
+          author: topic.author,
+          summary: `In ${topic.category}`,
+          content: topic.body === null ? 'Removed by the operator.' : excerpt(topic.body),
+        }
+      }),
+    })
+    return send(request, reply, ATOM_TYPE, body)
+  })
 
   app.get('/calendar.ics', async (request, reply) => {
     const rows = await db
@@ -82,9 +117,33 @@ export async function feedRoutes(
   })
 }
 
+function commentEntry(threadUrl: string, title: string, comment: typeof comments.$inferSelect): AtomEntry {
+  const url = `${threadUrl}#comment-${comment.id}`
+  const shown =
+    comment.withdrawnSeq !== null
+      ? 'Withdrawn by its author.'
+      : comment.hiddenSeq !== null || comment.hiddenAuto
+        ? `Hidden${comment.hiddenReason ? `: ${comment.hiddenReason}` : ''}.`
+        : comment.body === null
+          ? 'Removed by the operator.'
+          : excerpt(comment.body)
+  return {
+    id: url,
+    title: `Comment on “${title}”`,
+    updated: new Date((comment.editedAt ?? comment.createdAt) * 1000),
+    published: new Date(comment.createdAt * 1000),
+    link: url,
+    author: comment.author,
+    summary: comment.parentId ? 'A reply' : 'A comment',
+    content: shown,
+  }
+}
+
+const excerpt = (text: string) =>
+  text.length > CONTENT_MAX_CHARS ? `${text.slice(0, CONTENT_MAX_CHARS)}…` : text
+
 function proposalEntry(origin: string, row: typeof proposals.$inferSelect): AtomEntry {
   const window = `Voting from ${new Date(row.start * 1000).toISOString()} to ${new Date(row.end * 1000).toISOString()}`
-  const body = row.message.body
   return {
     id: proposalUrl(origin, row.id),
     title: row.message.title,
@@ -93,7 +152,7 @@ function proposalEntry(origin: string, row: typeof proposals.$inferSelect): Atom
     link: proposalUrl(origin, row.id),
     author: row.author,
     summary: window,
-    content: body.length > CONTENT_MAX_CHARS ? `${body.slice(0, CONTENT_MAX_CHARS)}…` : body,
+    content: excerpt(row.message.body),
   }
 }
 

@@ -1,6 +1,7 @@
 // Turns what happened into webhook events (ADR 055), each stored once under an id derived from what it is
 // about, and queued as a delivery to every webhook that asked for its type:
-// - the governance log, read from a cursor (`<seq>:<type>`): a new proposal, a Safe owner's signature;
+// - the governance log, read from a cursor (`<seq>:<type>`): a new proposal, a new comment, a moderator's action,
+//   a Safe owner's signature;
 // - the clock (`<proposal id>:<type>`): a vote opened, closes within WEBHOOK_CLOSING_SOON_SECONDS, closed;
 // - the chain (`<safeTxHash>:execution.executed`): a queued Safe transaction the Safe executed.
 // The leader derives them; the cursor moves in the transaction that stores the events, and an event that is
@@ -9,10 +10,14 @@
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../platform/db/client.ts'
 import {
+  comments,
+  discussionMessages,
   governanceLog,
   proposals,
   safeExecutions,
   safeSignatures,
+  threads,
+  topics,
   webhookCursor,
   webhookDeliveries,
   webhookEvents,
@@ -191,8 +196,82 @@ async function logEvents(
       })
     }
   }
+  events.push(...(await discussionEvents(tx, origin, [...seqsOf('comment'), ...seqsOf('moderation')])))
   const last = entries.at(-1)
   return { events, lastSeq: last?.seq ?? afterSeq, more: entries.length === LOG_BATCH }
+}
+
+/**
+ * A new comment (not an edit: a comment's id is its first version's) and a moderator's action, each with its
+ * thread: a proposal's (its page) or a topic's (`/discussions/<id>`). No comment text: it may be hidden or taken
+ * down after it is sent, and a receiver can read it on the page.
+ */
+async function discussionEvents(
+  tx: Tx,
+  origin: string,
+  entries: { seq: number; kind: string; createdAt: Date }[],
+): Promise<WebhookEvent[]> {
+  if (entries.length === 0) return []
+  const rows = await tx
+    .select({
+      logSeq: discussionMessages.logSeq,
+      id: discussionMessages.id,
+      author: discussionMessages.author,
+      threadId: discussionMessages.threadId,
+      message: discussionMessages.message,
+      topicId: threads.topicId,
+      topicTitle: topics.title,
+      proposalId: proposals.id,
+      proposalTitle: titleOf,
+      isNewComment: sql<boolean>`exists (select 1 from ${comments} where ${comments.id} = ${discussionMessages.id})`,
+    })
+    .from(discussionMessages)
+    .leftJoin(threads, eq(threads.id, discussionMessages.threadId))
+    .leftJoin(topics, eq(topics.id, threads.topicId))
+    // A proposal's thread id is the proposal's id.
+    .leftJoin(proposals, eq(proposals.id, discussionMessages.threadId))
+    .where(
+      inArray(
+        discussionMessages.logSeq,
+        entries.map((entry) => entry.seq),
+      ),
+    )
+  const bySeq = new Map(rows.map((row) => [row.logSeq, row]))
+  const events: WebhookEvent[] = []
+  for (const entry of entries) {
+    const row = bySeq.get(entry.seq)
+    if (!row?.threadId) continue
+    const thread = row.proposalId
+      ? { proposalId: row.proposalId, title: row.proposalTitle, url: proposalUrl(origin, row.proposalId) }
+      : {
+          topicId: row.topicId ?? row.threadId,
+          title: row.topicTitle ?? '',
+          url: `${origin}/discussions/${row.threadId}`,
+        }
+    const base = { threadId: row.threadId, ...thread, logSeq: entry.seq }
+    if (entry.kind === 'comment' && row.isNewComment) {
+      events.push({
+        id: `${entry.seq}:comment.created`,
+        payload: {
+          type: 'comment.created',
+          timestamp: entry.createdAt.toISOString(),
+          data: { ...base, commentId: row.id, author: row.author },
+        },
+      })
+    }
+    if (entry.kind === 'moderation') {
+      const { action, target, reason } = row.message as { action?: string; target?: string; reason?: string }
+      events.push({
+        id: `${entry.seq}:moderation.action`,
+        payload: {
+          type: 'moderation.action',
+          timestamp: entry.createdAt.toISOString(),
+          data: { ...base, moderator: row.author, action, target, reason },
+        },
+      })
+    }
+  }
+  return events
 }
 
 /** Votes that opened, close within the "closing soon" time, or closed in (lower, now] (unix seconds). */
