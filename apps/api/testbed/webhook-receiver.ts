@@ -10,6 +10,8 @@ export type WebhookReceiver = {
   received: ReceivedWebhook[]
   /** How the next request is answered: a status, or a status and a JSON body (a 429's retry_after). */
   answer: (request: ReceivedWebhook) => number | { status: number; json: unknown }
+  /** How long each answer takes (recorded on arrival, answered after): a sender may die waiting. */
+  delayMs: number
   /** Resolves once `predicate` holds for the requests received so far (checked on each request). */
   until: (predicate: (received: ReceivedWebhook[]) => boolean, timeoutMs?: number) => Promise<void>
   close: () => Promise<void>
@@ -21,6 +23,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     url: '',
     received: [],
     answer: () => 200,
+    delayMs: 0,
     until: (predicate, timeoutMs = 30_000) =>
       new Promise<void>((resolve, reject) => {
         const check = () => {
@@ -58,10 +61,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       receiver.received.push(received)
       const answer = receiver.answer(received)
       const { status, json } = typeof answer === 'number' ? { status: answer, json: undefined } : answer
-      response
-        .writeHead(status, { 'content-type': 'application/json' })
-        .end(json === undefined ? '' : JSON.stringify(json))
       for (const waiter of [...waiters]) waiter()
+      const respond = () =>
+        response
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(json === undefined ? '' : JSON.stringify(json))
+      if (receiver.delayMs > 0) setTimeout(respond, receiver.delayMs)
+      else respond()
     })
   })
   server.keepAliveTimeout = 1_000
