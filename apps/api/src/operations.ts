@@ -1,7 +1,7 @@
 // @guildhall/api/operations: the API's work outside a request, for the scripts that run or check it on
 // their own: the leader's jobs (the token index, the name refresher), the recounts of what is stored
-// (`npm run tallies:check`), and the vote path's storage rules, which the bench's bulk seed follows and
-// its test compares with castVote.
+// (`npm run tallies:check`), the webhooks' delivery log and test (`npm run webhooks`), and the vote path's
+// storage rules, which the bench's bulk seed follows and its test compares with castVote.
 
 export type { GovernanceDeps } from './governance/deps.ts'
 export { LOG_LOCK_KEY } from './governance/log.ts'
@@ -12,4 +12,5 @@ export { castVote } from './governance/votes.ts'
 export { checkMemberStats, recordBallots } from './member-stats/vote-moves.ts'
 export { NameRefresher, nameLookupClient } from './names/name-refresher.ts'
 export { NameProfiles } from './names/profiles.ts'
+export { sendTestWebhook, webhookDeliveryLog, webhookTargetsOf } from './notifications/webhook-operator.ts'
 export { TokenIndex } from './token/token-index.ts'

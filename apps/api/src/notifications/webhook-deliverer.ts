@@ -9,7 +9,7 @@ import { webhookDeliveries, webhookDisabled, webhookEvents } from '../platform/d
 import type { WebhookTarget } from '../settings/webhooks.ts'
 import { type WebhookEvent, type WebhookPayload, webhookRequest } from './webhook-request.ts'
 
-export const WEBHOOK_MAX_ATTEMPTS = 6
+const WEBHOOK_MAX_ATTEMPTS = 6
 const DEFAULT_RETRY_BASE_MS = 10_000
 const DEFAULT_TIMEOUT_MS = 10_000
 /** The longest wait a 429 may ask for before it counts as a plain failure's backoff. */
@@ -114,12 +114,13 @@ export class WebhookDeliverer {
     return due.length === DELIVERY_BATCH
   }
 
-  /** Stores the answer to attempt number `attempts` of a delivery. */
+  /** Stores the answer to attempt number `attempts` of a delivery; a failure is tried again unless `retry` is false. */
   async record(
     target: WebhookTarget,
     key: { webhook: string; eventId: string },
     attempts: number,
     result: AttemptResult,
+    { retry = true }: { retry?: boolean } = {},
   ): Promise<void> {
     const { db, now } = this.#options
     const at = now()
@@ -149,7 +150,7 @@ export class WebhookDeliverer {
       })
       return
     }
-    if (attempts >= WEBHOOK_MAX_ATTEMPTS) {
+    if (!retry || attempts >= WEBHOOK_MAX_ATTEMPTS) {
       await this.#set(key, { state: 'failed', attempts, lastStatus: result.status, lastError: result.error })
       return
     }
