@@ -75,7 +75,3 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
   return receiver
 }
-
-/** The `webhook-id`s received, in order. */
-export const receivedIds = (received: ReceivedWebhook[]) =>
-  received.map((r) => String(r.headers['webhook-id']))

@@ -15,14 +15,18 @@ export function notificationsArea({ settings, database, now, logger }: AreaConte
   return {
     ...(job ? { job } : {}),
     plugin: async (app) => {
-      // Without webhooks nothing is sent, and what happens meanwhile is history by the time some are set:
-      // the cursor is kept at the present rather than a leader being run for it.
-      if (!job)
-        app.addHook('onReady', async () => {
+      // Without webhooks nothing is sent, and what happens meanwhile is history by the time some are set: the
+      // cursor is moved to the present when this instance starts, rather than a leader being run for it. Not when
+      // it stops: during a rolling change that sets webhooks, an instance still without them stopping would skip
+      // what the new leader has yet to read.
+      if (!job) {
+        const toPresent = async () => {
           await keepCursorAtPresent(database.db, now()).catch((error: unknown) =>
             logger.warn({ err: error }, 'the webhook cursor could not be moved to the present'),
           )
-        })
+        }
+        app.addHook('onReady', toPresent)
+      }
       await feedRoutes(app, { db: database.db, origin, daoName: settings.publicConfig.dao.name })
     },
   }

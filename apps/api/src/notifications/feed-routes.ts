@@ -18,7 +18,7 @@ export const CALENDAR_EVENTS = 200
 /** A proposal's body in a feed entry: the first characters, the page has the rest. */
 const CONTENT_MAX_CHARS = 4000
 
-export const ATOM_TYPE = 'application/atom+xml; charset=utf-8'
+const ATOM_TYPE = 'application/atom+xml; charset=utf-8'
 const ICS_TYPE = 'text/calendar; charset=utf-8'
 
 export type FeedRoutesOptions = { db: Db; origin: string; daoName: string }

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 
 /** RFC 3339 in UTC, as Atom's dates are. */
-export const rfc3339 = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
+const rfc3339 = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 const XML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -18,7 +18,7 @@ const XML_ESCAPES: Record<string, string> = {
  * Text safe as XML element content and attribute value; characters XML 1.0 cannot hold (most control
  * characters, lone surrogates) are dropped rather than make the feed unreadable.
  */
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return text
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/[&<>"']/g, (char) => XML_ESCAPES[char] ?? char)
@@ -91,7 +91,7 @@ export type CalendarEvent = {
 }
 
 /** An iCalendar text value (RFC 5545 §3.3.11): backslash, semicolon, comma and line breaks escaped. */
-export function escapeIcsText(text: string): string {
+function escapeIcsText(text: string): string {
   return text
     .replace(/[\\;,]/g, (char) => `\\${char}`)
     .replace(/\r\n|\r|\n/g, '\\n')

@@ -192,7 +192,7 @@ export class WebhookDeliverer {
   }
 }
 
-export const urlHash = (url: string) => createHash('sha256').update(url).digest('hex')
+const urlHash = (url: string) => createHash('sha256').update(url).digest('hex')
 
 /** Discord's 429 body gives `retry_after` in seconds; otherwise the Retry-After header (seconds). */
 function retryAfter(response: Response, answer: string): number | undefined {

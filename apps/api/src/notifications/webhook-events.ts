@@ -30,10 +30,11 @@ const LOG_BATCH = 500
 /** Clock events of one kind derived per pass. */
 const CLOCK_BATCH = 100
 /**
- * How far back the clock looks: a vote that opened or closed longer ago when first seen is history (the
- * window also bounds the scan, which would otherwise cover every proposal since webhooks began).
+ * How far back events are derived: a log entry written, or a vote that opened or closed, longer ago when first
+ * seen is history (webhooks set after a long time without them send no backlog; the window also bounds the
+ * clock's scan, which would otherwise cover every proposal since webhooks began).
  */
-const CLOCK_LOOKBACK_SECONDS = 7 * 24 * 60 * 60
+const LOOKBACK_SECONDS = 7 * 24 * 60 * 60
 
 export type EventSources = {
   db: Db
@@ -53,10 +54,15 @@ export async function deriveEvents(
     const [cursor] = await tx.select().from(webhookCursor).where(eq(webhookCursor.id, 1)).for('update')
     if (!cursor) throw new Error('webhook_cursor has no row: the migration inserts it')
     const now = sources.now()
-    const fromLog = await logEvents(tx, sources, cursor.logSeq)
+    const fromLog = await logEvents(
+      tx,
+      sources,
+      cursor.logSeq,
+      new Date(now.getTime() - LOOKBACK_SECONDS * 1000),
+    )
     const lower = Math.max(
       Math.floor(cursor.clockSince.getTime() / 1000),
-      Math.floor(now.getTime() / 1000) - CLOCK_LOOKBACK_SECONDS,
+      Math.floor(now.getTime() / 1000) - LOOKBACK_SECONDS,
     )
     const fromClock = await clockEvents(tx, sources, lower, Math.floor(now.getTime() / 1000))
     const fromChain = await executedEvents(tx, sources, cursor.clockSince)
@@ -103,6 +109,7 @@ async function logEvents(
   tx: Tx,
   { origin }: EventSources,
   afterSeq: number,
+  since: Date,
 ): Promise<{ events: WebhookEvent[]; lastSeq: number; more: boolean }> {
   const entries = await tx
     .select({
@@ -116,7 +123,7 @@ async function logEvents(
     .orderBy(asc(governanceLog.seq))
     .limit(LOG_BATCH)
   const events: WebhookEvent[] = []
-  const seqsOf = (kind: string) => entries.filter((entry) => entry.kind === kind)
+  const seqsOf = (kind: string) => entries.filter((entry) => entry.kind === kind && entry.createdAt >= since)
   const created = seqsOf('proposal')
   if (created.length > 0) {
     const rows = await tx

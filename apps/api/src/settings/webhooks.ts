@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto'
 import { z } from 'zod'
 
 /** Every event a webhook may ask for; `webhook.test` is sent by `npm run webhooks -- test <name>` only. */
-export const WEBHOOK_EVENT_TYPES = [
+const WEBHOOK_EVENT_TYPES = [
   'proposal.created',
   'proposal.started',
   'proposal.closing_soon',
@@ -19,8 +19,8 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
 
-export const WEBHOOK_PRESETS = ['standard', 'discord', 'slack'] as const
-export type WebhookPreset = (typeof WEBHOOK_PRESETS)[number]
+const WEBHOOK_PRESETS = ['standard', 'discord', 'slack'] as const
+type WebhookPreset = (typeof WEBHOOK_PRESETS)[number]
 
 /** A Standard Webhooks secret: `whsec_` and the base64 of 24 to 64 random bytes. */
 const SECRET_PATTERN = /^whsec_([A-Za-z0-9+/]+={0,2})$/
