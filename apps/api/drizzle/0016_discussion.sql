@@ -114,4 +114,6 @@ CREATE UNIQUE INDEX "comments_thread_path_idx" ON "comments" USING btree ("threa
 CREATE INDEX "discussion_keys_member_idx" ON "discussion_keys" USING btree ("member","timestamp" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "discussion_messages_thread_idx" ON "discussion_messages" USING btree ("thread_id","log_seq");--> statement-breakpoint
 CREATE INDEX "threads_by_activity_idx" ON "threads" USING btree ("kind","last_activity_seq" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "votes_with_reason_idx" ON "votes" USING btree ("proposal_id") WHERE "votes"."message"->>'reason' <> '';
+CREATE INDEX "topics_proposal_idx" ON "topics" USING btree ("proposal_id");--> statement-breakpoint
+CREATE INDEX "votes_with_reason_idx" ON "votes" USING btree ("proposal_id") WHERE "votes"."message"->>'reason' <> '';--> statement-breakpoint
+CREATE INDEX "votes_by_voter_idx" ON "votes" USING btree ("proposal_id","voter");

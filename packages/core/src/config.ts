@@ -1,5 +1,6 @@
 import { isAddress } from 'viem'
 import { POPULAR_WALLET_IDS, WALLET_CONNECT_WALLET_IDS } from './constants.ts'
+import { DISCUSSION_LIMITS, REACTIONS } from './discussion/messages.ts'
 import { GOVERNANCE_LIMITS } from './governance/rules.ts'
 import { chainIdSchema, tokenAmountSchema } from './primitives.ts'
 import { z } from './zod.ts'
@@ -60,6 +61,33 @@ export const DEFAULT_GOVERNANCE_RULES: GovernanceRules = {
 /** The categories a proposal may name unless PROPOSAL_CATEGORIES says otherwise (ADR 048). */
 export const DEFAULT_PROPOSAL_CATEGORIES = ['Grants', 'Operations', 'Security'] as const
 
+/** Who may post in threads (DISCUSSION_POSTERS): members with voting power or tokens, or anyone signed in. */
+export const DISCUSSION_POSTERS = ['members', 'signed-in'] as const
+export type DiscussionPosters = (typeof DISCUSSION_POSTERS)[number]
+
+/** The discussion's settings the forms state (ADR 053): categories, who may post, limits, reactions, moderators. */
+const discussionConfigSchema = z.strictObject({
+  categories: z.array(z.string().check(z.minLength(1), z.maxLength(GOVERNANCE_LIMITS.categoryMax))),
+  posters: z.enum(DISCUSSION_POSTERS),
+  limits: z.strictObject({
+    bodyMaxChars: z.int(),
+    titleMaxChars: z.int(),
+    reasonMaxChars: z.int(),
+    depthMax: z.int(),
+    mentionsMax: z.int(),
+    keyLifetimeMaxSeconds: z.int(),
+  }),
+  reactions: z.array(z.enum(REACTIONS)),
+  moderators: z.array(addressSchema),
+})
+const DEFAULT_DISCUSSION_CONFIG = {
+  categories: ['Ideas', 'Questions', 'General'],
+  posters: 'members' as const,
+  limits: { ...DISCUSSION_LIMITS },
+  reactions: [...REACTIONS],
+  moderators: [],
+}
+
 /** Everything the web app needs at run time, injected by the server into index.html. */
 export const publicConfigSchema = z
   .strictObject({
@@ -92,6 +120,8 @@ export const publicConfigSchema = z
     disclaimer: z._default(z.nullable(z.string().check(z.maxLength(500))), null),
     /** RainbowKit's blue (#0e76fd) darkened to 5.4:1 against white text and the white modal (WCAG AA). */
     accentColor: z._default(hexColorSchema, '#0a66d9'),
+    /** Threads and topics (ADR 053). */
+    discussion: z._default(discussionConfigSchema, DEFAULT_DISCUSSION_CONFIG),
     /** Sign-In with Ethereum after connecting; false (`SIGN_IN=off`) is connect-only (ADR 007). */
     signIn: z._default(z.boolean(), true),
     /** anvil's unlocked accounts, offered as a development wallet; only against the local demo chain. */

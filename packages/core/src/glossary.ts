@@ -84,7 +84,7 @@ export const GLOSSARY = [
     id: 'log-entry',
     term: 'Log entry',
     short:
-      'One numbered record in the governance log: one accepted proposal, vote or delegate statement. Entry 16 is the sixteenth thing recorded.',
+      'One numbered record in the governance log: one accepted proposal, vote, delegate statement or comment. Entry 16 is the sixteenth thing recorded.',
     more: "An entry's number never changes, so it is a lasting way to point at a vote or a statement.",
   },
   {
@@ -100,6 +100,20 @@ export const GLOSSARY = [
     short:
       'A file with everything needed to recount a proposal: the proposal, every vote and its signature, the snapshot block and the log entries.',
     more: "Download it from the proposal's page and recount it against any copy of the chain.",
+  },
+  {
+    id: 'thread-bundle',
+    term: 'Thread bundle',
+    short:
+      'A file with everything needed to check a discussion: every comment, edit, reaction and moderation with its signature and log entry, and the keys that signed them.',
+    more: '"Verify this thread" checks it in your browser, and npm run recount in a terminal. A text the operator removed is reported as removed.',
+  },
+  {
+    id: 'discussion-key',
+    term: 'Discussion key',
+    short:
+      'A key your browser keeps, which your wallet authorised once to sign your comments and reactions, so each one needs no wallet prompt.',
+    more: 'It expires within 30 days and you can revoke it beside "Your sessions". It cannot vote, propose, delegate or move funds.',
   },
   {
     id: 'delegate-statement',

@@ -70,8 +70,8 @@ export {
   simulationSchema,
 } from './api/execution.ts'
 export { ADDRESS_START_PATTERN, CURSOR_MAX_LENGTH } from './api/lists.ts'
-export type { LiveProposal, LiveTally } from './api/live.ts'
-export { liveProposalSchema, liveTallySchema } from './api/live.ts'
+export type { LiveProposal, LiveTally, LiveThread } from './api/live.ts'
+export { liveProposalSchema, liveTallySchema, liveThreadSchema } from './api/live.ts'
 export type {
   MemberList,
   MemberListItem,
@@ -140,11 +140,12 @@ export type { VoteListItem, VoteListQuery } from './api/votes.ts'
 export { castVoteResponseSchema, VOTE_LIST_ORDERS, voteListQuerySchema, voteListSchema } from './api/votes.ts'
 export type { AnswerSource, ZeroPowerExplanation } from './api/voting-power.ts'
 export { votingPowerResponseSchema } from './api/voting-power.ts'
-export type { GovernanceRules, PublicChain, PublicConfig } from './config.ts'
+export type { DiscussionPosters, GovernanceRules, PublicChain, PublicConfig } from './config.ts'
 export {
   APP_SHELL_PLACEHOLDER,
   DEFAULT_GOVERNANCE_RULES,
   DEFAULT_PROPOSAL_CATEGORIES,
+  DISCUSSION_POSTERS,
   formatIssues,
   hexColorSchema,
   MISSING_PROJECT_ID_MESSAGE,

@@ -36,6 +36,7 @@ import {
 } from './governance/messages.ts'
 import { countingVotes, voteChoicesProblem } from './governance/rules.ts'
 import { hexSchema } from './primitives.ts'
+import { BundleFormatError, chainProblem, loggedProblem } from './recount-checks.ts'
 import { verifyHashSignature } from './signature.ts'
 import { TALLY_VERSION, type Tally, tally } from './tally.ts'
 import { isCanonicalMultiSendCallOnly } from './treasury/multi-send.ts'
@@ -45,6 +46,9 @@ import { z } from './zod.ts'
 /** A vote as the bundle carries it: the signed message, its signature and its id (the digest). */
 export type { ThreadBundle, ThreadBundleMessage } from './discussion/thread-bundle.ts'
 export { THREAD_BUNDLE_FORMAT, threadBundleSchema } from './discussion/thread-bundle.ts'
+export type { ThreadRecountReport } from './discussion/thread-recount.ts'
+export { recountThread } from './discussion/thread-recount.ts'
+export { BundleFormatError } from './recount-checks.ts'
 
 const bundleVoteSchema = z.object({ id: hexSchema, message: voteMessageSchema, signature: hexSchema })
 type BundleVote = z.infer<typeof bundleVoteSchema>
@@ -103,11 +107,6 @@ const bundleHeadSchema = z.object({
 })
 type BundleHead = z.infer<typeof bundleHeadSchema>
 const HEAD_FIELDS = Object.keys(bundleHeadSchema.shape)
-
-/** A bundle that is not one (bad JSON, a field of the wrong shape, cut short): the recount cannot run. */
-export class BundleFormatError extends Error {
-  override name = 'BundleFormatError'
-}
 
 /** A bundle's bytes or text as they arrive: a file's or a response's chunks, or the whole text at once. */
 export type BundleSource = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>
@@ -223,12 +222,8 @@ export async function recount(
   if (first.done || first.value.part !== 'head') throw new BundleFormatError('The bundle has no head.')
   const { head: bundle } = first.value
   const { domain, proposal } = bundle
-  const chainId = await client.request({ method: 'eth_chainId' })
-  if (Number(chainId) !== domain.chainId) {
-    differences.push(
-      `The RPC serves chain ${Number(chainId)}, but this DAO lives on chain ${domain.chainId}.`,
-    )
-  }
+  const wrongChain = await chainProblem(client, domain.chainId)
+  if (wrongChain) differences.push(wrongChain)
   if (bundle.tallyVersion !== TALLY_VERSION) {
     differences.push(
       `The result was counted with tally version ${bundle.tallyVersion}; this recount uses ${TALLY_VERSION}.`,
@@ -419,14 +414,14 @@ async function executionDifferences(
       const who = `${label}: ${owner}'s signature`
       const signer = await recoverAddress({ hash: expected.safeTxHash, signature }).catch(() => null)
       if (!signer || !isAddressEqual(signer, owner as Address)) differences.push(`${who} is not theirs.`)
-      if (logEntryHash(log) !== log.hash)
+      const logProblem = loggedProblem(log, {
+        kind: 'safe-signature',
+        messageId: safeSignatureId(expected.safeTxHash, getAddress(owner)),
+        signature,
+      })
+      if (logProblem === 'hash')
         differences.push(`${who}: log entry ${log.seq} does not hash to its stored hash.`)
-      else if (
-        log.kind !== 'safe-signature' ||
-        log.messageId !== safeSignatureId(expected.safeTxHash, getAddress(owner)) ||
-        log.signature !== signature
-      )
-        differences.push(`${who} differs from log entry ${log.seq}.`)
+      else if (logProblem === 'differs') differences.push(`${who} differs from log entry ${log.seq}.`)
     }
     if (!entry.executedIn) continue
     const hash = entry.executedIn

@@ -14,10 +14,15 @@ export function discussionArea(
     governance,
     categories: settings.discussion.categories,
     posters: settings.discussion.posters,
+    moderators: [],
     signedIn,
   }
   return {
     plugin: (app) =>
-      discussionRoutes(app, { deps, rateLimitPerMinute: settings.discussion.rateLimitPerMinute }),
+      discussionRoutes(app, {
+        deps,
+        rateLimitPerMinute: settings.discussion.rateLimitPerMinute,
+        exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
+      }),
   }
 }

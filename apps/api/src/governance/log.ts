@@ -1,4 +1,4 @@
-// The hash-chained log of every accepted proposal, vote and delegate statement: appending to it (inside the transaction that
+// The hash-chained log of every accepted proposal, vote, delegate statement and discussion message: appending to it (inside the transaction that
 // stores the message) and reading it back.
 import { LOG_GENESIS_HASH, type LogEntry, logEntryHash } from '@guildhall/core'
 import { and, asc, desc, eq, gt, lte, sql } from 'drizzle-orm'
@@ -15,8 +15,11 @@ const LOG_PAGE_SIZE = 1000
 
 /** The channel every log append notifies on commit (governance/live/live-events.ts listens). */
 export const LOG_CHANNEL = 'guildhall_log'
-/** What a log append tells the listening servers; a statement belongs to no proposal. */
-export type LogNotice = { seq: number; kind: LogEntry['kind']; proposalId: Hex | null }
+/**
+ * What a log append tells the listening servers; a statement belongs to no proposal. `threadId`: the thread a
+ * discussion message (or a vote with a reason) shows in, for its live stream; not part of the hashed entry.
+ */
+export type LogNotice = { seq: number; kind: LogEntry['kind']; proposalId: Hex | null; threadId?: Hex }
 
 /**
  * Appends an entry to the log inside `tx`; the advisory lock makes appends take turns. The notice goes out
@@ -24,7 +27,7 @@ export type LogNotice = { seq: number; kind: LogEntry['kind']; proposalId: Hex |
  */
 export async function appendLog(
   tx: Tx,
-  entry: { kind: LogEntry['kind']; messageId: Hex; proposalId: Hex | null; signature: Hex },
+  entry: { kind: LogEntry['kind']; messageId: Hex; proposalId: Hex | null; signature: Hex; threadId?: Hex },
 ): Promise<LogEntry> {
   await tx.execute(sql`select pg_advisory_xact_lock(${LOG_LOCK_KEY})`)
   const [last] = await tx
@@ -41,7 +44,12 @@ export async function appendLog(
   }
   const logged = { ...unhashed, hash: logEntryHash(unhashed) }
   await tx.insert(governanceLog).values({ ...logged, proposalId: entry.proposalId })
-  const notice: LogNotice = { seq: logged.seq, kind: logged.kind, proposalId: entry.proposalId }
+  const notice: LogNotice = {
+    seq: logged.seq,
+    kind: logged.kind,
+    proposalId: entry.proposalId,
+    ...(entry.threadId ? { threadId: entry.threadId } : {}),
+  }
   await tx.execute(sql`select pg_notify(${LOG_CHANNEL}, ${JSON.stringify(notice)})`)
   return logged
 }

@@ -13,9 +13,10 @@ import {
   timestampProblem,
   timestampProblemMessage,
 } from '@guildhall/core'
-import { eq } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
 import type { Hex } from 'viem'
-import { proposals, type StoredProposal } from '../platform/db/schema.ts'
+import type { Tx } from '../platform/db/client.ts'
+import { proposals, type StoredProposal, topics } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { chainRead, checkSignature, type GovernanceDeps, seconds } from './deps.ts'
 import { appendLog } from './log.ts'
@@ -81,8 +82,30 @@ export async function createProposal(
     if (inserted.length === 0) return { id, created: false }
     const logged = await appendLog(tx, { kind: 'proposal', messageId: id, proposalId: id, signature })
     await insertEmptyTally(tx, id, message, logged.seq)
+    await linkTopic(tx, id, message.body)
     return { id, created: true }
   })
+}
+
+/** A link to a topic in a proposal's body ("Discussed at <origin>/discussions/0x…"). */
+const TOPIC_LINK = /\/discussions\/(0x[0-9a-f]{64})\b/gi
+
+/**
+ * A topic becomes a proposal (ADR 053): a proposal whose signed body links an existing topic not yet made
+ * into one is that topic's proposal, so each links to the other. The first such link wins.
+ */
+async function linkTopic(tx: Tx, proposalId: string, body: string) {
+  const linked = [
+    ...new Set([...body.matchAll(TOPIC_LINK)].map((match) => (match[1] as string).toLowerCase())),
+  ]
+  if (linked.length === 0) return
+  const [first] = await tx
+    .select({ id: topics.id })
+    .from(topics)
+    .where(and(inArray(topics.id, linked), isNull(topics.proposalId)))
+    .orderBy(asc(topics.logSeq))
+    .limit(1)
+  if (first) await tx.update(topics).set({ proposalId }).where(eq(topics.id, first.id))
 }
 
 /**

@@ -113,6 +113,8 @@ export async function castVote(
       messageId: id,
       proposalId: proposal.id as Hex,
       signature,
+      // A vote with a reason is a card in the proposal's thread (ADR 053): its live stream hears of it.
+      ...(message.reason !== '' ? { threadId: proposal.id as Hex } : {}),
     })
     await moveTally(tx, proposal.id, rules, locked, {
       replaced: replaced ? { choices: replaced.message.choices, power: replaced.power } : null,

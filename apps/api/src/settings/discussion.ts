@@ -1,4 +1,5 @@
 // The variables of the discussion (ADR 053): the categories a topic may name, and who may post.
+import { DISCUSSION_POSTERS } from '@guildhall/core'
 import { z } from 'zod'
 import { csv } from './csv.ts'
 
@@ -6,10 +7,6 @@ import { csv } from './csv.ts'
 const DEFAULT_DISCUSSION_CATEGORIES = ['Ideas', 'Questions', 'General']
 /** As long as a proposal's category may be. */
 const CATEGORY_MAX_CHARS = 40
-
-/** Who may post: members with voting power or tokens above zero, or anyone signed in. */
-export const DISCUSSION_POSTERS = ['members', 'signed-in'] as const
-export type DiscussionPosters = (typeof DISCUSSION_POSTERS)[number]
 
 export const discussionVariables = z.object({
   /** The categories a topic names, `Ideas,Questions,General` by default; at least one. */

@@ -1,10 +1,9 @@
 // The server's settings, read from its environment once at start (README, Configuration). The variables
 // and their checks are in variables.ts (with limits.ts, name-service.ts and treasury.ts); the chains and the public
 // config the web app learns are built in chains.ts and public-config.ts.
-import { formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
+import { type DiscussionPosters, formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import type { z } from 'zod'
 import { type ChainSettings, chainProblems, chainSettings } from './chains.ts'
-import type { DiscussionPosters } from './discussion.ts'
 import { timeoutProblems } from './limits.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
 import { type TreasurySettings, treasuryProblems, treasurySettings } from './treasury.ts'

@@ -2,11 +2,13 @@
 // serves any DAO: the DAO, its chains and token, the governance rules, the connect dialog's wallets and
 // texts, sign-in, and the development wallet where it may be offered.
 import {
+  DISCUSSION_LIMITS,
   formatIssues,
   LOCAL_CHAIN_ID,
   MISSING_PROJECT_ID_MESSAGE,
   type PublicConfig,
   publicConfigSchema,
+  REACTIONS,
   WALLET_CONNECT_WALLET_IDS,
 } from '@guildhall/core'
 import type { ChainSettings } from './chains.ts'
@@ -42,6 +44,14 @@ export function publicConfigOf(
     learnMoreUrl: e.LEARN_MORE_URL,
     disclaimer: e.DISCLAIMER ?? null,
     accentColor: e.ACCENT_COLOR,
+    discussion: {
+      categories: e.DISCUSSION_CATEGORIES,
+      posters: e.DISCUSSION_POSTERS,
+      limits: { ...DISCUSSION_LIMITS },
+      reactions: [...REACTIONS],
+      // MODERATORS: the moderation part's setting.
+      moderators: [],
+    },
     signIn: e.SIGN_IN === 'on',
     devWallet: devWallet ? { accounts: devWalletAccounts } : null,
   })

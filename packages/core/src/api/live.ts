@@ -16,3 +16,10 @@ export type LiveTally = z.infer<typeof liveTallySchema>
 /** `proposal` on the list's stream: a proposal was created, logged as entry `seq`. */
 export const liveProposalSchema = z.strictObject({ proposalId: bytes32Schema, seq: z.int() })
 export type LiveProposal = z.infer<typeof liveProposalSchema>
+/**
+ * `thread` on a thread's stream (GET /api/threads/:id/events): log entry `seq` of kind `kind` touched the
+ * thread (a comment, an edit, a withdrawal, a reaction, a flag, a moderation, a takedown, a vote with a
+ * reason); the client reads the thread again.
+ */
+export const liveThreadSchema = z.strictObject({ threadId: bytes32Schema, seq: z.int(), kind: z.string() })
+export type LiveThread = z.infer<typeof liveThreadSchema>

@@ -58,4 +58,29 @@ describe('the hash-chained log', () => {
     expect(safeSignatureId(hash, ada)).not.toBe(safeSignatureId(hash, ben))
     expect(safeSignatureId(hash, ada)).not.toBe(safeSignatureId(digest('57'), ada))
   })
+
+  test('behavior: discussion messages (keys, topics, comments, reactions, flags, moderation, a takedown) join the same chain, and an entry from before them hashes as it did', () => {
+    const entries = chain([
+      'proposal',
+      'discussion-key',
+      'topic',
+      'comment',
+      'reaction',
+      'withdrawal',
+      'flag',
+      'moderation',
+      'key-revocation',
+      'takedown',
+      'vote',
+    ])
+    expect(logChainProblem(entries)).toBeNull()
+    // The same vote entry as the first test, hashed with every discussion kind known.
+    expect(
+      logEntryHash({ seq: 7, kind: 'vote', messageId: digest('12'), signature, prevHash: digest('34') }),
+    ).toBe('0x48fff3e85a0b5ab7fb30b65120df588c74e474c84a73a8e799480180308a57ba')
+    const relabelled = entries.map((entry) =>
+      entry.seq === 4 ? { ...entry, kind: 'topic' as const } : entry,
+    )
+    expect(logChainProblem(relabelled)).toEqual({ seq: 4, problem: 'its hash does not match its fields' })
+  })
 })

@@ -114,7 +114,7 @@ export function timestampProblem(
 
 /** The refusal of a timestamp outside the window, in the limits' own numbers. */
 export function timestampProblemMessage(
-  what: 'proposal' | 'vote' | 'statement',
+  what: 'proposal' | 'vote' | 'statement' | 'message',
   problem: Exclude<TimestampProblem, null>,
 ): string {
   switch (problem) {

@@ -7,13 +7,14 @@ import {
   type LiveExecution,
   type LiveProposal,
   type LiveTally,
+  type LiveThread,
   type TallyRules,
   tallyToJson,
 } from '@guildhall/core'
 import { and, asc, desc, eq, gt } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import type { Database } from '../../platform/db/client.ts'
-import { governanceLog, proposals } from '../../platform/db/schema.ts'
+import { discussionMessages, governanceLog, proposals, threads } from '../../platform/db/schema.ts'
 import { seconds } from '../deps.ts'
 import { LOG_CHANNEL, type LogNotice } from '../log.ts'
 import type { ProposalReads } from '../proposal-reads.ts'
@@ -25,6 +26,7 @@ export type LiveEvent =
   | { event: 'proposal'; id: string; data: LiveProposal }
   | { event: 'execution'; id: string; data: LiveExecution }
   | { event: 'ready'; id: string; data: { seq: number } }
+  | { event: 'thread'; id: string; data: LiveThread }
 
 export type LiveSend = (event: LiveEvent) => void
 
@@ -45,6 +47,7 @@ export class LiveEvents {
   readonly #options: LiveEventsOptions
   readonly #proposalWatchers = new Map<string, { rules: TallyRules; sends: Set<LiveSend> }>()
   readonly #listWatchers = new Set<LiveSend>()
+  readonly #threadWatchers = new Map<string, Set<LiveSend>>()
   /** Watched proposals with a vote since the last flush. */
   #voted = new Set<string>()
   #created: LiveProposal[] = []
@@ -84,6 +87,55 @@ export class LiveEvents {
       sends.delete(send)
       if (sends.size === 0) this.#proposalWatchers.delete(proposalId)
     }
+  }
+
+  /** Streams `send` every log entry touching the thread until the returned function is called. */
+  watchThread(threadId: string, send: LiveSend): () => void {
+    const sends = this.#threadWatchers.get(threadId) ?? new Set()
+    this.#threadWatchers.set(threadId, sends)
+    sends.add(send)
+    return () => {
+      sends.delete(send)
+      if (sends.size === 0) this.#threadWatchers.delete(threadId)
+    }
+  }
+
+  /** Whether a thread is there to watch: a topic's or any proposal's (ADR 053). */
+  async threadExists(threadId: string): Promise<boolean> {
+    const { db } = this.#options.database
+    const [thread] = await db.select({ id: threads.id }).from(threads).where(eq(threads.id, threadId))
+    if (thread) return true
+    const [proposal] = await db.select({ id: proposals.id }).from(proposals).where(eq(proposals.id, threadId))
+    return proposal !== undefined
+  }
+
+  /**
+   * What a reconnecting thread stream missed after entry `after`: its messages' entries (at most
+   * LIST_REPLAY_LIMIT; the client reads the thread again on any) and, on a proposal's thread, its latest vote.
+   */
+  async threadEventsAfter(threadId: string, after: number): Promise<LiveEvent[]> {
+    const { db } = this.#options.database
+    const messages = await db
+      .select({ seq: discussionMessages.logSeq, kind: discussionMessages.kind })
+      .from(discussionMessages)
+      .where(and(eq(discussionMessages.threadId, threadId), gt(discussionMessages.logSeq, after)))
+      .orderBy(asc(discussionMessages.logSeq))
+      .limit(LIST_REPLAY_LIMIT)
+    const [vote] = await db
+      .select({ seq: governanceLog.seq, kind: governanceLog.kind })
+      .from(governanceLog)
+      .where(
+        and(
+          eq(governanceLog.proposalId, threadId),
+          eq(governanceLog.kind, 'vote'),
+          gt(governanceLog.seq, after),
+        ),
+      )
+      .orderBy(desc(governanceLog.seq))
+      .limit(1)
+    return [...messages, ...(vote ? [vote] : [])]
+      .sort((a, b) => a.seq - b.seq)
+      .map((entry) => threadEvent(threadId as Hex, entry.seq, entry.kind))
   }
 
   /** Streams `send` every created proposal until the returned function is called. */
@@ -159,7 +211,13 @@ export class LiveEvents {
       this.#options.onError(error)
       return
     }
-    // A statement belongs to no proposal: no stream shows it.
+    // A discussion message, or a vote with a reason (a card in its proposal's thread): sent at once to the
+    // thread's watchers, who read the thread again.
+    if (notice.threadId) {
+      const event = threadEvent(notice.threadId, notice.seq, notice.kind)
+      for (const send of this.#threadWatchers.get(notice.threadId) ?? []) send(event)
+    }
+    // A statement or a discussion message belongs to no proposal: no proposal's stream shows it.
     if (notice.proposalId === null) return
     // A Safe signature of a proposal's execution (ADR 051): its watchers read the execution again. Rare
     // (an owner's click), so sent at once rather than coalesced.
@@ -210,6 +268,12 @@ export class LiveEvents {
     }
   }
 }
+
+const threadEvent = (threadId: Hex, seq: number, kind: string): LiveEvent => ({
+  event: 'thread',
+  id: String(seq),
+  data: { threadId, seq, kind },
+})
 
 const executionEvent = (proposalId: Hex, seq: number): LiveEvent => ({
   event: 'execution',

@@ -2,7 +2,7 @@
 // new proposals. Each event's id is the log entry it stands at; a client that reconnects sends it back as
 // Last-Event-ID and gets what it missed, read from the database, before the live events go on.
 import fastifySse from '@fastify/sse'
-import { liveExecutionSchema, liveProposalSchema, liveTallySchema } from '@guildhall/core'
+import { liveExecutionSchema, liveProposalSchema, liveTallySchema, liveThreadSchema } from '@guildhall/core'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { ApiError } from '../../platform/http/errors.ts'
@@ -144,6 +144,35 @@ export async function eventRoutes(
           const signed = after === undefined ? undefined : await live.executionAfter(proposal.id, after)
           return [...tally, ...(signed ? [signed] : [])].sort((a, b) => Number(a.id) - Number(b.id))
         },
+      )
+    },
+  )
+
+  api.get(
+    '/api/threads/:id/events',
+    {
+      sse: 'only',
+      schema: {
+        summary:
+          'A thread’s new comments, edits, reactions, moderation and vote cards, as server-sent events',
+        tags: ['live events'],
+        params: named('thread id', proposalIdParams),
+        response: eventStream(
+          '`thread` events: a log entry touched the thread (read it again); a resumed stream first gets those it missed.',
+          liveThreadSchema,
+        ),
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.id
+      if (!(await live.threadExists(id))) {
+        throw new ApiError(404, 'unknown_thread', 'There is no proposal or topic with this id to discuss.')
+      }
+      await stream(
+        request,
+        reply,
+        (send) => live.watchThread(id, send),
+        async (after) => (after === undefined ? [] : live.threadEventsAfter(id, after)),
       )
     },
   )

@@ -262,6 +262,8 @@ export const votes = pgTable(
     index('votes_proposal_idx').on(table.proposalId),
     // A proposal's votes with a reason: its thread's vote cards (discussion/thread-items.ts, ADR 053).
     index('votes_with_reason_idx').on(table.proposalId).where(sql`${table.message}->>'reason' <> ''`),
+    // A voter's votes on a proposal: whether a vote card is a re-vote, one seek per card.
+    index('votes_by_voter_idx').on(table.proposalId, table.voter),
   ],
 )
 
@@ -640,19 +642,24 @@ export const threads = pgTable(
 )
 
 /** A free topic (its id is its `Topic` digest and its thread's id); `proposalId` once a proposal links it. */
-export const topics = pgTable('topics', {
-  id: text('id').primaryKey(),
-  author: text('author').notNull(),
-  category: text('category').notNull(),
-  title: text('title').notNull(),
-  /** Null once taken down. */
-  body: text('body'),
-  mentions: text('mentions').array().notNull(),
-  /** Unix seconds (the signed timestamp). */
-  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
-  logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
-  proposalId: text('proposal_id'),
-})
+export const topics = pgTable(
+  'topics',
+  {
+    id: text('id').primaryKey(),
+    author: text('author').notNull(),
+    category: text('category').notNull(),
+    title: text('title').notNull(),
+    /** Null once taken down. */
+    body: text('body'),
+    mentions: text('mentions').array().notNull(),
+    /** Unix seconds (the signed timestamp). */
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
+    proposalId: text('proposal_id'),
+  },
+  // A proposal's thread names the topic it was made from.
+  (table) => [index('topics_proposal_idx').on(table.proposalId)],
+)
 
 /**
  * A comment as it reads now (its id is its first version's digest). `path` is the zero-padded log seqs of its

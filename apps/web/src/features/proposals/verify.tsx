@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Card } from '../../components/card.tsx'
 import { Term } from '../../components/term.tsx'
 import { useDaoChain } from '../../lib/dao-chain.ts'
-import type { RecountMessage, RecountRequest } from './recount.worker.ts'
+import type { RecountMessage, RecountRequest } from './recount-request.ts'
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
@@ -35,12 +35,16 @@ export function Verify({ proposal }: { proposal: ProposalDetail }) {
       if (data.type === 'progress') setProgress(data.progress)
       else {
         if (data.type === 'done') setReport(data.report)
-        else setError(`The recount could not run: ${data.message}`)
+        else if (data.type === 'error') setError(`The recount could not run: ${data.message}`)
         setProgress(undefined)
         recounter.terminate()
       }
     })
-    const request: RecountRequest = { bundleUrl: `/api/proposals/${proposal.id}/bundle`, rpcUrl: dao.rpcUrl }
+    const request: RecountRequest = {
+      kind: 'result',
+      bundleUrl: `/api/proposals/${proposal.id}/bundle`,
+      rpcUrl: dao.rpcUrl,
+    }
     recounter.postMessage(request)
   }
 
