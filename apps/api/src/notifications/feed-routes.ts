@@ -21,13 +21,16 @@ const CONTENT_MAX_CHARS = 4000
 const ATOM_TYPE = 'application/atom+xml; charset=utf-8'
 const ICS_TYPE = 'text/calendar; charset=utf-8'
 
+/** Feeds are documents for readers, not the JSON API: the API's OpenAPI document leaves them out (ADR 045). */
+const notInTheDocument = { schema: { hide: true } }
+
 export type FeedRoutesOptions = { db: Db; origin: string; daoName: string }
 
 export async function feedRoutes(
   app: FastifyInstance,
   { db, origin, daoName }: FeedRoutesOptions,
 ): Promise<void> {
-  app.get('/feeds/proposals.atom', async (request, reply) => {
+  app.get('/feeds/proposals.atom', notInTheDocument, async (request, reply) => {
     const rows = await db
       .select()
       .from(proposals)
@@ -45,7 +48,7 @@ export async function feedRoutes(
 
   app.get(
     '/feeds/proposals/:id/discussion.atom',
-    { schema: { params: named('proposal id', proposalIdParams) } },
+    { schema: { params: named('proposal id', proposalIdParams), hide: true } },
     async (request, reply) => {
       const { id } = request.params as { id: string }
       const [row] = await db.select().from(proposals).where(eq(proposals.id, id))
@@ -69,7 +72,7 @@ export async function feedRoutes(
     },
   )
 
-  app.get('/feeds/topics.atom', async (request, reply) => {
+  app.get('/feeds/topics.atom', notInTheDocument, async (request, reply) => {
     const rows = await db.select().from(topics).orderBy(desc(topics.logSeq)).limit(FEED_ENTRIES)
     const body = atomDocument({
       self: `${origin}/feeds/topics.atom`,
@@ -94,7 +97,7 @@ export async function feedRoutes(
     return send(request, reply, ATOM_TYPE, body)
   })
 
-  app.get('/calendar.ics', async (request, reply) => {
+  app.get('/calendar.ics', notInTheDocument, async (request, reply) => {
     const rows = await db
       .select()
       .from(proposals)
