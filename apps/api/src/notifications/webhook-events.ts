@@ -347,7 +347,7 @@ async function clockEvents(
 }
 
 /** Safe transactions queued since webhooks began that the Safe has executed, not yet told. */
-async function executedEvents(tx: Tx, { origin }: EventSources, since: Date): Promise<WebhookEvent[]> {
+async function executedEvents(tx: Tx, { origin, now }: EventSources, since: Date): Promise<WebhookEvent[]> {
   const rows = await tx
     .select({
       safeTxHash: safeExecutions.safeTxHash,
@@ -370,7 +370,7 @@ async function executedEvents(tx: Tx, { origin }: EventSources, since: Date): Pr
     id: `${row.safeTxHash}:execution.executed`,
     payload: {
       type: 'execution.executed',
-      timestamp: row.at === null ? new Date().toISOString() : iso(row.at),
+      timestamp: row.at === null ? now().toISOString() : iso(row.at),
       data: {
         proposalId: row.proposalId,
         safeTxHash: row.safeTxHash,
