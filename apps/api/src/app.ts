@@ -7,6 +7,7 @@ import { executionProposals } from './execution/executions.ts'
 import { governanceArea } from './governance/area.ts'
 import { membersArea } from './members/area.ts'
 import { namesArea } from './names/area.ts'
+import { notificationsArea } from './notifications/area.ts'
 import type { AreaContext } from './platform/area.ts'
 import type { Database } from './platform/db/client.ts'
 import { errorsPlugin } from './platform/http/error-handler.ts'
@@ -65,7 +66,9 @@ export async function buildApp({
   const discussion =
     governance && auth && discussionArea(context, { governance: governance.deps, signedIn: auth.signedIn })
 
-  const leadership = leaderJobs(database, [token.job, names.job, treasury.job], app.log)
+  const notifications = notificationsArea(context)
+
+  const leadership = leaderJobs(database, [token.job, names.job, treasury.job, notifications.job], app.log)
   if (leadership) {
     app.addHook('onReady', async () => leadership.start())
     app.addHook('onClose', async () => leadership.stop())
@@ -73,7 +76,17 @@ export async function buildApp({
   // `tokenIndex: leader | standby` in /api/health, as before names had a refresher on the same leader.
   await app.register(healthRoutes, { database, leadership: token.job && leadership })
 
-  for (const area of [auth, governance, execution, members, discussion, token, names, treasury]) {
+  for (const area of [
+    auth,
+    governance,
+    execution,
+    members,
+    discussion,
+    token,
+    names,
+    treasury,
+    notifications,
+  ]) {
     if (area) await app.register(area.plugin)
   }
 

@@ -1,9 +1,10 @@
 // @guildhall/api/operations: the API's work outside a request, for the scripts that run or check it on
 // their own: the leader's jobs (the token index, the name refresher), the recounts of what is stored
-// (`npm run tallies:check`), the operator's takedown (`npm run takedown`), and the vote path's storage
-// rules, which the bench's bulk seed follows and its test compares with castVote; the proposal path, through
-// which the discussion bench creates the proposals its threads hang on; the key and comment paths and the
-// comments' tree path, which the discussion bench's bulk seed follows and its test compares with.
+// (`npm run tallies:check`), the operator's takedown (`npm run takedown`), the webhooks' delivery log and
+// test (`npm run webhooks`), and the vote path's storage rules, which the bench's bulk seed follows and its
+// test compares with castVote; the proposal path, through which the discussion bench creates the proposals
+// its threads hang on; the key and comment paths and the comments' tree path, which the discussion bench's
+// bulk seed follows and its test compares with.
 
 export { postComment } from './discussion/comments.ts'
 export type { DiscussionDeps } from './discussion/deps.ts'
@@ -20,4 +21,5 @@ export { castVote } from './governance/votes.ts'
 export { checkMemberStats, recordBallots } from './member-stats/vote-moves.ts'
 export { NameRefresher, nameLookupClient } from './names/name-refresher.ts'
 export { NameProfiles } from './names/profiles.ts'
+export { sendTestWebhook, webhookDeliveryLog, webhookTargetsOf } from './notifications/webhook-operator.ts'
 export { TokenIndex } from './token/token-index.ts'

@@ -9,6 +9,7 @@ import { type ModerationSettings, moderationSettings } from './moderation.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
 import { type TreasurySettings, treasuryProblems, treasurySettings } from './treasury.ts'
 import { envSchema } from './variables.ts'
+import { type WebhookSettings, webhookSettings } from './webhooks.ts'
 
 /** Off the local chain: about 2.5 minutes on Ethereum, far beyond its usual one- or two-block reorgs. */
 const DEFAULT_INDEX_CONFIRMATIONS = 12
@@ -42,6 +43,8 @@ export interface Settings {
   execution: { delaySeconds: number; expirySeconds: number; rateLimitPerMinute: number }
   /** The DAO's treasury Safe and what its index follows; null without TREASURY_SAFE. */
   treasury: TreasurySettings | null
+  /** Outgoing webhooks (ADR 055): the operator's targets and when "closing soon" is sent. */
+  webhooks: WebhookSettings
   /** Threads and topics (ADR 053): a topic's categories, who may post, writes per client and minute. */
   discussion: { categories: string[]; posters: DiscussionPosters; rateLimitPerMinute: number }
   /** Moderators and the flags that hide a comment (ADR 054). */
@@ -107,6 +110,7 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       rateLimitPerMinute: e.EXECUTION_RATE_LIMIT_PER_MINUTE,
     },
     treasury: treasurySettings(e),
+    webhooks: webhookSettings(e),
     discussion: {
       categories: e.DISCUSSION_CATEGORIES,
       posters: e.DISCUSSION_POSTERS,

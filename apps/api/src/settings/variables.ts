@@ -1,7 +1,7 @@
 // Every environment variable the server reads, with its check and default. zod lists the problems of an
 // invalid environment in the order of this object's keys, the order kept from before these variables were
 // grouped with their jobs (the name service's, the limits' and the treasury's are in name-service.ts, limits.ts
-// and treasury.ts).
+// and treasury.ts, the webhooks' in webhooks.ts).
 import {
   DEFAULT_GOVERNANCE_RULES,
   DEFAULT_PROPOSAL_CATEGORIES,
@@ -20,6 +20,7 @@ import { limitVariables } from './limits.ts'
 import { moderationVariables } from './moderation.ts'
 import { nameServiceVariables } from './name-service.ts'
 import { treasuryVariables } from './treasury.ts'
+import { webhookVariables } from './webhooks.ts'
 
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -96,6 +97,7 @@ export const envSchema = z.object({
   ...discussionVariables.shape,
   ...treasuryVariables.shape,
   ...moderationVariables.shape,
+  ...webhookVariables.shape,
 })
 
 /** The environment once every variable is valid. */

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { APP_SHELL_PLACEHOLDER, glossaryEntry, MAIN_NAV, PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
 import { describe, expect, test } from 'vitest'
-import { escapeHtml, renderAppShell, renderDataPreloads, renderProposalHeader } from './app-shell.ts'
+import {
+  escapeHtml,
+  renderAppShell,
+  renderDataPreloads,
+  renderFeedLinks,
+  renderProposalHeader,
+} from './app-shell.ts'
 
 const dao = { name: 'Guildhall Demo DAO', description: 'A demo community.' }
 
@@ -164,4 +170,20 @@ describe('renderProposalHeader', () => {
     expect(html).toContain(`<main class="main">${renderProposalHeader(proposal)}</main>`)
     expect(links(html).find((link) => link.current)?.text).toBe('Proposals')
   })
+})
+
+test('behavior: feed autodiscovery: the Overview and proposal pages link the proposals feed, a proposal page its discussion feed too, the discussion pages the topics feed, other pages none; the DAO name is escaped', () => {
+  const id = `0x${'ab'.repeat(32)}`
+  const proposals =
+    '<link rel="alternate" type="application/atom+xml" href="/feeds/proposals.atom" title="A &lt;b&gt; DAO: proposals">'
+  expect(renderFeedLinks('/', 'A <b> DAO')).toBe(proposals)
+  expect(renderFeedLinks('/proposals?state=active', 'A <b> DAO')).toBe(proposals)
+  expect(renderFeedLinks(`/proposals/${id}`, 'A <b> DAO')).toBe(
+    `<link rel="alternate" type="application/atom+xml" href="/feeds/proposals/${id}/discussion.atom" title="This proposal’s discussion">${proposals}`,
+  )
+  expect(renderFeedLinks('/discussions/0x12', 'D')).toBe(
+    '<link rel="alternate" type="application/atom+xml" href="/feeds/topics.atom" title="D: discussions">',
+  )
+  expect(renderFeedLinks('/members', 'D')).toBe('')
+  expect(renderFeedLinks('/treasury', 'D')).toBe('')
 })

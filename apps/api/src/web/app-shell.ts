@@ -113,6 +113,25 @@ export function renderDataPreloads(url: string): string {
   return id ? `<link rel="preload" href="/api/proposals/${id}" as="fetch" crossorigin>` : ''
 }
 
+/**
+ * `<link rel="alternate">` to the Atom feeds of the page at `url` (ADR 055), so a feed reader finds them from
+ * the page: the proposals' on the Overview and the proposal pages, on a proposal's page its discussion's, and
+ * the topics' on the discussion pages.
+ */
+export function renderFeedLinks(url: string, daoName: string): string {
+  const pathname = (url.split(/[?#]/)[0] ?? '/').toLowerCase()
+  const feed = (href: string, title: string) =>
+    `<link rel="alternate" type="application/atom+xml" href="${escapeHtml(href)}" title="${escapeHtml(title)}">`
+  const links: string[] = []
+  const id = proposalPageId(url)
+  if (id) links.push(feed(`/feeds/proposals/${id}/discussion.atom`, 'This proposal’s discussion'))
+  if (pathname === '/' || pathname === '/proposals' || pathname.startsWith('/proposals/'))
+    links.push(feed('/feeds/proposals.atom', `${daoName}: proposals`))
+  if (pathname === '/discussions' || pathname.startsWith('/discussions/'))
+    links.push(feed('/feeds/topics.atom', `${daoName}: discussions`))
+  return links.join('')
+}
+
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',

@@ -14,7 +14,13 @@ import fp from 'fastify-plugin'
 import { type GovernanceDeps, seconds } from '../governance/deps.ts'
 import { findProposal, proposalSummary } from '../governance/proposals.ts'
 import { ApiError } from '../platform/http/errors.ts'
-import { proposalPageId, renderAppShell, renderDataPreloads, renderProposalHeader } from './app-shell.ts'
+import {
+  proposalPageId,
+  renderAppShell,
+  renderDataPreloads,
+  renderFeedLinks,
+  renderProposalHeader,
+} from './app-shell.ts'
 
 export interface WebShellOptions {
   /** The build's folder (index.html, assets). */
@@ -66,7 +72,10 @@ export const webShellPlugin = fp(
     // not strings: replace() would read `$'` or `$&` in operator text as patterns.
     const indexHtml = (url: string, page: string) =>
       template
-        .replace(PUBLIC_CONFIG_PLACEHOLDER, () => configScript + renderDataPreloads(url))
+        .replace(
+          PUBLIC_CONFIG_PLACEHOLDER,
+          () => configScript + renderDataPreloads(url) + renderFeedLinks(url, publicConfig.dao.name),
+        )
         .replace(APP_SHELL_PLACEHOLDER, () => renderAppShell(publicConfig, url, page))
     // A proposal's page carries its heading; a proposal that cannot be read (unknown, database down)
     // leaves it out, and the page says why once its code runs.
@@ -90,7 +99,12 @@ export const webShellPlugin = fp(
     // Every other GET is a client route: the page. A route rather than the not-found handler, so the
     // compression hook covers it.
     app.get('/*', async (request, reply) => {
-      if (request.url.startsWith('/api/') || request.url.startsWith('/rpc/')) throw notFound(request)
+      if (
+        request.url.startsWith('/api/') ||
+        request.url.startsWith('/rpc/') ||
+        request.url.startsWith('/feeds/')
+      )
+        throw notFound(request)
       const page = await pageContent(request.url)
       return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml(request.url, page))
     })

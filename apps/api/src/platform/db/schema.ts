@@ -791,3 +791,70 @@ export const moderationActions = pgTable(
   // Whether a moderator has decided on a comment (flags then no longer hide it).
   (table) => [index('moderation_actions_target_idx').on(table.target, table.logSeq)],
 )
+// Notifications (ADR 055): the events outgoing webhooks are sent, each target's deliveries, and how far the
+// events have read the governance log.
+
+/** How far webhook events have read the governance log, and since when the clock's events count. One row (id 1). */
+export const webhookCursor = pgTable('webhook_cursor', {
+  id: integer('id').primaryKey(),
+  /** The last governance log entry turned into events (or found to need none). */
+  logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
+  /**
+   * When webhooks were first run: a proposal that started, neared its end or closed before it is history, not
+   * news, and sends nothing.
+   */
+  clockSince: timestamptz('clock_since').notNull(),
+})
+
+/**
+ * One event, once: its id is the log entry's seq and the event type (`12:proposal.created`), or for an event of
+ * the clock or the chain what it is about and the type (`0xabc…:proposal.closed`), so however often a leader
+ * derives it, it is stored once. `payload` is the standard preset's body.
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (table) => [index('webhook_events_created_idx').on(table.createdAt)],
+)
+
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed'
+
+/** An event's delivery to one webhook (named in WEBHOOKS): its attempts and when the next is due. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    webhook: text('webhook').notNull(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id),
+    state: text('state').$type<WebhookDeliveryState>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull(),
+    /** The last attempt's HTTP status (null: no answer) and what went wrong, for the operator's CLI. */
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    deliveredAt: timestamptz('delivered_at'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.webhook, table.eventId] }),
+    // The leader's queue: due pending deliveries, oldest first.
+    index('webhook_deliveries_due_idx').on(table.nextAttemptAt).where(sql`${table.state} = 'pending'`),
+    // The CLI's log, newest first.
+    index('webhook_deliveries_created_idx').on(table.createdAt),
+  ],
+)
+
+/** A webhook its receiver answered 410 Gone: nothing more is sent to that URL (a new URL under the name is sent again). */
+export const webhookDisabled = pgTable('webhook_disabled', {
+  webhook: text('webhook').primaryKey(),
+  /** SHA-256 of the URL that answered 410, so the URL itself (a Discord or Slack secret) is not stored. */
+  urlHash: text('url_hash').notNull(),
+  status: integer('status').notNull(),
+  at: timestamptz('at').notNull().defaultNow(),
+})
