@@ -186,7 +186,6 @@ export type {
 export {
   commentDepth,
   commentDepthProblem,
-  commentId,
   commentMessageSchema,
   commentTypedData,
   DISCUSSION_KEY_SCOPES,
@@ -208,7 +207,6 @@ export {
   reactionMessageSchema,
   signedDiscussionSchema,
   signWithDiscussionKey,
-  topicId,
   topicMessageSchema,
   withdrawalMessageSchema,
 } from './discussion/messages.ts'

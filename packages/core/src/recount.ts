@@ -44,7 +44,7 @@ import { execTransactionAbi, expectedSafeTransaction } from './treasury/safe-tra
 import { z } from './zod.ts'
 
 /** A vote as the bundle carries it: the signed message, its signature and its id (the digest). */
-export type { ThreadBundle, ThreadBundleMessage } from './discussion/thread-bundle.ts'
+export type { ThreadBundle } from './discussion/thread-bundle.ts'
 export { THREAD_BUNDLE_FORMAT, threadBundleSchema } from './discussion/thread-bundle.ts'
 export type { ThreadRecountReport } from './discussion/thread-recount.ts'
 export { recountThread } from './discussion/thread-recount.ts'

@@ -321,8 +321,6 @@ export const keyRevocationTypedData = (domain: GovernanceDomain, message: KeyRev
   discussionTypedData(domain, 'key-revocation', message)
 export const keyRevocationId = (domain: GovernanceDomain, message: KeyRevocationMessage) =>
   discussionMessageId(domain, 'key-revocation', message)
-export const topicId = (domain: GovernanceDomain, message: TopicMessage) =>
-  discussionMessageId(domain, 'topic', message)
 export const commentTypedData = (domain: GovernanceDomain, message: CommentMessage) =>
   discussionTypedData(domain, 'comment', message)
 /** The version's digest: a new comment's is the comment's id, an edit's its version id. */
