@@ -363,6 +363,19 @@ describe('a thread shows each item as it stands', () => {
     expect(screen.queryByRole('textbox')).toBeNull()
   })
 
+  test('behavior: a proposal’s thread names the topic it grew from; a topic’s own thread does not name itself', async () => {
+    const topic = { id: id(77), title: 'A community garden' }
+    threadAnswer = { ...header, topic }
+    const first = renderThread()
+    expect(await screen.findByText('A community garden')).toBeTruthy()
+    first.unmount()
+    queryClient.clear()
+    threadAnswer = { ...header, kind: 'topic', proposal: null, topic }
+    renderThread()
+    expect(await screen.findByText(/^Sign in to comment\./)).toBeTruthy()
+    expect(screen.queryByText(/Discussed first in the topic/)).toBeNull()
+  })
+
   test('behavior: a member the posting policy refuses reads its reason, and gets no form', async () => {
     threadAnswer = {
       ...header,

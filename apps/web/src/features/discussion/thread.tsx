@@ -54,7 +54,8 @@ export function Thread({ threadId }: { threadId: Hex }) {
         <h2 id="discussion-heading">Discussion{thread.data ? ` (${thread.data.commentCount})` : ''}</h2>
         <VerifyThread threadId={threadId} />
       </header>
-      {thread.data?.topic ? (
+      {/* A proposal's thread names the topic it grew from; a topic's own thread is that topic. */}
+      {thread.data?.kind === 'proposal' && thread.data.topic ? (
         <p className="muted">
           Discussed first in the topic{' '}
           <Link to={`/discussions/${thread.data.topic.id}`}>{thread.data.topic.title}</Link>.
