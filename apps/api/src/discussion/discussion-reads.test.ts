@@ -211,6 +211,14 @@ describe('topics', () => {
     const second = await get(`/api/discussion/topics?category=Questions&limit=1&cursor=${first.json().next}`)
     expect(second.json().items.map((item: { id: string }) => item.id)).toEqual([newer])
   })
+
+  test('behavior: a category with a NUL character or over the limit is a 400 naming it, never a 500', async () => {
+    for (const category of ['%00', 'x'.repeat(41)]) {
+      const answer = await get(`/api/discussion/topics?category=${category}`)
+      expect(answer.statusCode, answer.body).toBe(400)
+      expect(answer.json().message).toContain('The category')
+    }
+  })
 })
 
 describe('visits', () => {

@@ -2,6 +2,8 @@
 // vote cards), comment versions and moderation actions. The signed request bodies are
 // `signedDiscussionSchema(xxxMessageSchema)` (discussion/messages.ts).
 import { DISCUSSION_KEY_SCOPES, MODERATION_ACTIONS, REACTIONS } from '../discussion/messages.ts'
+import { signedText } from '../governance/messages.ts'
+import { GOVERNANCE_LIMITS } from '../governance/rules.ts'
 import { bytes32Schema, checksummedAddressSchema, decimalStringSchema } from '../primitives.ts'
 import { z } from '../zod.ts'
 import { cursorParamSchema, cursorSchema, pageLimit } from './lists.ts'
@@ -168,7 +170,7 @@ export const topicResponseSchema = z.strictObject({ topic: topicJsonSchema })
 
 /** GET /api/discussion/topics?category=&cursor=&limit= : latest activity first. */
 export const topicListQuerySchema = z.strictObject({
-  category: z.optional(z.string()),
+  category: z.optional(signedText(GOVERNANCE_LIMITS.categoryMax, 'The category')),
   cursor: z.optional(cursorParamSchema),
   limit: pageLimit(20, 100),
 })
