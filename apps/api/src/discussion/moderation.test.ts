@@ -219,7 +219,7 @@ describe('moderators: hide, unhide, lock, unlock', () => {
     expect(again.response.json().error).toBe('not_hidden')
   })
 
-  test('behavior: a locked thread refuses new comments (423 thread_locked, nothing stored); unlock allows them again', async () => {
+  test('behavior: a locked thread refuses new comments and reactions (423 thread_locked, nothing stored); unlock allows them again', async () => {
     const thread = await newTopic(ada)
     const lock = await moderation(cleo, 'lock', thread, 'cooling off')
     expect(lock.response.statusCode, lock.response.body).toBe(201)
@@ -229,6 +229,20 @@ describe('moderators: hide, unhide, lock, unlock', () => {
     const refused = await newComment(ben, thread, 'But wait')
     expect(refused.status).toBe(423)
     expect(refused.response.error).toBe('thread_locked')
+    const reaction = await signWith(await keyOf(ben), 'reaction', {
+      author: ben.address,
+      target: thread,
+      reaction: 'heart',
+      on: true,
+      timestamp: timestamp(),
+    })
+    const reacted = await post(
+      '/api/reactions',
+      { message: reaction.message, signature: reaction.signature },
+      cookies.get(ben.address),
+    )
+    expect(reacted.statusCode, reacted.body).toBe(423)
+    expect(reacted.json().error).toBe('thread_locked')
     expect(await rowsOf()).toEqual(before)
 
     expect((await moderation(cleo, 'lock', thread, 'again')).response.json().error).toBe('already_locked')

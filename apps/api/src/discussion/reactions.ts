@@ -1,5 +1,5 @@
 // Reactions (ADR 053): a member's reaction on a comment or a topic is their latest `Reaction` message, on
-// or off, the latest in log order; each is logged.
+// or off, the latest in log order; each is logged. A locked thread takes none.
 import type { CommentJson, ReactionMessage, TopicJson } from '@guildhall/core'
 import { eq } from 'drizzle-orm'
 import type { Address, Hex } from 'viem'
@@ -7,6 +7,7 @@ import { comments, reactions, topics } from '../platform/db/schema.ts'
 import { commentById, unknownComment } from './comments.ts'
 import type { DiscussionDeps } from './deps.ts'
 import { checkKeySigned, recordMessage } from './signed.ts'
+import { lockThread, threadLocked } from './threads.ts'
 import { topicById } from './topics.ts'
 
 /** POST /api/reactions: the comment reacted to, or the topic. */
@@ -27,6 +28,9 @@ export async function react(
   if (!comment && !topic) throw unknownComment()
   const threadId = (comment?.threadId ?? topic?.id) as Hex
   await db.transaction(async (tx) => {
+    // A locked thread takes no new reactions either, as the thread says.
+    const thread = await lockThread(tx, threadId)
+    if (thread.lockedBy !== null) throw threadLocked(thread)
     const seq = await recordMessage(tx, { kind: 'reaction', id, threadId, author, key, message, signature })
     const target = { targetId: message.target, author, reaction: message.reaction }
     // The latest in log order stands, as the recount folds them.
