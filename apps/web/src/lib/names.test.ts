@@ -59,6 +59,7 @@ describe('fetchName: the asks of one tick share requests', () => {
         }),
     )
     const asks = [fetchName(address(1)), fetchName(address(2))]
-    for (const ask of asks) await expect(ask).rejects.toEqual(new ApiRequestError(429, 'Slow down.'))
+    for (const ask of asks)
+      await expect(ask).rejects.toEqual(new ApiRequestError(429, 'Slow down.', 'Too Many Requests'))
   })
 })
