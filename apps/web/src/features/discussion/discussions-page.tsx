@@ -15,6 +15,10 @@ import { useCreateTopic, useTopics } from './queries/topics.ts'
 const count = new Intl.NumberFormat('en-US')
 
 /** /discussions: topics (ideas before they are proposals), latest activity first, by category. */
+/** What a visitor reads where the discussion would be, on a server with sign-in off. */
+const DISCUSSION_OFF =
+  'Discussion is off on this server: every comment is signed by a signed-in member, and the operator has turned sign-in off.'
+
 export function DiscussionsPage() {
   const config = usePublicConfig()
   const { categories } = config.discussion
@@ -23,6 +27,14 @@ export function DiscussionsPage() {
   const topics = useTopics(category)
   const shown = topics.data?.pages.flatMap((page) => page.items) ?? []
   const now = Math.floor(Date.now() / 1000)
+  if (!config.signIn) {
+    return (
+      <article className="page discussions-page">
+        <h1>Discussions</h1>
+        <p>{DISCUSSION_OFF}</p>
+      </article>
+    )
+  }
   return (
     <article className="page discussions-page">
       <header className="page-header with-action">
