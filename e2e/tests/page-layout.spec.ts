@@ -91,6 +91,8 @@ test("a proposal's page at 1280 and 390 px: each card as tall as its content, a 
 }) => {
   await connect(page, app, '/proposals')
   await newProposal(page, 'Oil the hinges')
+  // This server has sign-in off, so no discussion (every comment is a signed-in member's): no section.
+  await expect(page.getByRole('heading', { name: /^Discussion/ })).toHaveCount(0)
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 844 })
     const label = `${width} px`

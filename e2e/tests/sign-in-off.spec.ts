@@ -63,3 +63,10 @@ test('connect-only: no "Sign in" anywhere; a connected wallet can write a propos
   await expect(page.getByTestId('header-sign-in')).toHaveCount(0)
   await expect(page.getByText('Not signed in')).toHaveCount(0)
 })
+
+test('with sign-in off there is no discussion, and /discussions says why', async ({ page, app }) => {
+  await page.goto(`${app.url}/discussions`)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Discussions')
+  await expect(page.getByText(/^Discussion is off on this server: /)).toBeVisible()
+  await expect(page.getByRole('button', { name: 'New topic' })).toHaveCount(0)
+})
