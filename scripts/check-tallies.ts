@@ -7,6 +7,7 @@
 
 import { openDatabase } from '@guildhall/api/database'
 import { checkMemberStats, checkTallies } from '@guildhall/api/operations'
+import { runCli } from './run-cli.ts'
 
 async function main(): Promise<number> {
   const databaseUrl = process.env.DATABASE_URL
@@ -45,12 +46,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    console.error(`The check could not run: ${error instanceof Error ? error.message : String(error)}`)
-    process.exitCode = 2
-  },
-)
+runCli('The check', main)

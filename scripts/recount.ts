@@ -19,6 +19,7 @@ import {
   THREAD_BUNDLE_FORMAT,
 } from '@guildhall/core/recount'
 import { createPublicClient, http, type PublicClient } from 'viem'
+import { runCli } from './run-cli.ts'
 
 const USAGE =
   'Usage: npm run recount -- <bundle.json | https://your-dao.example/proposals/0x… [--discussion] | https://your-dao.example/discussions/0x…> --rpc <url>'
@@ -176,12 +177,4 @@ async function main(): Promise<number> {
   return 1
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    console.error(`The recount could not run: ${error instanceof Error ? error.message : String(error)}`)
-    process.exitCode = 2
-  },
-)
+runCli('The recount', main)

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util'
 import { openDatabase } from '@guildhall/api/database'
 import { TakedownRefused, takedown } from '@guildhall/api/operations'
+import { runCli } from './run-cli.ts'
 
 const USAGE = 'Usage: npm run takedown -- <topic or comment id> --reason "<why, shown in public>"'
 
@@ -46,12 +47,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    console.error(`The takedown could not run: ${error instanceof Error ? error.message : String(error)}`)
-    process.exitCode = 2
-  },
-)
+runCli('The takedown', main)

@@ -8,6 +8,7 @@
 // URL is printed: a Discord or Slack URL is itself a secret.
 import { openDatabase } from '@guildhall/api/database'
 import { sendTestWebhook, webhookDeliveryLog, webhookTargetsOf } from '@guildhall/api/operations'
+import { runCli } from './run-cli.ts'
 
 const USAGE = 'Usage: npm run webhooks -- deliveries [--failed] [--limit n] | npm run webhooks -- test <name>'
 
@@ -86,12 +87,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    console.error(`The command could not run: ${error instanceof Error ? error.message : String(error)}`)
-    process.exitCode = 2
-  },
-)
+runCli('The command', () => main(process.argv.slice(2)))
