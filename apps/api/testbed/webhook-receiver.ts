@@ -1,7 +1,12 @@
 // A webhook receiver on 127.0.0.1 for the webhook tests: a real HTTP server that records every request and
 // answers each with the status `answer` gives (200 unless a test says otherwise).
+import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll } from 'vitest'
+import { WebhookJob } from '../src/notifications/webhook-job.ts'
+import type { Db } from '../src/platform/db/client.ts'
+import { ORIGIN, testSettings } from './test-app.ts'
 
 export type ReceivedWebhook = { path: string; headers: IncomingHttpHeaders; body: string; at: number }
 
@@ -74,4 +79,35 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
   return receiver
+}
+
+/**
+ * A receiver for the file's tests (started before them, closed after) and a fresh Standard Webhooks secret;
+ * `receiver` is set once the tests run.
+ */
+export function useWebhookReceiver(): { receiver: WebhookReceiver; secret: string } {
+  const bed = {
+    receiver: undefined as unknown as WebhookReceiver,
+    secret: `whsec_${randomBytes(32).toString('base64')}`,
+  }
+  beforeAll(async () => {
+    bed.receiver = await startWebhookReceiver()
+  })
+  afterAll(async () => {
+    await bed.receiver?.close()
+  })
+  return bed
+}
+
+/**
+ * The leader's webhook job on `db` for one target (`name` at `url`, signed with `secret`, for `events`), as the
+ * settings parse it, run a pass at a time by the test; `now` is the clock the events are dated by.
+ */
+export function webhookJobFor(
+  db: Db,
+  target: { name: string; url: string; secret: string; events: string[] },
+  now: () => Date = () => new Date(),
+): WebhookJob {
+  const { targets } = testSettings({ env: { WEBHOOKS: JSON.stringify([target]) } }).webhooks
+  return new WebhookJob({ db, targets, origin: ORIGIN, closingSoonSeconds: 86_400, now })
 }

@@ -2,11 +2,10 @@
 // authorised keys, on a real chain and database: PGlite, or PostgreSQL under scripts/with-postgres.sh): a new
 // comment is a `comment.created` webhook (an edit is not), signed and verified with `standardwebhooks`; the
 // proposal's discussion feed lists its comments (a withdrawn one without its text) and the topics feed its topics.
-import { randomBytes } from 'node:crypto'
 import { JSDOM } from 'jsdom'
 import { Webhook } from 'standardwebhooks'
 import type { Hex } from 'viem'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import {
   ada,
   app,
@@ -23,37 +22,20 @@ import {
   useDiscussionBed,
 } from '../../testbed/beds/discussion.ts'
 import { nowSeconds } from '../../testbed/signers.ts'
-import { ORIGIN, testSettings } from '../../testbed/test-app.ts'
-import { startWebhookReceiver, type WebhookReceiver } from '../../testbed/webhook-receiver.ts'
-import { WebhookJob } from './webhook-job.ts'
+import { ORIGIN } from '../../testbed/test-app.ts'
+import { useWebhookReceiver, webhookJobFor } from '../../testbed/webhook-receiver.ts'
 import type { WebhookPayload } from './webhook-request.ts'
 
 useDiscussionBed()
-const SECRET = `whsec_${randomBytes(32).toString('base64')}`
-let receiver: WebhookReceiver
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-})
-afterAll(async () => {
-  await receiver?.close()
-})
+const hooks = useWebhookReceiver()
 
 /** The leader's job for one webhook on the bed's database, run a pass at a time. */
 function webhookJob() {
-  const { targets } = testSettings({
-    env: {
-      WEBHOOKS: JSON.stringify([
-        { name: 'talk', url: receiver.url, secret: SECRET, events: ['comment.created', 'moderation.action'] },
-      ]),
-    },
-  }).webhooks
-  return new WebhookJob({
-    db: database.db,
-    targets,
-    origin: ORIGIN,
-    closingSoonSeconds: 86_400,
-    now: () => new Date(),
+  return webhookJobFor(database.db, {
+    name: 'talk',
+    url: hooks.receiver.url,
+    secret: hooks.secret,
+    events: ['comment.created', 'moderation.action'],
   })
 }
 
@@ -107,9 +89,9 @@ test('a new comment on a proposal is a signed comment.created webhook naming the
   expect(withdrawn.statusCode, withdrawn.body).toBe(200)
 
   await job.pass()
-  await receiver.until((received) => received.length >= 2)
-  const payloads = receiver.received.map((request) => {
-    new Webhook(SECRET).verify(request.body, request.headers as Record<string, string>)
+  await hooks.receiver.until((received) => received.length >= 2)
+  const payloads = hooks.receiver.received.map((request) => {
+    new Webhook(hooks.secret).verify(request.body, request.headers as Record<string, string>)
     return JSON.parse(request.body) as WebhookPayload
   })
   expect(payloads.map((p) => [p.type, p.data.commentId])).toEqual([
@@ -123,9 +105,9 @@ test('a new comment on a proposal is a signed comment.created webhook naming the
     url: `${ORIGIN}/proposals/${proposal}`,
   })
   // No comment text in a webhook: it may be hidden or withdrawn after it is sent.
-  expect(receiver.received.map((r) => r.body).join('')).not.toContain('I support')
+  expect(hooks.receiver.received.map((r) => r.body).join('')).not.toContain('I support')
   await job.pass()
-  expect(receiver.received).toHaveLength(2)
+  expect(hooks.receiver.received).toHaveLength(2)
 
   const feed = await get(`/feeds/proposals/${proposal}/discussion.atom`)
   expect(feed.statusCode).toBe(200)

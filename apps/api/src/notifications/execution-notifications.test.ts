@@ -1,10 +1,9 @@
 // Execution notifications (ADR 055) from a passed proposal carried out by the demo treasury Safe (real Safe
 // contracts on anvil, the execution kit's bed; PGlite, or PostgreSQL under scripts/with-postgres.sh): each
 // owner's signature is an `execution.signed` webhook, and the Safe's execution, once read, `execution.executed`.
-import { randomBytes } from 'node:crypto'
 import type { ProposalExecution } from '@guildhall/core'
 import { getAddress, parseEther } from 'viem'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import {
   ada,
   ben,
@@ -18,43 +17,25 @@ import {
   signHash,
   useExecutionBed,
 } from '../../testbed/beds/execution.ts'
-import { ORIGIN, testSettings } from '../../testbed/test-app.ts'
-import { startWebhookReceiver, type WebhookReceiver } from '../../testbed/webhook-receiver.ts'
-import { WebhookJob } from './webhook-job.ts'
+import { ORIGIN } from '../../testbed/test-app.ts'
+import { useWebhookReceiver, webhookJobFor } from '../../testbed/webhook-receiver.ts'
 import type { WebhookPayload } from './webhook-request.ts'
 
 useExecutionBed()
-const SECRET = `whsec_${randomBytes(32).toString('base64')}`
-let receiver: WebhookReceiver
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-})
-afterAll(async () => {
-  await receiver?.close()
-})
+const hooks = useWebhookReceiver()
 
 test('each owner’s signature of a queued Safe transaction is an execution.signed webhook, and its execution by the Safe execution.executed, each once', async () => {
-  const { targets } = testSettings({
-    env: {
-      WEBHOOKS: JSON.stringify([
-        {
-          name: 'safe',
-          url: receiver.url,
-          secret: SECRET,
-          events: ['execution.signed', 'execution.executed'],
-        },
-      ]),
-    },
-  }).webhooks
   // The bed's clock, which its proposals move past their end and the objection delay.
-  const job = new WebhookJob({
-    db: database.db,
-    targets,
-    origin: ORIGIN,
-    closingSoonSeconds: 86_400,
-    now: () => new Date(now() * 1000),
-  })
+  const job = webhookJobFor(
+    database.db,
+    {
+      name: 'safe',
+      url: hooks.receiver.url,
+      secret: hooks.secret,
+      events: ['execution.signed', 'execution.executed'],
+    },
+    () => new Date(now() * 1000),
+  )
   const recipient = getAddress(`0x${'be'.repeat(20)}`)
   const id = await passedProposal([ethTransfer(recipient, parseEther('0.25'))], { title: 'Pay the gardener' })
   const queued = await post(`/api/proposals/${id}/execution/queue`, {})
@@ -73,7 +54,7 @@ test('each owner’s signature of a queued Safe transaction is an execution.sign
     confirmations.push({ owner: owner.address, signature })
   }
   await job.pass()
-  await receiver.until((received) => received.length === 2)
+  await hooks.receiver.until((received) => received.length === 2)
 
   const receipt = await execute(entry.transaction, confirmations)
   expect(receipt.status).toBe('success')
@@ -81,12 +62,12 @@ test('each owner’s signature of a queued Safe transaction is an execution.sign
   const read = await get(`/api/proposals/${id}/execution`)
   expect((read.json() as ProposalExecution).state).toBe('executed')
   await job.pass()
-  await receiver.until((received) => received.length === 3)
+  await hooks.receiver.until((received) => received.length === 3)
   await job.pass()
 
   // Signed at the bed's clock, an hour and more ahead of the real one: the signature is checked elsewhere
   // (webhooks.test.ts), a receiver's 5-minute window would refuse these.
-  const payloads = receiver.received.map((request) => JSON.parse(request.body) as WebhookPayload)
+  const payloads = hooks.receiver.received.map((request) => JSON.parse(request.body) as WebhookPayload)
   expect(payloads.map((p) => [p.type, p.data.owner ?? null])).toEqual([
     ['execution.signed', ada.address],
     ['execution.signed', ben.address],
@@ -100,7 +81,7 @@ test('each owner’s signature of a queued Safe transaction is an execution.sign
       url: `${ORIGIN}/proposals/${id}`,
     })
   expect(payloads[2]?.data.transaction).toBe(receipt.transactionHash)
-  expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([
+  expect(hooks.receiver.received.map((r) => r.headers['webhook-id'])).toEqual([
     expect.stringMatching(/^\d+:execution\.signed$/),
     expect.stringMatching(/^\d+:execution\.signed$/),
     `${entry.safeTxHash}:execution.executed`,

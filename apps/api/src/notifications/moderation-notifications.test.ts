@@ -2,9 +2,8 @@
 // real key authorised by the moderator's wallet, on a real chain and database: PGlite, or PostgreSQL under
 // scripts/with-postgres.sh), is a `moderation.action` webhook signed per Standard Webhooks (verified with
 // `standardwebhooks`), naming the action, its target and reason, and sent once.
-import { randomBytes } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import {
   ada,
   authoriseKey,
@@ -19,36 +18,19 @@ import {
   useDiscussionBed,
 } from '../../testbed/beds/discussion.ts'
 import { nowSeconds } from '../../testbed/signers.ts'
-import { ORIGIN, testSettings } from '../../testbed/test-app.ts'
-import { startWebhookReceiver, type WebhookReceiver } from '../../testbed/webhook-receiver.ts'
-import { WebhookJob } from './webhook-job.ts'
+import { ORIGIN } from '../../testbed/test-app.ts'
+import { useWebhookReceiver, webhookJobFor } from '../../testbed/webhook-receiver.ts'
 import type { WebhookPayload } from './webhook-request.ts'
 
 useDiscussionBed({ MODERATORS: cleo.address })
-const SECRET = `whsec_${randomBytes(32).toString('base64')}`
-let receiver: WebhookReceiver
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-})
-afterAll(async () => {
-  await receiver?.close()
-})
+const hooks = useWebhookReceiver()
 
 test('behavior: a moderator’s hide is a signed moderation.action webhook naming the action, the comment, the reason and the moderator, sent once', async () => {
-  const { targets } = testSettings({
-    env: {
-      WEBHOOKS: JSON.stringify([
-        { name: 'mods', url: receiver.url, secret: SECRET, events: ['moderation.action'] },
-      ]),
-    },
-  }).webhooks
-  const job = new WebhookJob({
-    db: database.db,
-    targets,
-    origin: ORIGIN,
-    closingSoonSeconds: 86_400,
-    now: () => new Date(),
+  const job = webhookJobFor(database.db, {
+    name: 'mods',
+    url: hooks.receiver.url,
+    secret: hooks.secret,
+    events: ['moderation.action'],
   })
   const { key: adaKey } = await authoriseKey(ada)
   const topic = await createTopic(adaKey, ada)
@@ -74,10 +56,10 @@ test('behavior: a moderator’s hide is a signed moderation.action webhook namin
   expect(hidden.statusCode, hidden.body).toBe(201)
 
   await job.pass()
-  await receiver.until((received) => received.length >= 1)
-  const [request] = receiver.received
+  await hooks.receiver.until((received) => received.length >= 1)
+  const [request] = hooks.receiver.received
   if (!request) throw new Error('no delivery')
-  new Webhook(SECRET).verify(request.body, request.headers as Record<string, string>)
+  new Webhook(hooks.secret).verify(request.body, request.headers as Record<string, string>)
   const payload = JSON.parse(request.body) as WebhookPayload
   expect(payload).toMatchObject({
     type: 'moderation.action',
@@ -91,5 +73,5 @@ test('behavior: a moderator’s hide is a signed moderation.action webhook namin
     },
   })
   await job.pass()
-  expect(receiver.received).toHaveLength(1)
+  expect(hooks.receiver.received).toHaveLength(1)
 })
