@@ -37,6 +37,7 @@ import {
 } from '../../testbed/beds/discussion.ts'
 import { nowSeconds } from '../../testbed/signers.ts'
 import { discussionMessages, governanceLog, threads } from '../platform/db/schema.ts'
+import { recordMessage } from './signed.ts'
 
 useDiscussionBed()
 
@@ -161,6 +162,42 @@ describe('keys and a signed comment', () => {
       cookies.get(ben.address),
     )
     expect(response.statusCode).toBe(200)
+  })
+  test('behavior: a revocation committed after a comment’s key checks and before its write refuses the write (403 key_revoked), so no comment is logged after its key’s revocation', async () => {
+    const { key } = await authoriseKey(ben)
+    const thread = await createTopic(key, ben)
+    const comment = await signWith(key, 'comment', commentMessage(ben.address, thread))
+    // Its checks (`checkKeySigned`) pass at this point; the revocation commits before its write.
+    const revocation = await signWith(ben, 'key-revocation', {
+      member: ben.address,
+      key: key.address,
+      timestamp: nowSeconds(),
+    })
+    const revoked = await post(
+      '/api/discussion/keys/revoke',
+      { message: revocation.message, signature: revocation.signature },
+      cookies.get(ben.address),
+    )
+    expect(revoked.statusCode, revoked.body).toBe(200)
+    await expect(
+      database.db.transaction((tx) =>
+        recordMessage(tx, {
+          kind: 'comment',
+          id: comment.id,
+          threadId: thread,
+          author: ben.address,
+          key: key.address,
+          message: comment.message,
+          signature: comment.signature,
+        }),
+      ),
+    ).rejects.toMatchObject({ status: 403, code: 'key_revoked' })
+    expect(
+      await database.db.select().from(governanceLog).where(eq(governanceLog.messageId, comment.id)),
+    ).toEqual([])
+    expect(
+      await database.db.select().from(discussionMessages).where(eq(discussionMessages.id, comment.id)),
+    ).toEqual([])
   })
   test('behavior: the author withdraws a comment: its text hidden in the thread and its versions, its entries kept; another member → 403 not_author', async () => {
     const { key } = await authoriseKey(ada)

@@ -41,6 +41,9 @@ export function requireAuthor(signedIn: Address | undefined, author: Address): v
 export const replayed = () =>
   new ApiError(409, 'replayed', 'This exact message was already accepted; sign a new one to post again.')
 
+const keyRevoked = () =>
+  new ApiError(403, 'key_revoked', 'The key that signed this was revoked. Authorise a new one.')
+
 /** A 422 unless `timestamp` is within the window every signed message's is (core's `timestampProblem`). */
 export function checkTimestamp(deps: DiscussionDeps, timestamp: number): void {
   const clock = timestampProblem(timestamp, seconds(deps.governance.now()))
@@ -83,7 +86,7 @@ export async function checkKeySigned<K extends DiscussionMessageKind>(
     throw new ApiError(403, 'key_unknown', `The key that signed this is not one ${author} authorised.`)
   }
   if (key.revokedSeq !== null) {
-    throw new ApiError(403, 'key_revoked', 'The key that signed this was revoked. Authorise a new one.')
+    throw keyRevoked()
   }
   if (key.expires <= seconds(deps.governance.now())) {
     throw new ApiError(403, 'key_expired', 'The key that signed this has expired. Authorise a new one.')
@@ -101,7 +104,8 @@ export async function checkKeySigned<K extends DiscussionMessageKind>(
 
 /**
  * Stores a key-signed message and its log entry inside `tx` and marks its thread's latest activity. A
- * replay that raced this one stored it first: a 409, and the transaction rolls back.
+ * replay that raced this one stored it first: a 409; a revocation of its key that committed meanwhile: a 403;
+ * either way the transaction rolls back.
  */
 export async function recordMessage(
   tx: Tx,
@@ -122,6 +126,13 @@ export async function recordMessage(
     signature: entry.signature,
     ...(entry.threadId ? { threadId: entry.threadId } : {}),
   })
+  // Under the log's lock, which a revocation holds until it commits: a revocation committed since
+  // `checkKeySigned` read the key is seen here, so no message of a key is logged after its revocation.
+  const [key] = await tx
+    .select({ revokedSeq: discussionKeys.revokedSeq })
+    .from(discussionKeys)
+    .where(eq(discussionKeys.key, entry.key))
+  if (key?.revokedSeq != null) throw keyRevoked()
   const inserted = await tx
     .insert(discussionMessages)
     .values({
