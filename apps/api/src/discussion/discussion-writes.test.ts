@@ -12,8 +12,8 @@ import {
 import { signHashAsSafe, signMessageAsSafe } from '@guildhall/devchain/safe'
 import { eq } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
-import { zeroHash } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { type Hex, zeroHash } from 'viem'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import {
   ada,
@@ -54,6 +54,10 @@ async function expectRefused(
   expect(await storedCounts()).toEqual(before)
   return response.json().message
 }
+
+/** POST /api/comments of a signed comment (or edit) in `member`'s session. */
+const sendComment = (signed: { message: unknown; signature: Hex }, member: PrivateKeyAccount) =>
+  post('/api/comments', { message: signed.message, signature: signed.signature }, cookies.get(member.address))
 
 describe('keys and a signed comment', () => {
   test('behavior: an authorised key signs a comment that verifies, and its log entry is there', async () => {
@@ -143,16 +147,7 @@ describe('keys and a signed comment', () => {
     expect(revoked.statusCode).toBe(200)
     expect(revoked.json().key.revokedAt).toBe(revocation.timestamp)
     const signed = await signWith(key, 'comment', commentMessage(ben.address, thread))
-    await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: signed.message, signature: signed.signature },
-          cookies.get(ben.address),
-        ),
-      403,
-      'key_revoked',
-    )
+    await expectRefused(() => sendComment(signed, ben), 403, 'key_revoked')
     // The wallet revokes another key.
     const { key: second } = await authoriseKey(ben)
     const byWallet = await signWith(ben, 'key-revocation', { ...revocation, key: second.address })
@@ -271,16 +266,7 @@ describe('refusals: each with its status and error, nothing stored', () => {
     const { key: live } = await authoriseKey(ada)
     const thread = await createTopic(live, ada)
     const signed = await signWith(key, 'comment', commentMessage(ada.address, thread))
-    await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: signed.message, signature: signed.signature },
-          cookies.get(ada.address),
-        ),
-      403,
-      'key_expired',
-    )
+    await expectRefused(() => sendComment(signed, ada), 403, 'key_expired')
   })
 
   test('behavior: a foreign key (Ben’s, signing as Ada) → 403 key_unknown; a key nobody authorised → 401 bad_signature', async () => {
@@ -288,31 +274,13 @@ describe('refusals: each with its status and error, nothing stored', () => {
     const { key: bens } = await authoriseKey(ben)
     const thread = await createTopic(adas, ada)
     const foreign = await signWith(bens, 'comment', commentMessage(ada.address, thread))
-    await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: foreign.message, signature: foreign.signature },
-          cookies.get(ada.address),
-        ),
-      403,
-      'key_unknown',
-    )
+    await expectRefused(() => sendComment(foreign, ada), 403, 'key_unknown')
     const nobodys = await signWith(
       privateKeyToAccount(generatePrivateKey()),
       'comment',
       commentMessage(ada.address, thread),
     )
-    await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: nobodys.message, signature: nobodys.signature },
-          cookies.get(ada.address),
-        ),
-      401,
-      'bad_signature',
-    )
+    await expectRefused(() => sendComment(nobodys, ada), 401, 'bad_signature')
   })
 
   test('behavior: a forged comment (text changed after signing) → 401 bad_signature', async () => {
@@ -336,16 +304,7 @@ describe('refusals: each with its status and error, nothing stored', () => {
     const thread = await createTopic(key, ada)
     const { response, signed } = await postComment(key, ada, commentMessage(ada.address, thread))
     expect(response.statusCode).toBe(201)
-    await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: signed.message, signature: signed.signature },
-          cookies.get(ada.address),
-        ),
-      409,
-      'replayed',
-    )
+    await expectRefused(() => sendComment(signed, ada), 409, 'replayed')
   })
 
   test('behavior: a mention that is not an address → 400; a mention signed as another address → 422 mention_mismatch', async () => {
@@ -369,16 +328,7 @@ describe('refusals: each with its status and error, nothing stored', () => {
       mentions: [ben.address],
     })
     const signed = await signWith(key, 'comment', mismatch)
-    await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: signed.message, signature: signed.signature },
-          cookies.get(ada.address),
-        ),
-      422,
-      'mention_mismatch',
-    )
+    await expectRefused(() => sendComment(signed, ada), 422, 'mention_mismatch')
   })
 
   test('behavior: a body over the limit → 400 naming the limit', async () => {
@@ -386,16 +336,7 @@ describe('refusals: each with its status and error, nothing stored', () => {
     const thread = await createTopic(key, ada)
     const long = commentMessage(ada.address, thread, { body: 'x'.repeat(DISCUSSION_LIMITS.bodyMaxChars + 1) })
     const signed = await signWith(key, 'comment', long)
-    const message = await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: signed.message, signature: signed.signature },
-          cookies.get(ada.address),
-        ),
-      400,
-      'bad_request',
-    )
+    const message = await expectRefused(() => sendComment(signed, ada), 400, 'bad_request')
     expect(message).toContain('10000')
   })
 
@@ -417,16 +358,7 @@ describe('refusals: each with its status and error, nothing stored', () => {
       'comment',
       commentMessage(ada.address, thread, { parent, body: 'Too deep' }),
     )
-    await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: signed.message, signature: signed.signature },
-          cookies.get(ada.address),
-        ),
-      422,
-      'too_deep',
-    )
+    await expectRefused(() => sendComment(signed, ada), 422, 'too_deep')
   })
 
   test('behavior: a comment on a locked thread → 423 thread_locked', async () => {
@@ -438,16 +370,7 @@ describe('refusals: each with its status and error, nothing stored', () => {
       .set({ lockedBy: cleo.address, lockedReason: 'cooling off', lockedAt: nowSeconds(), lockedSeq: 1 })
       .where(eq(threads.id, thread))
     const signed = await signWith(key, 'comment', commentMessage(ada.address, thread))
-    const message = await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: signed.message, signature: signed.signature },
-          cookies.get(ada.address),
-        ),
-      423,
-      'thread_locked',
-    )
+    const message = await expectRefused(() => sendComment(signed, ada), 423, 'thread_locked')
     expect(message).toContain('cooling off')
   })
 
@@ -461,16 +384,7 @@ describe('refusals: each with its status and error, nothing stored', () => {
       'comment',
       commentMessage(ben.address, thread, { replaces: id, body: 'Hijacked' }),
     )
-    await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: byBen.message, signature: byBen.signature },
-          cookies.get(ben.address),
-        ),
-      403,
-      'not_author',
-    )
+    await expectRefused(() => sendComment(byBen, ben), 403, 'not_author')
     const edit = await postComment(
       adas,
       ada,
@@ -488,16 +402,7 @@ describe('refusals: each with its status and error, nothing stored', () => {
       'comment',
       commentMessage(ada.address, thread, { replaces: id, body: 'Version 2b' }),
     )
-    await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: stale.message, signature: stale.signature },
-          cookies.get(ada.address),
-        ),
-      409,
-      'not_latest',
-    )
+    await expectRefused(() => sendComment(stale, ada), 409, 'not_latest')
     const versions = await get(`/api/comments/${id}/versions`)
     expect(versions.json().items.map((item: { body: string }) => item.body)).toEqual([
       'Version one',
@@ -520,16 +425,7 @@ describe('refusals: each with its status and error, nothing stored', () => {
     const { key: adas } = await authoriseKey(ada)
     const thread = await createTopic(adas, ada)
     const signed = await signWith(key, 'comment', commentMessage(iris.address, thread))
-    const message = await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: signed.message, signature: signed.signature },
-          cookies.get(iris.address),
-        ),
-      403,
-      'may_not_post',
-    )
+    const message = await expectRefused(() => sendComment(signed, iris), 403, 'may_not_post')
     expect(message).toContain('voting power or tokens')
     const view = await get(`/api/threads/${thread}`, cookies.get(iris.address))
     expect(view.json()).toMatchObject({ mayPost: false, mayPostReason: message })
@@ -540,15 +436,6 @@ describe('refusals: each with its status and error, nothing stored', () => {
     const { key: live } = await authoriseKey(ada)
     const thread = await createTopic(live, ada)
     const signed = await signWith(key, 'comment', commentMessage(ada.address, thread))
-    await expectRefused(
-      () =>
-        post(
-          '/api/comments',
-          { message: signed.message, signature: signed.signature },
-          cookies.get(ada.address),
-        ),
-      403,
-      'key_scope',
-    )
+    await expectRefused(() => sendComment(signed, ada), 403, 'key_scope')
   })
 })
