@@ -13,7 +13,6 @@ import {
   signWithDiscussionKey,
   type TopicMessage,
 } from '@guildhall/core'
-import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { deploySafes, type SafeDeployment } from '@guildhall/devchain/safe'
@@ -23,7 +22,6 @@ import {
   type Address,
   createPublicClient,
   createTestClient,
-  createWalletClient,
   type Hex,
   http,
   type PrivateKeyAccount,
@@ -43,7 +41,7 @@ import {
   topics,
 } from '../../src/platform/db/schema.ts'
 import type { TestDatabase } from '../../src/platform/db/test-database.ts'
-import { demoTokenIndex } from '../demo-token.ts'
+import { delegate, demoTokenIndex } from '../demo-token.ts'
 import { signInOnApp } from '../sign-in.ts'
 import { demoDomain, member, nowSeconds, signProposal } from '../signers.ts'
 import { jsonHeaders, ORIGIN, startTestbed, stopTestbed, testApp } from '../test-app.ts'
@@ -66,21 +64,12 @@ let snapshot: number
 export const cookies = new Map<Address, string>()
 
 /** Anvil account `index` delegates its votes to `to`, mined. */
-async function delegateFrom(index: number, to: Address) {
-  const wallet = createWalletClient({ account: member(index), transport: http(anvil.url) })
-  const hash = await wallet.writeContract({
-    chain: null,
-    address: deployment.token,
-    abi: governanceTokenAbi,
-    functionName: 'delegate',
-    args: [to],
-    gas: 300_000n,
-  })
-  await createPublicClient({ transport: http(anvil.url) }).waitForTransactionReceipt({
-    hash,
-    pollingInterval: 50,
-  })
-}
+const delegateFrom = (index: number, to: Address) =>
+  delegate(
+    { client: createPublicClient({ transport: http(anvil.url) }), url: anvil.url, token: deployment.token },
+    index,
+    to,
+  )
 
 export const signIn = (account: PrivateKeyAccount) =>
   signInOnApp(app, account, { origin: ORIGIN, daoName: DAO_NAME })

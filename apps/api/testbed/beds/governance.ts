@@ -3,16 +3,15 @@
 // PostgreSQL under scripts/with-postgres.sh), with contract voters, and the app on them. A test file calls
 // useGovernanceBed() once at its top; the bindings below are live (ES modules), set by its beforeAll.
 import { LOCAL_CHAIN_ID, type ProposalMessage, type VoteMessage } from '@guildhall/core'
-import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { deploySafes, type SafeDeployment } from '@guildhall/devchain/safe'
 import { count, eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import {
+  type Address,
   createPublicClient,
   createTestClient,
-  createWalletClient,
   type Hex,
   http,
   type PrivateKeyAccount,
@@ -21,6 +20,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll } from 'vitest'
 import { type ballots, type governanceLog, type proposals, votes } from '../../src/platform/db/schema.ts'
 import type { TestDatabase } from '../../src/platform/db/test-database.ts'
+import { delegate } from '../demo-token.ts'
 import { demoDomain, proposalMessage as demoProposal, member, signProposal, signVote } from '../signers.ts'
 import { postJson, startTestbed, stopTestbed, testApp } from '../test-app.ts'
 
@@ -49,22 +49,13 @@ export function setSnapshot(block: number) {
   snapshot = block
 }
 
-/** Delegates anvil account `index`'s votes to `to`, mined. */
-async function delegateFrom(index: number, to: Hex) {
-  const wallet = createWalletClient({ account: member(index), transport: http(anvil.url) })
-  const hash = await wallet.writeContract({
-    chain: null,
-    address: deployment.token,
-    abi: governanceTokenAbi,
-    functionName: 'delegate',
-    args: [to],
-    gas: 300_000n,
-  })
-  await createPublicClient({ transport: http(anvil.url) }).waitForTransactionReceipt({
-    hash,
-    pollingInterval: 50,
-  })
-}
+/** Anvil account `index` delegates its votes to `to`, mined. */
+const delegateFrom = (index: number, to: Address) =>
+  delegate(
+    { client: createPublicClient({ transport: http(anvil.url) }), url: anvil.url, token: deployment.token },
+    index,
+    to,
+  )
 
 export const post = (url: string, body: unknown) => postJson(app, url, body)
 
