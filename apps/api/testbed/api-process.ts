@@ -110,3 +110,25 @@ export async function stopApiProcess(api: ApiProcess, signal: 'SIGTERM' | 'SIGKI
 export async function stopApiProcesses(): Promise<void> {
   for (const api of started) await stopApiProcess(api, 'SIGKILL')
 }
+
+/** What an instance's health says of its token index: `leader`, `standby`, or undefined when it does not answer. */
+export const tokenIndexRole = (api: ApiProcess): Promise<string | undefined> =>
+  fetch(`${api.origin}/api/health`, { signal: AbortSignal.timeout(1_000) })
+    .then((response) => response.json() as Promise<{ tokenIndex?: string }>)
+    .then(
+      (health) => health.tokenIndex,
+      () => undefined,
+    )
+
+/** The one leader among `apis`, once exactly one says so and the others stand by (bounded wait). */
+export async function leaderAmong(apis: ApiProcess[], timeoutMs: number): Promise<ApiProcess> {
+  const deadline = Date.now() + timeoutMs
+  while (true) {
+    const roles = await Promise.all(apis.map(tokenIndexRole))
+    const leaders = apis.filter((_, n) => roles[n] === 'leader')
+    if (leaders.length === 1 && roles.every((r) => r === 'leader' || r === 'standby'))
+      return leaders[0] as ApiProcess
+    if (Date.now() > deadline) throw new Error(`no single leader within ${timeoutMs} ms: ${roles.join(', ')}`)
+    await new Promise((done) => setTimeout(done, 100))
+  }
+}

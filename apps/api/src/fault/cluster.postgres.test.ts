@@ -21,6 +21,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
 import {
   type ApiProcess,
+  leaderAmong,
   startApiProcess,
   stopApiProcess,
   stopApiProcesses,
@@ -69,27 +70,6 @@ afterAll(async () => {
   await chain?.anvil.stop()
   await postgres?.close()
 }, 30_000)
-
-const role = (api: ApiProcess): Promise<string | undefined> =>
-  fetch(`${api.origin}/api/health`, { signal: AbortSignal.timeout(1_000) })
-    .then((response) => response.json() as Promise<{ tokenIndex?: string }>)
-    .then(
-      (health) => health.tokenIndex,
-      () => undefined,
-    )
-
-/** The one leader among `apis`, once exactly one says so (bounded wait). */
-async function leaderAmong(apis: ApiProcess[], timeoutMs: number): Promise<ApiProcess> {
-  const deadline = Date.now() + timeoutMs
-  while (true) {
-    const roles = await Promise.all(apis.map(role))
-    const leaders = apis.filter((_, n) => roles[n] === 'leader')
-    if (leaders.length === 1 && roles.every((r) => r === 'leader' || r === 'standby'))
-      return leaders[0] as ApiProcess
-    if (Date.now() > deadline) throw new Error(`no single leader within ${timeoutMs} ms: ${roles.join(', ')}`)
-    await new Promise((done) => setTimeout(done, 100))
-  }
-}
 
 /**
  * INSTANCES API processes on the test database, and HAProxy in front of them on `origin`, until the test

@@ -12,10 +12,10 @@ import pg from 'pg'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import {
-  type ApiProcess,
   startApiProcess,
   stopApiProcess,
   stopApiProcesses,
+  tokenIndexRole,
 } from '../../testbed/api-process.ts'
 import { openStream } from '../../testbed/event-stream.ts'
 import {
@@ -96,14 +96,6 @@ async function terminateAppConnections(admin: pg.Client): Promise<number> {
   )
   return rows[0]?.ended ?? 0
 }
-
-const role = (api: ApiProcess): Promise<string | undefined> =>
-  fetch(`${api.origin}/api/health`, { signal: AbortSignal.timeout(1_000) })
-    .then((response) => response.json() as Promise<{ tokenIndex?: string }>)
-    .then(
-      (health) => health.tokenIndex,
-      () => undefined,
-    )
 
 test(`behavior: PostgreSQL ends the app's connections ${TERMINATIONS} times during votes, sign-ins and reads → no 500, every refusal a 503 with Retry-After, nothing lost, refused votes resent converge, the server leads its token index and hears votes again`, async () => {
   const api = await startApiProcess({
@@ -310,7 +302,7 @@ test(`behavior: PostgreSQL ends the app's connections ${TERMINATIONS} times duri
     return rows[0]?.holders
   }
   const deadline = Date.now() + LEAD_AGAIN_MS
-  while ((await role(api)) !== 'leader' || (await lockHolders()) !== 1) {
+  while ((await tokenIndexRole(api)) !== 'leader' || (await lockHolders()) !== 1) {
     if (Date.now() > deadline)
       throw new Error(`the token index has no leader ${LEAD_AGAIN_MS} ms after the storm`)
     await new Promise((resolve) => setTimeout(resolve, 100))

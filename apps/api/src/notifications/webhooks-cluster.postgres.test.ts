@@ -11,9 +11,11 @@ import { createPublicClient, type Hex, http } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import {
   type ApiProcess,
+  leaderAmong,
   startApiProcess,
   stopApiProcess,
   stopApiProcesses,
+  tokenIndexRole,
 } from '../../testbed/api-process.ts'
 import { member, proposalMessage } from '../../testbed/signers.ts'
 import { startVoteChain } from '../../testbed/vote-burst.ts'
@@ -45,26 +47,6 @@ afterAll(async () => {
   await chain?.anvil.stop()
   await postgres?.close()
 }, 30_000)
-
-const role = (api: ApiProcess): Promise<string | undefined> =>
-  fetch(`${api.origin}/api/health`, { signal: AbortSignal.timeout(1_000) })
-    .then((response) => response.json() as Promise<{ tokenIndex?: string }>)
-    .then(
-      (health) => health.tokenIndex,
-      () => undefined,
-    )
-
-async function leaderAmong(apis: ApiProcess[], timeoutMs: number): Promise<ApiProcess> {
-  const deadline = Date.now() + timeoutMs
-  while (true) {
-    const roles = await Promise.all(apis.map(role))
-    const leaders = apis.filter((_, n) => roles[n] === 'leader')
-    if (leaders.length === 1 && roles.every((r) => r === 'leader' || r === 'standby'))
-      return leaders[0] as ApiProcess
-    if (Date.now() > deadline) throw new Error(`no single leader within ${timeoutMs} ms: ${roles.join(', ')}`)
-    await new Promise((done) => setTimeout(done, 100))
-  }
-}
 
 test(`behavior: two instances, one PostgreSQL, a webhook answering in 400 ms: the leader SIGKILLed with deliveries in flight → the other leads and every one of ${BEFORE_KILL + AFTER_KILL} proposals' events arrives at least once, signed, none lost, any repeat under its first webhook-id`, async () => {
   const webhooks = JSON.stringify([
@@ -115,7 +97,7 @@ test(`behavior: two instances, one PostgreSQL, a webhook answering in 400 ms: th
     TAKEOVER_MS + 30_000,
   )
   const allArrivedMs = Date.now() - killedAt
-  expect(await role(survivor)).toBe('leader')
+  expect(await tokenIndexRole(survivor)).toBe('leader')
 
   const byId = new Map<string, string[]>()
   for (const request of receiver.received) {
