@@ -42,7 +42,7 @@ describe('verifiable results', () => {
     expect(logChainProblem(tampered)).toEqual({ seq: 2, problem: 'its hash does not match its fields' })
 
     const bundle = (await app.inject({ method: 'GET', url: `/api/proposals/${id}/bundle` })).json()
-    expect(bundle).toMatchObject({ format: 'guildhall-result-bundle/1', tallyVersion: 1, snapshot })
+    expect(bundle).toMatchObject({ format: 'guildhall-result-bundle/1', tallyVersion: 2, snapshot })
     expect(bundle.votes).toHaveLength(2)
     expect(bundle.log.map((entry: LogEntry) => entry.kind)).toEqual(['proposal', 'vote', 'vote'])
     expect(bundle.tally.perChoice).toEqual(['850000000000000000000', '500000000000000000000', '0'])
