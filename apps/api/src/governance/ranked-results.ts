@@ -1,10 +1,10 @@
 // Ranked-choice results (ADR 060). The rounds of instant runoff cannot move per vote as the other kinds' totals
 // do (a re-vote may change who is eliminated in every round), so they are settled from every ballot's ranking,
 // read in one consistent snapshot, and stored in one row (`ranked_results`) that a read takes as it is. While
-// voting is open a stale row is settled again at most once per RESETTLE_INTERVAL_MS per proposal across the
-// cluster (a conditional UPDATE claims the turn); once voting is closed, the first read after the last vote
-// settles it, once. The row only moves forward: a settle stores its result only if it stands at a later log
-// entry (`as_of_seq`) than the stored one.
+// voting is open a stale row is settled again at most once per RESETTLE_INTERVAL_MS (or twice the last
+// settle's duration) per proposal across the cluster (a conditional UPDATE claims the turn); once voting is
+// closed, the first read after the last vote settles it, once. The row only moves forward: a settle stores its
+// result only if it stands at a later log entry (`as_of_seq`) than the stored one.
 import {
   type RankedBallot,
   rankedRounds,
@@ -23,6 +23,11 @@ import { tallyRules, totalsOf } from './tallies.ts'
 
 /** A stale result is settled again at most this often per proposal while voting is open. */
 export const RESETTLE_INTERVAL_MS = 2_000
+/**
+ * …and never more often than this many times the last settle's duration on this server, so settles take at
+ * most a third of the database's time however large the proposal (on PGlite, of the server's own thread).
+ */
+const RESETTLE_INTERVAL_PER_SETTLE = 2
 /** Ballots a settle reads per query: its memory grows by the rankings, its queries stay a page. */
 const SETTLE_PAGE = 5_000
 
@@ -121,8 +126,8 @@ export async function storeRankedResult(
 /**
  * The result of a ranked-choice proposal as a read gives it: the stored row (one row, whatever the number of
  * ballots), settled first when there is none, and settled again when stale (votes since) if it is this
- * server's turn: while voting is open at most once per RESETTLE_INTERVAL_MS per proposal, after the end at
- * once. Concurrent readers on this server share one settle; a reader that finds one running gets the stored
+ * server's turn: while voting is open at most once per RESETTLE_INTERVAL_MS per proposal (or twice the last
+ * settle's duration, when longer), after the end at once. Concurrent readers on this server share one settle; a reader that finds one running gets the stored
  * row, so reads while voting is open are at most the interval (and a settle) behind.
  */
 export async function rankedResult(deps: GovernanceDeps, proposal: StoredProposal): Promise<RankedResult> {
@@ -153,7 +158,13 @@ export async function rankedResultAt(
   if (stored && stored.asOfSeq >= lastSeq) return { ranked: stored, lastSeq }
   const running = deps.reads.settling<RankedResult>(proposal.id)
   if (running) return { ranked: stored ?? (await running), lastSeq }
-  if (stored && !(await claimSettle(db, proposal, lastSeq, deps.now()))) return { ranked: stored, lastSeq }
+  const interval = Math.max(
+    RESETTLE_INTERVAL_MS,
+    RESETTLE_INTERVAL_PER_SETTLE * deps.reads.lastSettleMs(proposal.id),
+  )
+  if (stored && !(await claimSettle(db, proposal, lastSeq, deps.now(), interval))) {
+    return { ranked: stored, lastSeq }
+  }
   const settled = await deps.reads.settle(proposal.id, () =>
     settleRankedResult(db, proposal.id, tallyRules(proposal.message), deps.now()),
   )
@@ -166,8 +177,14 @@ export async function rankedResultAt(
  * the interval old; after the end, one that came before the end is enough, so the first read after the end
  * settles the final result without waiting.
  */
-async function claimSettle(db: Db, proposal: StoredProposal, lastSeq: number, now: Date): Promise<boolean> {
-  const intervalAgo = new Date(now.getTime() - RESETTLE_INTERVAL_MS)
+async function claimSettle(
+  db: Db,
+  proposal: StoredProposal,
+  lastSeq: number,
+  now: Date,
+  intervalMs: number,
+): Promise<boolean> {
+  const intervalAgo = new Date(now.getTime() - intervalMs)
   const end = new Date(proposal.end * 1000)
   const due = lte(rankedResults.settledAt, intervalAgo)
   const claimed = await db
