@@ -177,7 +177,7 @@ export async function rankedResultAt(
  * the interval old; after the end, one that came before the end is enough, so the first read after the end
  * settles the final result without waiting.
  */
-async function claimSettle(
+export async function claimSettle(
   db: Db,
   proposal: StoredProposal,
   lastSeq: number,

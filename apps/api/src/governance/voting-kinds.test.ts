@@ -34,8 +34,15 @@ import {
 import { openStream } from '../../testbed/event-stream.ts'
 import { nowSeconds, signProposal } from '../../testbed/signers.ts'
 import { postJson } from '../../testbed/test-app.ts'
-import { ballots, governanceLog, proposalTallies, rankedResults, votes } from '../platform/db/schema.ts'
-import { RESETTLE_INTERVAL_MS, settleRankedResult, storeRankedResult } from './ranked-results.ts'
+import {
+  ballots,
+  governanceLog,
+  proposals,
+  proposalTallies,
+  rankedResults,
+  votes,
+} from '../platform/db/schema.ts'
+import { claimSettle, RESETTLE_INTERVAL_MS, settleRankedResult, storeRankedResult } from './ranked-results.ts'
 import { tallyRules } from './tallies.ts'
 import { checkTallies } from './tally-check.ts'
 
@@ -431,6 +438,35 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
     const [row] = await database.db.select().from(rankedResults).where(eq(rankedResults.proposalId, id))
     expect(row).toMatchObject({ asOfSeq: newer.asOfSeq, result: tallyToJson(newer.result) })
     expect(row?.result.voters).toBe(2)
+  })
+
+  test('behavior: instances reading a stale ranked result at once claim its settle once: of concurrent claims at one clock exactly one wins, and none before the interval', async () => {
+    clock = Date.now()
+    const made = await createProposal(ada, {
+      kind: 'ranked-choice',
+      choices: THREE,
+      title: 'Ranked, claimed',
+    })
+    await vote(ada, made.id, { choices: [1, 2, 3] }, clocked)
+    await detail(clocked, made.id)
+    await vote(ben, made.id, { choices: [2, 1, 3] }, clocked)
+    const [tallyRow] = await database.db
+      .select()
+      .from(proposalTallies)
+      .where(eq(proposalTallies.proposalId, made.id))
+    const [proposalRow] = await database.db.select().from(proposals).where(eq(proposals.id, made.id))
+    if (!tallyRow || !proposalRow) throw new Error('the proposal is not stored')
+    const claims = (at: number) =>
+      Promise.all(
+        Array.from({ length: 5 }, () =>
+          claimSettle(database.db, proposalRow, tallyRow.lastSeq, new Date(at), RESETTLE_INTERVAL_MS),
+        ),
+      )
+    expect(await claims(clock + RESETTLE_INTERVAL_MS - 1)).toEqual([false, false, false, false, false])
+    const won = await claims(clock + RESETTLE_INTERVAL_MS)
+    expect(won.filter(Boolean)).toHaveLength(1)
+    // The winner's claim counts as the last settle: the next turn is an interval later.
+    expect(await claims(clock + RESETTLE_INTERVAL_MS + 1)).toEqual([false, false, false, false, false])
   })
 
   test('behavior: the list shows a ranked proposal never settled with result null, and its result once its page settled it; no list read settles', async () => {
