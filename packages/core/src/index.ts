@@ -109,7 +109,7 @@ export {
 export type { DelegateStatement } from './api/statements.ts'
 export { delegateStatementSchema, publishStatementResponseSchema } from './api/statements.ts'
 export type { TallyJson } from './api/tallies.ts'
-export { tallyToJson } from './api/tallies.ts'
+export { tallyFromJson, tallyToJson } from './api/tallies.ts'
 export { holderStatsSchema } from './api/token.ts'
 export type {
   TreasuryAsset,
@@ -231,6 +231,7 @@ export type {
   SignedProposal,
   SignedVote,
   VoteMessage,
+  VoteMessageV1,
 } from './governance/messages.ts'
 export {
   BASIC_CHOICES,
@@ -248,13 +249,18 @@ export {
   voteId,
   voteMessageSchema,
   voteTypedData,
+  voteWeights,
 } from './governance/messages.ts'
 export type { ProposalKind } from './governance/rules.ts'
 export {
   countingVotes,
   DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   GOVERNANCE_LIMITS,
+  kindTakesWeights,
+  PROPOSAL_KIND_HELP,
+  PROPOSAL_KIND_LABELS,
   PROPOSAL_KINDS,
+  QUADRATIC_WARNING,
   snapshotProblem,
   supersedes,
   supersedingTimestamp,
@@ -279,7 +285,14 @@ export { parseRfc3339 } from './siwe/grammar.ts'
 export { parseSiweMessageStrict } from './siwe/parser.ts'
 export type { SiwePolicy } from './siwe/policy.ts'
 export { checkSiwePolicy } from './siwe/policy.ts'
-export type { ProposalState, Tally, TallyRules, TallyTotals } from './tally.ts'
+export type {
+  CountedVote,
+  ProposalState,
+  RankedBallot,
+  Tally,
+  TallyRules,
+  TallyTotals,
+} from './tally.ts'
 export {
   addToTotals,
   basisPoints,
@@ -289,11 +302,13 @@ export {
   nextStateChange,
   PROPOSAL_STATES,
   proposalState,
+  rankedRounds,
   settleTally,
   sharesInBasisPoints,
   TALLY_VERSION,
   tally,
   voteContribution,
+  weightedAllocation,
 } from './tally.ts'
 export type {
   ActionArgument,

@@ -1,7 +1,7 @@
 // A proposal's counting votes, one page at a time: keyset pagination on the ballots' indexes (by power or by
 // time, the voter breaking ties), so a page costs the same at 100 votes and at 100,000, and rows inserted
 // while a member pages never shift what they have not seen yet.
-import type { VoteListQuery } from '@guildhall/core'
+import type { ProposalKind, VoteListQuery, VoteMessage } from '@guildhall/core'
 import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import type { Db } from '../platform/db/client.ts'
@@ -30,11 +30,22 @@ export type VoteListPage = {
     reason: string
     timestamp: number
     power: bigint
+    /** The signed vote, so a row shows its weights (and a ranking in order) as signed. */
+    message: VoteMessage
   }[]
   next: string | null
 }
 
-export async function listVotes(db: Db, proposalId: string, query: VoteListQuery): Promise<VoteListPage> {
+/**
+ * A page of the proposal's counting votes. `choice` keeps the votes that picked it; on a ranked-choice
+ * proposal, where every ballot ranks every choice, those that rank it first.
+ */
+export async function listVotes(
+  db: Db,
+  proposal: { id: string; kind: ProposalKind },
+  query: VoteListQuery,
+): Promise<VoteListPage> {
+  const proposalId = proposal.id
   const byPower = query.order === 'power'
   const rows = await db
     .select({
@@ -52,7 +63,9 @@ export async function listVotes(db: Db, proposalId: string, query: VoteListQuery
         query.cursor === undefined ? undefined : after(query.cursor, query.order),
         query.choice === undefined
           ? undefined
-          : sql`${votes.message}->'choices' @> ${JSON.stringify([query.choice])}::jsonb`,
+          : proposal.kind === 'ranked-choice'
+            ? sql`${votes.message}->'choices'->0 = ${JSON.stringify(query.choice)}::jsonb`
+            : sql`${votes.message}->'choices' @> ${JSON.stringify([query.choice])}::jsonb`,
         query.voter === undefined
           ? undefined
           : sql`lower(${ballots.voter}) like ${`${query.voter.toLowerCase()}%`}`,
@@ -78,6 +91,7 @@ export async function listVotes(db: Db, proposalId: string, query: VoteListQuery
       reason: row.message.reason,
       timestamp: row.timestamp,
       power: row.power,
+      message: row.message,
     })),
     next,
   }

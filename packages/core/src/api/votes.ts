@@ -1,3 +1,4 @@
+import { voteMessageSchema } from '../governance/messages.ts'
 import { GOVERNANCE_LIMITS } from '../governance/rules.ts'
 import { bytes32Schema, checksummedAddressSchema, decimalStringSchema } from '../primitives.ts'
 import { z } from '../zod.ts'
@@ -8,7 +9,7 @@ export const VOTE_LIST_ORDERS = ['power', 'time'] as const
 /** GET /api/proposals/:id/votes?order=&choice=&voter=&cursor=&limit= : a proposal's counting votes, a page at a time. */
 export const voteListQuerySchema = z.strictObject({
   order: z._default(z.enum(VOTE_LIST_ORDERS), 'power'),
-  /** Only votes that picked this choice (1-based). */
+  /** Only votes that picked this choice (1-based); ranked-choice: that rank it first. */
   choice: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(GOVERNANCE_LIMITS.choicesMax))),
   /** Only voters whose address starts with this (any case). */
   voter: z.optional(
@@ -26,6 +27,8 @@ const voteListItemSchema = z.strictObject({
   reason: z.string(),
   timestamp: z.int(),
   power: decimalStringSchema,
+  /** The vote as signed: a ranking in order, the weights of a version 2 vote. */
+  message: voteMessageSchema,
 })
 export type VoteListItem = z.infer<typeof voteListItemSchema>
 
