@@ -29,6 +29,9 @@ const KIND_LABELS: Record<ProposalKind, string> = {
   basic: 'For / Against / Abstain',
   'single-choice': 'Single choice',
   approval: 'Approval (any number of choices)',
+  'ranked-choice': 'Ranked choice',
+  weighted: 'Weighted',
+  quadratic: 'Quadratic',
 }
 const DAY = 24 * 60 * 60
 
