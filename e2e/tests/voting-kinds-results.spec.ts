@@ -40,7 +40,12 @@ type Ballot = { voter: typeof ADA; choices: number[]; weights?: number[] }
 async function proposalWithVotes(
   app: App,
   chains: Chains,
-  { title, kind, choices, ballots }: { title: string; kind: ProposalKind; choices: string[]; ballots: Ballot[] },
+  {
+    title,
+    kind,
+    choices,
+    ballots,
+  }: { title: string; kind: ProposalKind; choices: string[]; ballots: Ballot[] },
 ): Promise<Hex> {
   const domain = demoDomain(chains.deployment)
   const rules = app.settings.publicConfig.governance
@@ -67,7 +72,10 @@ async function proposalWithVotes(
       ...(weights ? { version: 2, weights } : {}),
       timestamp: now,
     })
-    await post(app, `/api/proposals/${proposal.id}/votes`, { message: vote.message, signature: vote.signature })
+    await post(app, `/api/proposals/${proposal.id}/votes`, {
+      message: vote.message,
+      signature: vote.signature,
+    })
   }
   return proposal.id
 }
@@ -137,7 +145,12 @@ test('a ranked-choice count of three rounds: the round table with each eliminati
     'out',
     'out',
   ])
-  expect(await cellsOf(page, 'round-continuing')).toEqual(['Continuing', '2,600 GHD', '2,600 GHD', '2,600 GHD'])
+  expect(await cellsOf(page, 'round-continuing')).toEqual([
+    'Continuing',
+    '2,600 GHD',
+    '2,600 GHD',
+    '2,600 GHD',
+  ])
   expect(await cellsOf(page, 'round-majority')).toEqual([
     'To win: more than',
     '1,300 GHD',
@@ -150,7 +163,9 @@ test('a ranked-choice count of three rounds: the round table with each eliminati
     'After round 1 Faro was eliminated: no power moved. After round 2 Braga was eliminated: its ballots moved 500 GHD to Porto.',
   )
   await expect(
-    results(page).getByRole('img', { name: /After round 2 Braga was eliminated/ }).locator('rect.chart-bar'),
+    results(page)
+      .getByRole('img', { name: /After round 2 Braga was eliminated/ })
+      .locator('rect.chart-bar'),
   ).not.toHaveCount(0)
 
   // Each ballot reads as the voter ranked it.

@@ -19,7 +19,10 @@ type GroupShape = { group: string; x: number; width: number }
  * A row's parts laid end to end from the left, scaled so that the longest row of all fills the width, and
  * each group's extent (drawn as an outline, so adjacent groups read apart).
  */
-export function stackedShapes(rows: readonly StackedRow[], row: StackedRow): { parts: PartShape[]; groups: GroupShape[] } {
+export function stackedShapes(
+  rows: readonly StackedRow[],
+  row: StackedRow,
+): { parts: PartShape[]; groups: GroupShape[] } {
   const top = largest(rows.map((one) => one.parts.reduce((sum, part) => sum + part.value, 0n)))
   const x = scaleLinear({ domain: [0, 1], range: [0, CHART_WIDTH] })
   const parts: PartShape[] = []

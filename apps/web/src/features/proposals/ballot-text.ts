@@ -18,13 +18,16 @@ export function ballotText(
 ): string {
   const name = (choice: number) => labels[choice - 1] ?? `Choice ${choice}`
   const { choices, weights } = ballot
-  if (kind === 'ranked-choice') return choices.map((choice, index) => `${index + 1}. ${name(choice)}`).join(' · ')
+  if (kind === 'ranked-choice')
+    return choices.map((choice, index) => `${index + 1}. ${name(choice)}`).join(' · ')
   if (kindTakesWeights(kind) && weights && weights.length === choices.length) {
     const power = BigInt(ballot.power)
     // A voter without power moves nothing: their weights alone say what they asked for.
     const parts = power > 0n ? weightedAllocation(power, weights) : weights.map(BigInt)
     const shares = sharesInBasisPoints(parts)
-    return choices.map((choice, index) => `${name(choice)} ${formatBasisPoints(shares[index] ?? 0n)}`).join(' · ')
+    return choices
+      .map((choice, index) => `${name(choice)} ${formatBasisPoints(shares[index] ?? 0n)}`)
+      .join(' · ')
   }
   return choices.map(name).join(', ')
 }

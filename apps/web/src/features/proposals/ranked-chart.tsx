@@ -1,4 +1,4 @@
-import { type StackedRow, StackedBars } from '../../components/charts/stacked-bars.tsx'
+import { StackedBars, type StackedRow } from '../../components/charts/stacked-bars.tsx'
 import { listNames } from './ranked-rounds.tsx'
 import { type RoundJson, roundSteps } from './ranked-steps.ts'
 
@@ -57,16 +57,18 @@ export function RankedChart({
         steps.length <= 1
           ? 'Decided in round 1: no choice was eliminated.'
           : steps
-        .filter((step) => step.eliminated.length > 0)
-        .map((step) => {
-          const out = listNames(step.eliminated.map(name))
-          const moves = [...step.moved].map(([to, power]) => `${format(power)} to ${name(to)}`)
-          const one = step.eliminated.length === 1
-          return `After round ${step.round} ${out} ${one ? 'was' : 'were'} eliminated: ${
-            moves.length > 0 ? `${one ? 'its' : 'their'} ballots moved ${listNames(moves)}` : 'no power moved'
-          }.`
-        })
-        .join(' ')
+              .filter((step) => step.eliminated.length > 0)
+              .map((step) => {
+                const out = listNames(step.eliminated.map(name))
+                const moves = [...step.moved].map(([to, power]) => `${format(power)} to ${name(to)}`)
+                const one = step.eliminated.length === 1
+                return `After round ${step.round} ${out} ${one ? 'was' : 'were'} eliminated: ${
+                  moves.length > 0
+                    ? `${one ? 'its' : 'their'} ballots moved ${listNames(moves)}`
+                    : 'no power moved'
+                }.`
+              })
+              .join(' ')
       }
     />
   )

@@ -22,12 +22,20 @@ const units = (value: bigint) => `${value} u`
 
 function renderRounds(choices: string[], json: TallyJson, open = false) {
   render(
-    <RankedRounds choices={choices} rounds={json.rounds ?? []} winners={json.leading} open={open} format={units} />,
+    <RankedRounds
+      choices={choices}
+      rounds={json.rounds ?? []}
+      winners={json.leading}
+      open={open}
+      format={units}
+    />,
   )
   const table = screen.getByTestId('rounds-table')
-  const cells = (row: HTMLElement) => within(row).getAllByRole(/cell|rowheader/).map((cell) => cell.textContent)
+  const cells = (row: HTMLElement) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent)
   return {
-    header: within(table).getAllByRole('columnheader').map((cell) => cell.textContent),
+    header: within(table)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent),
     rows: screen.getAllByTestId('round-row').map(cells),
     continuing: cells(screen.getByTestId('round-continuing')),
     majority: cells(screen.getByTestId('round-majority')),
@@ -67,10 +75,13 @@ test('behavior: while voting is open the one ahead "leads"; an exact final tie m
   const open = renderRounds(CITIES, rankedTally(CITIES, THREE_ROUNDS), true)
   expect(open.rows[1]).toEqual(['Porto', '850 u', '850 u', '1350 u · leads'])
   cleanup()
-  const json = rankedTally(['Yes', 'No'], [
-    [[1, 2], 5n],
-    [[2, 1], 5n],
-  ])
+  const json = rankedTally(
+    ['Yes', 'No'],
+    [
+      [[1, 2], 5n],
+      [[2, 1], 5n],
+    ],
+  )
   expect(json.outcome).toBe('tie')
   expect(renderRounds(['Yes', 'No'], json).rows).toEqual([
     ['Yes', '5 u · tied'],
@@ -135,9 +146,9 @@ test('behavior: the chart draws a bar per round and says in words where each eli
   // Round 3: Lisbon's own, Porto's own, then Braga's 500 in Braga's colour inside Porto's outline.
   const last = [...(rows[2]?.querySelectorAll('rect.chart-bar') ?? [])]
   expect(last.map((rect) => rect.getAttribute('class'))).toEqual([
-    'chart-bar chart-choice-0',
-    'chart-bar chart-choice-1',
-    'chart-bar chart-choice-2',
+    'visx-bar chart-bar chart-choice-0',
+    'visx-bar chart-bar chart-choice-1',
+    'visx-bar chart-bar chart-choice-2',
   ])
   const widths = last.map((rect) => Number(rect.getAttribute('width')))
   // 1250 : 850 : 500 of 2600, across 600 drawing units.

@@ -84,7 +84,7 @@ export function RankedRounds({
     <div className="ranked-rounds">
       {/* Focusable, so a keyboard can scroll it when it is wider than the card. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the keyboard's focus */}
-      <div className="table-scroll" tabIndex={0} role="region" aria-label="Rounds of the count">
+      <section className="table-scroll" tabIndex={0} aria-label="Rounds of the count">
         <table className="rounds-table" data-testid="rounds-table">
           <thead>
             <tr>
@@ -135,7 +135,7 @@ export function RankedRounds({
             </tr>
           </tfoot>
         </table>
-      </div>
+      </section>
       {reasons.length > 0 ? (
         <ul className="round-reasons" data-testid="round-reasons">
           {reasons.map(({ round, reason }) => (

@@ -31,17 +31,18 @@ export type RoundStep = {
 
 const power = (value: string | null | undefined) => (value == null ? null : BigInt(value))
 
-/** The lowest-valued of `choices` (1-based) by `valueOf`: all of them on a tie. */
-function lowest(choices: number[], valueOf: (choice: number) => bigint): number[] {
+/** The lowest-valued of `choices` (1-based) by `measure`: all of them on a tie. */
+function lowest(choices: number[], measure: (choice: number) => bigint): number[] {
   let least: bigint | null = null
   for (const choice of choices) {
-    const value = valueOf(choice)
+    const value = measure(choice)
     if (least === null || value < least) least = value
   }
-  return choices.filter((choice) => valueOf(choice) === least)
+  return choices.filter((choice) => measure(choice) === least)
 }
 
-const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x) => b.includes(x))
+const same = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((x) => b.includes(x))
 
 /** Each round's eliminations, why, and where the eliminated choices' power went in the round after. */
 export function roundSteps(rounds: readonly RoundJson[]): RoundStep[] {
@@ -56,7 +57,9 @@ export function roundSteps(rounds: readonly RoundJson[]): RoundStep[] {
       if (now !== null && before !== null && now > before) moved.set(choiceIndex + 1, now - before)
     })
     if (eliminated.length === 0) return { round: index + 1, eliminated, why: null, moved }
-    const continuing = round.perChoice.flatMap((value, choiceIndex) => (value === null ? [] : [choiceIndex + 1]))
+    const continuing = round.perChoice.flatMap((value, choiceIndex) =>
+      value === null ? [] : [choiceIndex + 1],
+    )
     const tied = lowest(continuing, at(round))
     let expected = tied
     let why: EliminationRule = { rule: 'least' }

@@ -59,8 +59,8 @@ export function Results({ proposal }: { proposal: ProposalDetail }) {
         <>
           {kind === 'quadratic' ? (
             <p className="muted" data-testid="quadratic-rescaled">
-              Each choice's power is its square of summed square roots, rescaled so that all choices add up
-              to the power that voted.
+              Each choice's power is its square of summed square roots, rescaled so that all choices add up to
+              the power that voted.
             </p>
           ) : null}
           {message.choices.map((choice, index) => {
@@ -96,12 +96,17 @@ export function Results({ proposal }: { proposal: ProposalDetail }) {
 }
 
 /** The headline of a ranked-choice count: who leads or won, in which round, or the tie. */
-function rankedHeadline(proposal: ProposalDetail, rounds: NonNullable<TallyJson['rounds']>, amount: (value: bigint) => string) {
+function rankedHeadline(
+  proposal: ProposalDetail,
+  rounds: NonNullable<TallyJson['rounds']>,
+  amount: (value: bigint) => string,
+) {
   const { tally, message } = proposal
   const names = listNames(tally.leading.map((choice) => message.choices[choice - 1] ?? `Choice ${choice}`))
   const last = rounds.at(-1)
   const round = rounds.length
-  if (tally.leading.length === 0 || !last) return isOpen(proposal) ? 'No votes yet.' : 'No ballot had voting power: no winner.'
+  if (tally.leading.length === 0 || !last)
+    return isOpen(proposal) ? 'No votes yet.' : 'No ballot had voting power: no winner.'
   if (tally.leading.length > 1)
     return isOpen(proposal) ? `Tied in round ${round}: ${names}` : `Tie between ${names}`
   const held = `${amount(BigInt(last.perChoice[(tally.leading[0] ?? 1) - 1] ?? '0'))} of ${amount(BigInt(last.continuing))} in round ${round}`
@@ -130,7 +135,10 @@ function RankedResult({ proposal, amount }: { proposal: ProposalDetail; amount: 
           {tally.voters === 1 ? 'ballot' : 'ballots'}.
         </p>
       ) : null}
-      <RankedRounds choices={message.choices} rounds={rounds} winners={tally.leading}
+      <RankedRounds
+        choices={message.choices}
+        rounds={rounds}
+        winners={tally.leading}
         open={isOpen(proposal)}
         format={amount}
       />

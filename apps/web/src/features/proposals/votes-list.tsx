@@ -1,4 +1,10 @@
-import { ADDRESS_START_PATTERN, type ProposalDetail, relativeTime, VOTE_LIST_ORDERS } from '@guildhall/core'
+import {
+  ADDRESS_START_PATTERN,
+  type ProposalDetail,
+  relativeTime,
+  VOTE_LIST_ORDERS,
+  voteWeights,
+} from '@guildhall/core'
 import { useState } from 'react'
 import { Card } from '../../components/card.tsx'
 import { MorePages } from '../../components/more-pages.tsx'
@@ -8,6 +14,7 @@ import { describeRequestError } from '../../lib/api.ts'
 import { SEARCH_PAUSE_MS, useDebouncedValue } from '../../lib/debounced-value.ts'
 import { MemberName } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
+import { ballotText } from './ballot-text.ts'
 import { exactTime } from './format.ts'
 import { useVotes } from './queries/votes.ts'
 
@@ -16,7 +23,10 @@ const ORDER_LABELS: Record<(typeof VOTE_LIST_ORDERS)[number], string> = {
   time: 'Newest',
 }
 
-/** Every counting vote, a page at a time: who, what, with how much power, why and when. */
+/**
+ * Every counting vote, a page at a time: who, what (a ranking in order, weights as shares), with how much
+ * power, why and when.
+ */
 export function VotesList({ proposal }: { proposal: ProposalDetail }) {
   const amount = useTokenAmount()
   const [order, setOrder] = useState<(typeof VOTE_LIST_ORDERS)[number]>('power')
@@ -93,7 +103,11 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
                 <MemberName address={vote.voter} />
               </span>
               <span className="vote-choices">
-                {vote.choices.map((picked) => choices[picked - 1]).join(', ')}
+                {ballotText(proposal.message.kind, choices, {
+                  choices: vote.choices,
+                  weights: voteWeights(vote.message),
+                  power: vote.power,
+                })}
               </span>
               <span className="vote-power">{amount(vote.power)}</span>
               <span className="vote-time muted" title={exactTime(vote.timestamp)}>
