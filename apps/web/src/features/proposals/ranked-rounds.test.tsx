@@ -135,6 +135,16 @@ test('behavior: a bottom tie names the rule that decided it: the previous round,
   expect(tied.reasons).toEqual(['D and E tied at 0 u in round 1, so they were eliminated together.'])
 })
 
+test('behavior: an elimination the rules do not give from the published figures is said so, with what to do', () => {
+  const json = rankedTally(CITIES, THREE_ROUNDS)
+  const [first, ...rest] = json.rounds ?? []
+  // Published as if Braga (500) had gone out after round 1 instead of Faro (0).
+  const altered = { ...json, rounds: [{ ...(first as NonNullable<typeof first>), eliminated: [3] }, ...rest] }
+  expect(renderRounds(CITIES, altered).reasons).toEqual([
+    'After round 1 Braga was eliminated, which the tie rules do not give from these figures: verify this result.',
+  ])
+})
+
 test('behavior: the chart draws a bar per round and says in words where each eliminated choice’s power went; its parts follow the rounds', () => {
   const json = rankedTally(CITIES, THREE_ROUNDS)
   render(<RankedChart choices={CITIES} rounds={json.rounds ?? []} format={units} />)
