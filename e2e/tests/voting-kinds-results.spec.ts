@@ -177,7 +177,7 @@ test('a ranked-choice count of three rounds: the round table with each eliminati
 
   await page.getByRole('button', { name: 'Verify this result' }).click()
   await expect(page.getByTestId('recount-result')).toHaveText(
-    'The result matches: 4 vote signatures checked, 3 votes counted; all 3 rounds agree.',
+    'The result matches: 3 vote signatures checked, 3 votes counted; all 3 rounds agree.',
   )
 
   // Closed: the count is final.
@@ -251,9 +251,21 @@ test.describe('at a phone’s width', () => {
         window: window.innerWidth,
         box: box.getBoundingClientRect().right,
         card: card.getBoundingClientRect().right,
+        table: box.scrollWidth,
+        shown: box.clientWidth,
       }
     })
     expect(sizes.page).toBeLessThanOrEqual(sizes.window)
     expect(sizes.box).toBeLessThanOrEqual(sizes.card)
+    // Three rounds of "1,250 GHD" are wider than a phone's card: here the table must scroll, in its box.
+    expect(sizes.table).toBeGreaterThan(sizes.shown)
+    // Each ballot takes a line of its own: the voter's name beside their power is not squeezed.
+    const cleo = page.getByTestId('votes-list').getByRole('listitem').filter({ hasText: 'cleo.eth' })
+    await expect(cleo).toContainText('1. Braga · 2. Porto · 3. Lisbon · 4. Faro')
+    const voter = await cleo.locator('.vote-voter').evaluate((element) => ({
+      whole: element.scrollWidth,
+      shown: element.clientWidth,
+    }))
+    expect(voter.whole).toBeLessThanOrEqual(voter.shown)
   })
 })

@@ -1,5 +1,6 @@
 import {
   ADDRESS_START_PATTERN,
+  kindTakesWeights,
   type ProposalDetail,
   relativeTime,
   VOTE_LIST_ORDERS,
@@ -41,6 +42,8 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
   })
   const shown = votes.data?.pages.flatMap((page) => page.votes) ?? []
   const { choices } = proposal.message
+  // A ranking or a set of shares takes a line of its own on a phone.
+  const wideBallots = proposal.message.kind === 'ranked-choice' || kindTakesWeights(proposal.message.kind)
   return (
     <Card title={`Votes (${proposal.tally.voters})`} testId="votes-list">
       <p className="muted">
@@ -98,7 +101,7 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
       ) : (
         <ol className="votes">
           {shown.map((vote) => (
-            <li key={vote.voter} className="vote-row">
+            <li key={vote.voter} className={wideBallots ? 'vote-row wide-ballot' : 'vote-row'}>
               <span className="vote-voter">
                 <MemberName address={vote.voter} />
               </span>
