@@ -1,14 +1,16 @@
 // The results of the new voting kinds in the browser (issue 25): a ranked-choice count that takes three
 // rounds, shown round by round (the table, the eliminations, the chart's summary), each ballot readable in
-// the votes list, recounted in the browser (the rounds agree), then closed: "Won by …" on its page and in
-// the proposal list; a weighted proposal's shares; the round table at a phone's width. The proposals and
-// votes are signed with the demo members' keys and sent over HTTP as their wallets would (the ballots
-// themselves are voting-kinds-ballot.spec.ts's).
+// the votes list, recounted in the browser (the rounds agree; a round altered in the database is named),
+// then closed: "Won by …" on its page and in the proposal list; a weighted proposal's shares; a quadratic
+// one's warning and rescaled power; the round table at a phone's width. The proposals and votes are signed
+// with the demo members' keys and sent over HTTP as their wallets would (the ballots themselves are
+// voting-kinds-ballot.spec.ts's).
 
 import { demoDomain, signProposal, signVote } from '@guildhall/api/testbed'
-import { FINALITY_DELAY_SECONDS, type ProposalKind } from '@guildhall/core'
+import { FINALITY_DELAY_SECONDS, type ProposalKind, QUADRATIC_WARNING } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Page } from '@playwright/test'
+import { sql } from 'drizzle-orm'
 import { createPublicClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { type App, type Chains, expect, serverClock, test } from '../support/fixtures.ts'
@@ -20,6 +22,9 @@ const BEN = account(2)
 const CLEO = account(3)
 
 const VOTING_SECONDS = 3_600
+
+// The operator's setting a quadratic proposal needs (off by default).
+test.use({ appEnv: { QUADRATIC_VOTING: 'on' } })
 
 test.afterEach(() => {
   serverClock.aheadSeconds = 0
@@ -196,6 +201,25 @@ test('a ranked-choice count of three rounds: the round table with each eliminati
   ).toHaveText('Ranked choice · Won by Porto')
 })
 
+test('a round altered in the database: the browser recount names the round and the choice that differ', async ({
+  page,
+  app,
+  chains,
+}) => {
+  const id = await rankedProposal(app, chains, 'Where the meetup goes, altered')
+  await page.goto(`${app.url}/proposals/${id}`)
+  await expect(results(page).getByTestId('round-row')).toHaveCount(4)
+  // Someone with database access gives Porto 900 GHD in round 2 of the stored result.
+  await app.database.db.execute(
+    sql`update ranked_results set result = jsonb_set(result, '{rounds,1,perChoice,1}', '"900000000000000000000"') where proposal_id = ${id}`,
+  )
+  await page.getByRole('button', { name: 'Verify this result' }).click()
+  await expect(page.getByTestId('recount-result')).toContainText('The result differs from the published one:')
+  await expect(page.getByTestId('recount-result').getByRole('listitem')).toHaveText([
+    'Round 2, "Porto": recounted 850000000000000000000, published 900000000000000000000.',
+  ])
+})
+
 test('a weighted proposal: each choice’s power and share, each ballot as shares of its voter’s power, and the list’s "Leading"', async ({
   page,
   app,
@@ -225,10 +249,49 @@ test('a weighted proposal: each choice’s power and share, each ballot as share
   )
   await expect(votes.getByRole('listitem').filter({ hasText: 'ben.eth' })).toContainText('Garden 100.00 %')
 
+  await page.getByRole('button', { name: 'Verify this result' }).click()
+  await expect(page.getByTestId('recount-result')).toHaveText(
+    'The result matches: 2 vote signatures checked, 2 votes counted.',
+  )
+
   await page.getByRole('link', { name: '← Proposals' }).click()
   await expect(
     page.getByRole('link', { name: /Split the grants budget/ }).getByTestId('proposal-result'),
   ).toHaveText('Weighted · Leading: Garden')
+})
+
+test('a quadratic proposal: the warning on its page, the rescaled power and shares, and the browser recount agrees', async ({
+  page,
+  app,
+  chains,
+}) => {
+  // Ada splits 1,250 GHD 1 : 1, Ben gives 850 to Garden. Per choice the square of its summed roots
+  // (each √(part · 10¹⁸)): Library 625 · 10³⁶, Garden (√625 + √850)² · 10³⁶; rescaled to the 2,100 GHD
+  // that voted: 368.914… and 1,731.085… GHD (computed apart from the app, in whole numbers).
+  const id = await proposalWithVotes(app, chains, {
+    title: 'Split the grants budget, quadratically',
+    kind: 'quadratic',
+    choices: ['Library', 'Garden', 'Kitchen'],
+    ballots: [
+      { voter: ADA, choices: [1, 2], weights: [1, 1] },
+      { voter: BEN, choices: [2], weights: [1] },
+    ],
+  })
+  await page.goto(`${app.url}/proposals/${id}`)
+  await expect(results(page).getByTestId('proposal-kind')).toContainText('Quadratic')
+  await expect(results(page).getByTestId('quadratic-warning')).toHaveText(QUADRATIC_WARNING)
+  await expect(results(page).locator('.result-row')).toHaveText([
+    'Library · 368.91 GHD · 17.57 %',
+    'Garden · 1,731.08 GHD · 82.43 %',
+    'Kitchen · 0 GHD · 0.00 %',
+  ])
+  await expect(
+    page.getByTestId('votes-list').getByRole('listitem').filter({ hasText: 'ada.eth' }),
+  ).toContainText('Library 50.00 % · Garden 50.00 %')
+  await page.getByRole('button', { name: 'Verify this result' }).click()
+  await expect(page.getByTestId('recount-result')).toHaveText(
+    'The result matches: 2 vote signatures checked, 2 votes counted.',
+  )
 })
 
 test.describe('at a phone’s width', () => {
