@@ -5,12 +5,12 @@ import './charts.css'
 import { CHART_WIDTH, fraction, largest } from './scale.ts'
 
 /** A part of a bar: its value, its colour (a class) and the group of parts it belongs to (outlined together). */
-export type StackedPart = { value: bigint; className: string; group: string }
+type StackedPart = { value: bigint; className: string; group: string }
 /** One horizontal bar: its label beside it and its parts, left to right. */
 export type StackedRow = { key: string; label: string; parts: StackedPart[] }
 
 /** Drawing height of one bar's viewBox. */
-export const STACKED_BAR_HEIGHT = 24
+const STACKED_BAR_HEIGHT = 24
 
 type PartShape = { x: number; width: number; className: string }
 type GroupShape = { group: string; x: number; width: number }
@@ -19,7 +19,7 @@ type GroupShape = { group: string; x: number; width: number }
  * A row's parts laid end to end from the left, scaled so that the longest row of all fills the width, and
  * each group's extent (drawn as an outline, so adjacent groups read apart).
  */
-export function stackedShapes(
+function stackedShapes(
   rows: readonly StackedRow[],
   row: StackedRow,
 ): { parts: PartShape[]; groups: GroupShape[] } {

@@ -1,6 +1,7 @@
+import type { RankedRoundJson } from '@guildhall/core'
 import { StackedBars, type StackedRow } from '../../components/charts/stacked-bars.tsx'
 import { listNames } from './ranked-rounds.tsx'
-import { type RoundJson, roundSteps } from './ranked-steps.ts'
+import { roundSteps } from './ranked-steps.ts'
 
 /** Colours cycle after this many choices; the legend names each. */
 const PALETTE = 8
@@ -19,7 +20,7 @@ export function RankedChart({
   format,
 }: {
   choices: readonly string[]
-  rounds: readonly RoundJson[]
+  rounds: readonly RankedRoundJson[]
   format: (value: bigint) => string
 }) {
   const steps = roundSteps(rounds)

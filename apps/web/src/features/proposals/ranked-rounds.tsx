@@ -1,5 +1,6 @@
+import type { RankedRoundJson } from '@guildhall/core'
 import { Fragment, type ReactNode } from 'react'
-import { type RoundJson, type RoundStep, roundSteps } from './ranked-steps.ts'
+import { type RoundStep, roundSteps } from './ranked-steps.ts'
 
 /** "A", "A and B", "A, B and C". */
 export function listNames(names: readonly string[]): string {
@@ -8,9 +9,9 @@ export function listNames(names: readonly string[]): string {
 }
 
 /** Why a round's eliminations were those, in a sentence; null when one choice simply had the least power. */
-export function eliminationReason(
+function eliminationReason(
   step: RoundStep,
-  rounds: readonly RoundJson[],
+  rounds: readonly RankedRoundJson[],
   choices: readonly string[],
   format: (value: bigint) => string,
 ): string | null {
@@ -46,7 +47,7 @@ export function RankedRounds({
   format,
 }: {
   choices: readonly string[]
-  rounds: readonly RoundJson[]
+  rounds: readonly RankedRoundJson[]
   /** 1-based; several on a tie, none without votes. Marked in the last round. */
   winners: readonly number[]
   /** Voting is still open: the one ahead "leads" rather than "wins". */
@@ -60,7 +61,7 @@ export function RankedRounds({
     return reason ? [{ round: step.round, reason }] : []
   })
   const lastRound = rounds.length
-  const cell = (round: RoundJson, step: RoundStep, choiceIndex: number): ReactNode => {
+  const cell = (round: RankedRoundJson, step: RoundStep, choiceIndex: number): ReactNode => {
     const value = round.perChoice[choiceIndex]
     if (value === null || value === undefined) return <td className="round-out">out</td>
     const choice = choiceIndex + 1

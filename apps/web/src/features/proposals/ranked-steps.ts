@@ -2,12 +2,10 @@
 // who was eliminated after it and, when several choices were tied at the bottom, which of core's tie
 // rules decided (rankedRounds: fewer power in the previous round, then fewer first preferences, then all
 // of them together).
-import type { TallyJson } from '@guildhall/core'
-
-export type RoundJson = NonNullable<TallyJson['rounds']>[number]
+import type { RankedRoundJson } from '@guildhall/core'
 
 /** Why the choices eliminated after a round were the ones. */
-export type EliminationRule =
+type EliminationRule =
   /** One choice had the least power. */
   | { rule: 'least' }
   /** Tied at the bottom; fewer power in the round before decided. */
@@ -45,8 +43,9 @@ const same = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && a.every((x) => b.includes(x))
 
 /** Each round's eliminations, why, and where the eliminated choices' power went in the round after. */
-export function roundSteps(rounds: readonly RoundJson[]): RoundStep[] {
-  const at = (round: RoundJson | undefined) => (choice: number) => power(round?.perChoice[choice - 1]) ?? 0n
+export function roundSteps(rounds: readonly RankedRoundJson[]): RoundStep[] {
+  const at = (round: RankedRoundJson | undefined) => (choice: number) =>
+    power(round?.perChoice[choice - 1]) ?? 0n
   return rounds.map((round, index) => {
     const eliminated = [...round.eliminated].sort((a, b) => a - b)
     const next = rounds[index + 1]

@@ -5,6 +5,7 @@ import {
   PROPOSAL_KIND_LABELS,
   type ProposalDetail,
   QUADRATIC_WARNING,
+  type RankedRoundJson,
   sharesInBasisPoints,
   type TallyJson,
 } from '@guildhall/core'
@@ -15,7 +16,7 @@ import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { useTokenAmount } from '../../lib/token.ts'
 import { listNames, RankedRounds } from './ranked-rounds.tsx'
 
-export const OUTCOME_LABELS: Record<TallyJson['outcome'], string> = {
+const OUTCOME_LABELS: Record<TallyJson['outcome'], string> = {
   passed: 'Passed',
   rejected: 'Rejected',
   'no-quorum': 'No quorum',
@@ -98,7 +99,7 @@ export function Results({ proposal }: { proposal: ProposalDetail }) {
 /** The headline of a ranked-choice count: who leads or won, in which round, or the tie. */
 function rankedHeadline(
   proposal: ProposalDetail,
-  rounds: NonNullable<TallyJson['rounds']>,
+  rounds: readonly RankedRoundJson[],
   amount: (value: bigint) => string,
 ) {
   const { tally, message } = proposal
