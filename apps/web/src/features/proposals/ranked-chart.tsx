@@ -1,7 +1,6 @@
-import type { RankedRoundJson } from '@guildhall/core'
 import { StackedBars, type StackedRow } from '../../components/charts/stacked-bars.tsx'
 import { listNames } from './ranked-rounds.tsx'
-import { roundSteps } from './ranked-steps.ts'
+import { type RankedRoundJson, roundSteps } from './ranked-steps.ts'
 
 /** Colours cycle after this many choices; the legend names each. */
 const PALETTE = 8

@@ -1,6 +1,5 @@
-import type { RankedRoundJson } from '@guildhall/core'
 import { Fragment, type ReactNode } from 'react'
-import { type RoundStep, roundSteps } from './ranked-steps.ts'
+import { type RankedRoundJson, type RoundStep, roundSteps } from './ranked-steps.ts'
 
 /** "A", "A and B", "A, B and C". */
 export function listNames(names: readonly string[]): string {

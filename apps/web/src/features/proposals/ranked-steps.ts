@@ -2,7 +2,10 @@
 // who was eliminated after it and, when several choices were tied at the bottom, which of core's tie
 // rules decided (rankedRounds: fewer power in the previous round, then fewer first preferences, then all
 // of them together).
-import type { RankedRoundJson } from '@guildhall/core'
+import type { TallyJson } from '@guildhall/core'
+
+/** One published round of a ranked-choice count (amounts as decimal strings, null once eliminated). */
+export type RankedRoundJson = NonNullable<TallyJson['rounds']>[number]
 
 /** Why the choices eliminated after a round were the ones. */
 type EliminationRule =

@@ -5,7 +5,6 @@ import {
   PROPOSAL_KIND_LABELS,
   type ProposalDetail,
   QUADRATIC_WARNING,
-  type RankedRoundJson,
   sharesInBasisPoints,
   type TallyJson,
 } from '@guildhall/core'
@@ -15,6 +14,7 @@ import { Term } from '../../components/term.tsx'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { useTokenAmount } from '../../lib/token.ts'
 import { listNames, RankedRounds } from './ranked-rounds.tsx'
+import type { RankedRoundJson } from './ranked-steps.ts'
 
 const OUTCOME_LABELS: Record<TallyJson['outcome'], string> = {
   passed: 'Passed',
