@@ -14,6 +14,7 @@ import { sql } from 'drizzle-orm'
 import { createPublicClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { type App, type Chains, expect, serverClock, test } from '../support/fixtures.ts'
+import { axeFindings } from './axe-helpers.ts'
 
 const account = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
 // Voting power at the snapshot: Ada 1,250 GHD (with Dev's), Ben 850 (with Eve's), Cleo 500.
@@ -163,6 +164,9 @@ test('a ranked-choice count of three rounds: the round table with each eliminati
     '1,300 GHD',
   ])
   expect(await cellsOf(page, 'round-eliminated')).toEqual(['Eliminated', 'Faro', 'Braga', '—'])
+  // The table's scrolling box, the chart and the rest of the card pass axe's checks.
+  await expect(results(page).getByTestId('rounds-chart')).toBeVisible()
+  expect((await axeFindings(page)).findings).toEqual([])
   // The chart (its own chunk) says in words how the eliminated choices' power moved.
   await expect(results(page).getByTestId('rounds-chart-summary')).toHaveText(
     'After round 1 Faro was eliminated: no power moved. After round 2 Braga was eliminated: its ballots moved 500 GHD to Porto.',

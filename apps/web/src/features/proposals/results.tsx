@@ -1,9 +1,11 @@
 import {
   basisPoints,
   formatBasisPoints,
+  type GlossaryTermId,
   PROPOSAL_KIND_HELP,
   PROPOSAL_KIND_LABELS,
   type ProposalDetail,
+  type ProposalKind,
   QUADRATIC_WARNING,
   sharesInBasisPoints,
   type TallyJson,
@@ -21,6 +23,13 @@ const OUTCOME_LABELS: Record<TallyJson['outcome'], string> = {
   rejected: 'Rejected',
   'no-quorum': 'No quorum',
   tie: 'Tie',
+}
+
+/** The kinds the glossary explains further. */
+const KIND_TERMS: Partial<Record<ProposalKind, GlossaryTermId>> = {
+  'ranked-choice': 'ranked-choice',
+  weighted: 'weighted-voting',
+  quadratic: 'quadratic-voting',
 }
 
 /**
@@ -46,7 +55,14 @@ export function Results({ proposal }: { proposal: ProposalDetail }) {
     <Card title="Results" testId="results">
       {kind !== 'basic' ? (
         <p className="muted kind-help" data-testid="proposal-kind">
-          <strong>{PROPOSAL_KIND_LABELS[kind]}</strong>: {PROPOSAL_KIND_HELP[kind]}
+          <strong>
+            {KIND_TERMS[kind] ? (
+              <Term id={KIND_TERMS[kind]}>{PROPOSAL_KIND_LABELS[kind]}</Term>
+            ) : (
+              PROPOSAL_KIND_LABELS[kind]
+            )}
+          </strong>
+          : {PROPOSAL_KIND_HELP[kind]}
         </p>
       ) : null}
       {kind === 'quadratic' ? (
