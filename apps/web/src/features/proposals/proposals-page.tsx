@@ -11,10 +11,10 @@ import { Link } from 'react-router'
 import type { z } from 'zod/mini'
 import { MorePages } from '../../components/more-pages.tsx'
 import { describeRequestError } from '../../lib/api.ts'
-import { exactTime } from './format.ts'
+import { exactTime, listNames } from './format.ts'
 import { useLiveProposals } from './queries/live.ts'
 import { useProposals } from './queries/proposals-list.ts'
-import { listNames } from './ranked-rounds.tsx'
+
 import './proposals.css'
 
 type ProposalSummary = z.infer<typeof proposalListSchema>['proposals'][number]

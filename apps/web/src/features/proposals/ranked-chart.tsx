@@ -1,5 +1,5 @@
 import { StackedBars, type StackedRow } from '../../components/charts/stacked-bars.tsx'
-import { listNames } from './ranked-rounds.tsx'
+import { listNames } from './format.ts'
 import { type RankedRoundJson, roundSteps } from './ranked-steps.ts'
 
 /** Colours cycle after this many choices; the legend names each. */

@@ -1,11 +1,6 @@
 import { Fragment, type ReactNode } from 'react'
+import { listNames } from './format.ts'
 import { type RankedRoundJson, type RoundStep, roundSteps } from './ranked-steps.ts'
-
-/** "A", "A and B", "A, B and C". */
-export function listNames(names: readonly string[]): string {
-  if (names.length <= 1) return names[0] ?? ''
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
-}
 
 /** Why a round's eliminations were those, in a sentence; null when one choice simply had the least power. */
 function eliminationReason(

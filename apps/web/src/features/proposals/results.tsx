@@ -15,7 +15,8 @@ import { Card } from '../../components/card.tsx'
 import { Term } from '../../components/term.tsx'
 import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { useTokenAmount } from '../../lib/token.ts'
-import { listNames, RankedRounds } from './ranked-rounds.tsx'
+import { listNames } from './format.ts'
+import { RankedRounds } from './ranked-rounds.tsx'
 import type { RankedRoundJson } from './ranked-steps.ts'
 
 const OUTCOME_LABELS: Record<TallyJson['outcome'], string> = {
