@@ -183,6 +183,8 @@ test('a ranked-choice count of three rounds: the round table with each eliminati
   await expect(votes.getByRole('listitem').filter({ hasText: 'cleo.eth' })).toContainText(
     '1. Braga · 2. Porto · 3. Lisbon · 4. Faro',
   )
+  // Every ranked ballot ranks every choice: no filter by choice, which would keep them all.
+  await expect(votes.getByLabel('Choice')).toHaveCount(0)
 
   await page.getByRole('button', { name: 'Verify this result' }).click()
   await expect(page.getByTestId('recount-result')).toHaveText(

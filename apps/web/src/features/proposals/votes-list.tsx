@@ -61,20 +61,23 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
             ))}
           </select>
         </label>
-        <label>
-          <span>Choice</span>
-          <select
-            value={choice ?? ''}
-            onChange={(e) => setChoice(e.target.value === '' ? undefined : Number(e.target.value))}
-          >
-            <option value="">All choices</option>
-            {choices.map((label, index) => (
-              <option key={label} value={index + 1}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        {/* Every ranked ballot ranks every choice: a filter by choice would keep them all. */}
+        {proposal.message.kind === 'ranked-choice' ? null : (
+          <label>
+            <span>Choice</span>
+            <select
+              value={choice ?? ''}
+              onChange={(e) => setChoice(e.target.value === '' ? undefined : Number(e.target.value))}
+            >
+              <option value="">All choices</option>
+              {choices.map((label, index) => (
+                <option key={label} value={index + 1}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label>
           <span>Voter</span>
           <input
