@@ -127,8 +127,9 @@ export async function storeRankedResult(
  * The result of a ranked-choice proposal as a read gives it: the stored row (one row, whatever the number of
  * ballots), settled first when there is none, and settled again when stale (votes since) if it is this
  * server's turn: while voting is open at most once per RESETTLE_INTERVAL_MS per proposal (or twice the last
- * settle's duration, when longer), after the end at once. Concurrent readers on this server share one settle; a reader that finds one running gets the stored
- * row, so reads while voting is open are at most the interval (and a settle) behind.
+ * settle's duration, when longer), after the end at once. Concurrent readers on this server share one
+ * settle; a reader that finds one running gets the stored row, so reads while voting is open are at most the
+ * interval (and a settle) behind.
  */
 export async function rankedResult(deps: GovernanceDeps, proposal: StoredProposal): Promise<RankedResult> {
   return (await rankedResultAt(deps, proposal)).ranked

@@ -327,7 +327,7 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
   })
   afterAll(() => clocked.close())
 
-  test('behavior: three rounds (Yew, then Elm eliminated, Ash wins with Cleo’s transfer); a re-vote moves the settled result to Oak once the interval has passed, never before; the stored row is the one read', async () => {
+  test('behavior: three rounds (Yew, then Elm eliminated, Ash wins with Cleo’s transfer); a re-vote moves the settled result to Oak once the interval has passed, never before; the stored row is the one read; the votes list filters a choice by first preference', async () => {
     clock = Date.now()
     const id = await created('ranked-choice', FOUR, 'Ranked, re-vote')
     const settledAt = async () =>
@@ -356,6 +356,15 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
       },
     ])
     expect((await settledAt())?.result).toEqual(first)
+    // Every ballot ranks every choice: the votes list's choice filter keeps those that rank it first.
+    const rankedFirst = async (choice: number) =>
+      voteListSchema
+        .parse(
+          (await app.inject({ method: 'GET', url: `/api/proposals/${id}/votes?choice=${choice}` })).json(),
+        )
+        .votes.map((row) => row.voter)
+    expect(await rankedFirst(2)).toEqual([ben.address])
+    expect(await rankedFirst(4)).toEqual([])
 
     // Cleo re-votes, ranking Oak above Ash: within the interval the settled result stays as it was.
     await vote(cleo, id, { choices: [3, 1, 2, 4], timestamp: nowSeconds() + 1 }, clocked)
