@@ -183,8 +183,12 @@ test('a ranked-choice count of three rounds: the round table with each eliminati
   await expect(votes.getByRole('listitem').filter({ hasText: 'cleo.eth' })).toContainText(
     '1. Braga · 2. Porto · 3. Lisbon · 4. Faro',
   )
-  // Every ranked ballot ranks every choice: no filter by choice, which would keep them all.
-  await expect(votes.getByLabel('Choice')).toHaveCount(0)
+  // Every ranked ballot ranks every choice: the filter keeps those that rank it first.
+  await votes.getByLabel('First choice').selectOption('Porto')
+  await expect(votes.getByRole('listitem')).toHaveCount(1)
+  await expect(votes.getByRole('listitem')).toContainText('ben.eth')
+  await votes.getByLabel('First choice').selectOption('All choices')
+  await expect(votes.getByRole('listitem')).toHaveCount(3)
 
   await page.getByRole('button', { name: 'Verify this result' }).click()
   await expect(page.getByTestId('recount-result')).toHaveText(

@@ -42,8 +42,10 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
   })
   const shown = votes.data?.pages.flatMap((page) => page.votes) ?? []
   const { choices } = proposal.message
+  // Every ranked ballot ranks every choice: the filter keeps those that rank it first.
+  const ranked = proposal.message.kind === 'ranked-choice'
   // A ranking or a set of shares takes a line of its own on a phone.
-  const wideBallots = proposal.message.kind === 'ranked-choice' || kindTakesWeights(proposal.message.kind)
+  const wideBallots = ranked || kindTakesWeights(proposal.message.kind)
   return (
     <Card title={`Votes (${proposal.tally.voters})`} testId="votes-list">
       <p className="muted">
@@ -61,23 +63,20 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
             ))}
           </select>
         </label>
-        {/* Every ranked ballot ranks every choice: a filter by choice would keep them all. */}
-        {proposal.message.kind === 'ranked-choice' ? null : (
-          <label>
-            <span>Choice</span>
-            <select
-              value={choice ?? ''}
-              onChange={(e) => setChoice(e.target.value === '' ? undefined : Number(e.target.value))}
-            >
-              <option value="">All choices</option>
-              {choices.map((label, index) => (
-                <option key={label} value={index + 1}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <label>
+          <span>{ranked ? 'First choice' : 'Choice'}</span>
+          <select
+            value={choice ?? ''}
+            onChange={(e) => setChoice(e.target.value === '' ? undefined : Number(e.target.value))}
+          >
+            <option value="">All choices</option>
+            {choices.map((label, index) => (
+              <option key={label} value={index + 1}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
         <label>
           <span>Voter</span>
           <input
