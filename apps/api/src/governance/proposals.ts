@@ -155,6 +155,7 @@ export function proposalSummary(proposal: StoredProposal, nowSeconds: number) {
     author: proposal.author,
     title: proposal.message.title,
     kind: proposal.message.kind,
+    choices: proposal.message.choices,
     category: proposal.message.version === 2 ? proposal.message.category : '',
     start: proposal.start,
     end: proposal.end,

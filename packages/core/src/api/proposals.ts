@@ -12,6 +12,8 @@ export const proposalSummarySchema = z.strictObject({
   author: checksummedAddressSchema,
   title: z.string(),
   kind: z.enum(PROPOSAL_KINDS),
+  /** The signed choices' labels, so a list names who leads (`result.leading`) without each proposal's detail. */
+  choices: z.array(z.string()),
   /** The signed category; '' for none (and for every version 1 proposal). */
   category: z.string(),
   start: z.int(),

@@ -10,7 +10,7 @@ import { Preloaded, preloadable } from '../../lib/preloadable.ts'
 import { exactTime } from './format.ts'
 import { useLiveProposal } from './queries/live.ts'
 import { proposalQueryOptions, useProposal } from './queries/proposal.ts'
-import { Results } from './results.tsx'
+import { Results, rankedChart } from './results.tsx'
 import { Verify } from './verify.tsx'
 import { VotePanel } from './vote-panel.tsx'
 import { VotesList } from './votes-list.tsx'
@@ -31,15 +31,17 @@ const proposalActions = preloadable(treasuryParts, (m) => m.ProposalActions)
 const executionPanel = preloadable(treasuryParts, (m) => m.ExecutionPanel)
 
 /**
- * Puts the proposal in the cache and the markdown renderer (and, for a proposal with actions, their code)
- * in place before the page first renders, when the page is opened directly.
+ * Puts the proposal in the cache and the markdown renderer (and, for a proposal with actions, their code;
+ * for a ranked-choice one, its rounds' chart) in place before the page first renders, when the page is opened directly.
  */
 export async function prepareProposalPage(queryClient: QueryClient, id: string): Promise<void> {
   await Promise.all([queryClient.prefetchQuery(proposalQueryOptions(id)), markdown.load()])
   // A failed load is tried again by the lazy path, and reported there.
-  if (queryClient.getQueryData(proposalQueryOptions(id).queryKey)?.actions.length) {
+  const detail = queryClient.getQueryData(proposalQueryOptions(id).queryKey)
+  if (detail?.actions.length) {
     await proposalActions.load().catch(() => {})
   }
+  if (detail?.kind === 'ranked-choice') await rankedChart.load().catch(() => {})
 }
 
 /**

@@ -1,12 +1,23 @@
-import { PROPOSAL_STATES, type ProposalState, STATE_LABELS, timeLine } from '@guildhall/core'
+import {
+  PROPOSAL_KIND_LABELS,
+  PROPOSAL_STATES,
+  type ProposalState,
+  type proposalListSchema,
+  STATE_LABELS,
+  timeLine,
+} from '@guildhall/core'
 import { useState } from 'react'
 import { Link } from 'react-router'
+import type { z } from 'zod/mini'
 import { MorePages } from '../../components/more-pages.tsx'
 import { describeRequestError } from '../../lib/api.ts'
-import { exactTime } from './format.ts'
+import { exactTime, listNames } from './format.ts'
 import { useLiveProposals } from './queries/live.ts'
 import { useProposals } from './queries/proposals-list.ts'
+
 import './proposals.css'
+
+type ProposalSummary = z.infer<typeof proposalListSchema>['proposals'][number]
 
 const FILTERS: { id: 'all' | ProposalState; label: string; states: readonly ProposalState[] }[] = [
   { id: 'all', label: 'All', states: PROPOSAL_STATES },
@@ -14,6 +25,26 @@ const FILTERS: { id: 'all' | ProposalState; label: string; states: readonly Prop
   { id: 'pending', label: 'Pending', states: ['pending'] },
   { id: 'closed', label: 'Closed', states: ['closed', 'final'] },
 ]
+
+/**
+ * Where a proposal's count stands, in a few words: who leads while voting is open, the outcome once it
+ * closed; nothing before voting opens. A ranked-choice proposal whose rounds were never counted yet has no
+ * result (its page counts them).
+ */
+export function resultLine(proposal: ProposalSummary): string | null {
+  if (proposal.state === 'pending') return null
+  const { result } = proposal
+  if (!result) return 'Counting rounds…'
+  const names = listNames(result.leading.map((choice) => proposal.choices[choice - 1] ?? `Choice ${choice}`))
+  if (proposal.state === 'active') {
+    if (result.leading.length === 0) return 'No votes yet'
+    return result.leading.length === 1 ? `Leading: ${names}` : `Tied: ${names}`
+  }
+  if (result.outcome === 'no-quorum') return 'No quorum'
+  if (result.outcome === 'tie') return 'Tie'
+  if (result.outcome === 'rejected') return 'Rejected'
+  return proposal.kind === 'basic' ? 'Passed' : `Won by ${names}`
+}
 
 /** The list of proposals, newest first, filtered by where they stand. */
 export function ProposalsPage() {
@@ -74,6 +105,7 @@ export function ProposalsPage() {
                 >
                   {timeLine(proposal, now)}
                 </span>
+                <ProposalResultLine proposal={proposal} />
               </Link>
             </li>
           ))}
@@ -81,5 +113,17 @@ export function ProposalsPage() {
       )}
       <MorePages list={proposals} what="proposals" />
     </article>
+  )
+}
+
+/** A row's kind (when not For / Against / Abstain) and where its count stands. */
+function ProposalResultLine({ proposal }: { proposal: ProposalSummary }) {
+  const line = resultLine(proposal)
+  const kind = proposal.kind === 'basic' ? null : PROPOSAL_KIND_LABELS[proposal.kind]
+  if (!line && !kind) return null
+  return (
+    <span className="muted proposal-result" data-testid="proposal-result">
+      {[kind, line].filter(Boolean).join(' · ')}
+    </span>
   )
 }

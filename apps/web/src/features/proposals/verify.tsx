@@ -8,6 +8,8 @@ import type { RecountMessage, RecountRequest } from '../../lib/recount-request.t
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
+const roundsAgree = (rounds: number) => (rounds === 1 ? 'its one round agrees' : `all ${rounds} rounds agree`)
+
 const STEP_LABELS: Record<RecountProgress['step'], string> = {
   signatures: 'Checking signatures',
   'voting power': 'Reading voting power from the chain',
@@ -78,7 +80,8 @@ export function Verify({ proposal }: { proposal: ProposalDetail }) {
           {report.executionsChecked > 0
             ? `, ${plural(report.executionsChecked, 'Safe transaction')} of its execution checked`
             : ''}
-          .
+          {/* A ranked-choice count: the recount compared every round with the published ones. */}
+          {report.tally.rounds ? `; ${roundsAgree(report.tally.rounds.length)}` : ''}.
         </p>
       ) : report ? (
         <div role="alert" data-testid="recount-result">

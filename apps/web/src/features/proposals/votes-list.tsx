@@ -1,4 +1,11 @@
-import { ADDRESS_START_PATTERN, type ProposalDetail, relativeTime, VOTE_LIST_ORDERS } from '@guildhall/core'
+import {
+  ADDRESS_START_PATTERN,
+  kindTakesWeights,
+  type ProposalDetail,
+  relativeTime,
+  VOTE_LIST_ORDERS,
+  voteWeights,
+} from '@guildhall/core'
 import { useState } from 'react'
 import { Card } from '../../components/card.tsx'
 import { MorePages } from '../../components/more-pages.tsx'
@@ -8,6 +15,7 @@ import { describeRequestError } from '../../lib/api.ts'
 import { SEARCH_PAUSE_MS, useDebouncedValue } from '../../lib/debounced-value.ts'
 import { MemberName } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
+import { ballotText } from './ballot-text.ts'
 import { exactTime } from './format.ts'
 import { useVotes } from './queries/votes.ts'
 
@@ -16,7 +24,10 @@ const ORDER_LABELS: Record<(typeof VOTE_LIST_ORDERS)[number], string> = {
   time: 'Newest',
 }
 
-/** Every counting vote, a page at a time: who, what, with how much power, why and when. */
+/**
+ * Every counting vote, a page at a time: who, what (a ranking in order, weights as shares), with how much
+ * power, why and when.
+ */
 export function VotesList({ proposal }: { proposal: ProposalDetail }) {
   const amount = useTokenAmount()
   const [order, setOrder] = useState<(typeof VOTE_LIST_ORDERS)[number]>('power')
@@ -31,6 +42,10 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
   })
   const shown = votes.data?.pages.flatMap((page) => page.votes) ?? []
   const { choices } = proposal.message
+  // Every ranked ballot ranks every choice: the filter keeps those that rank it first.
+  const ranked = proposal.message.kind === 'ranked-choice'
+  // A ranking or a set of shares takes a line of its own on a phone.
+  const wideBallots = ranked || kindTakesWeights(proposal.message.kind)
   return (
     <Card title={`Votes (${proposal.tally.voters})`} testId="votes-list">
       <p className="muted">
@@ -49,7 +64,7 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
           </select>
         </label>
         <label>
-          <span>Choice</span>
+          <span>{ranked ? 'First choice' : 'Choice'}</span>
           <select
             value={choice ?? ''}
             onChange={(e) => setChoice(e.target.value === '' ? undefined : Number(e.target.value))}
@@ -88,12 +103,16 @@ export function VotesList({ proposal }: { proposal: ProposalDetail }) {
       ) : (
         <ol className="votes">
           {shown.map((vote) => (
-            <li key={vote.voter} className="vote-row">
+            <li key={vote.voter} className={wideBallots ? 'vote-row wide-ballot' : 'vote-row'}>
               <span className="vote-voter">
                 <MemberName address={vote.voter} />
               </span>
               <span className="vote-choices">
-                {vote.choices.map((picked) => choices[picked - 1]).join(', ')}
+                {ballotText(proposal.message.kind, choices, {
+                  choices: vote.choices,
+                  weights: voteWeights(vote.message),
+                  power: vote.power,
+                })}
               </span>
               <span className="vote-power">{amount(vote.power)}</span>
               <span className="vote-time muted" title={exactTime(vote.timestamp)}>

@@ -73,6 +73,7 @@ const proposal: ProposalDetail = {
   author: ADA,
   title: 'Pay Cleo',
   kind: 'basic',
+  choices: [...BASIC_CHOICES],
   category: 'Grants',
   start: 1_900_000_000,
   end: 1_900_003_600,
