@@ -12,6 +12,7 @@ import {
   type ProposalMessageV2,
   signGovernanceMessage,
   type VoteMessage,
+  type VoteMessageV1,
 } from '@guildhall/core'
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Address, Hex, LocalAccount } from 'viem'
@@ -72,16 +73,22 @@ export function proposalMessage(
 export const signProposal = (author: Signer, domain: GovernanceDomain, fields: ProposalFields) =>
   signGovernanceMessage(author, domain, { type: 'Proposal', message: proposalMessage(author, fields) })
 
+/** A vote's fields for a test: version 2 (ADR 059) when `version` is 2 or `weights` are given. */
+export type VoteFields = Partial<Omit<VoteMessageV1, 'version'>> & { version?: 1 | 2; weights?: number[] }
+
 /** A vote by `voter` on `proposal` for choice 1, with no reason, written now; `fields` change any of it. */
 export const signVote = (
   voter: Signer,
   domain: GovernanceDomain,
-  { proposal, ...fields }: Partial<VoteMessage> & { proposal: Hex },
-) =>
-  signGovernanceMessage(voter, domain, {
-    type: 'Vote',
-    message: { voter: voter.address, proposal, choices: [1], reason: '', timestamp: nowSeconds(), ...fields },
-  })
+  { proposal, version, weights, ...fields }: VoteFields & { proposal: Hex },
+) => {
+  const v1 = { voter: voter.address, proposal, choices: [1], reason: '', timestamp: nowSeconds(), ...fields }
+  const message: VoteMessage =
+    version !== 2 && weights === undefined
+      ? { ...v1, ...(version === 1 && { version }) }
+      : { ...v1, version: 2, weights: weights ?? [] }
+  return signGovernanceMessage(voter, domain, { type: 'Vote', message })
+}
 
 /** A statement by `delegate`, written now; `fields` change any of it. */
 export const signStatement = (

@@ -108,8 +108,8 @@ export {
 } from './api/proposals.ts'
 export type { DelegateStatement } from './api/statements.ts'
 export { delegateStatementSchema, publishStatementResponseSchema } from './api/statements.ts'
-export type { TallyJson } from './api/tallies.ts'
-export { tallyToJson } from './api/tallies.ts'
+export type { RankedRoundJson, TallyJson } from './api/tallies.ts'
+export { rankedRoundJsonSchema, tallyFromJson, tallyJsonSchema, tallyToJson } from './api/tallies.ts'
 export { holderStatsSchema } from './api/token.ts'
 export type {
   TreasuryAsset,
@@ -231,6 +231,8 @@ export type {
   SignedProposal,
   SignedVote,
   VoteMessage,
+  VoteMessageV1,
+  VoteMessageV2,
 } from './governance/messages.ts'
 export {
   BASIC_CHOICES,
@@ -248,13 +250,19 @@ export {
   voteId,
   voteMessageSchema,
   voteTypedData,
+  voteWeights,
+  voteWeightsSchema,
 } from './governance/messages.ts'
 export type { ProposalKind } from './governance/rules.ts'
 export {
   countingVotes,
   DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   GOVERNANCE_LIMITS,
+  kindTakesWeights,
+  PROPOSAL_KIND_HELP,
+  PROPOSAL_KIND_LABELS,
   PROPOSAL_KINDS,
+  QUADRATIC_WARNING,
   snapshotProblem,
   supersedes,
   supersedingTimestamp,
@@ -279,21 +287,37 @@ export { parseRfc3339 } from './siwe/grammar.ts'
 export { parseSiweMessageStrict } from './siwe/parser.ts'
 export type { SiwePolicy } from './siwe/policy.ts'
 export { checkSiwePolicy } from './siwe/policy.ts'
-export type { ProposalState, Tally, TallyRules, TallyTotals } from './tally.ts'
+export type {
+  CountedVote,
+  Outcome,
+  ProposalState,
+  RankedBallot,
+  RankedResult,
+  RankedRound,
+  Tally,
+  TallyRules,
+  TallyTotals,
+} from './tally.ts'
 export {
   addToTotals,
   basisPoints,
   emptyTallyTotals,
   FINALITY_DELAY_SECONDS,
   formatBasisPoints,
+  isqrt,
   nextStateChange,
+  OUTCOMES,
   PROPOSAL_STATES,
   proposalState,
+  quadraticPower,
+  quadraticRoots,
+  rankedRounds,
   settleTally,
   sharesInBasisPoints,
   TALLY_VERSION,
   tally,
   voteContribution,
+  weightedAllocation,
 } from './tally.ts'
 export type {
   ActionArgument,

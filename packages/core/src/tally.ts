@@ -6,8 +6,17 @@
  */
 import { BASIC_ABSTAIN, BASIC_AGAINST, BASIC_FOR } from './governance/messages.ts'
 import type { ProposalKind } from './governance/rules.ts'
+import { largestRemainder, quadraticRoots, weightedAllocation } from './tally-arithmetic.ts'
+import { type RankedRound, rankedRounds } from './tally-ranked.ts'
 
-export const TALLY_VERSION = 1
+export { isqrt, quadraticRoots, weightedAllocation } from './tally-arithmetic.ts'
+export { type RankedBallot, type RankedResult, type RankedRound, rankedRounds } from './tally-ranked.ts'
+
+/**
+ * 2 (ADR 058): ranked-choice, weighted and quadratic. It counts the three older kinds exactly as 1 did, so a
+ * recount accepts a bundle of version 1 when its proposal is of an older kind.
+ */
+export const TALLY_VERSION = 2
 
 /**
  * After the end, a proposal is `closed` for this long before its result is `final`: votes signed and sent
@@ -45,18 +54,33 @@ export type TallyRules = {
   abstainCountsToQuorum: boolean
 }
 
-/** One voter's counting vote with their voting power at the snapshot. */
-export type CountedVote = { choices: readonly number[]; power: bigint }
+/**
+ * One voter's counting vote with their voting power at the snapshot. `weights`: one per choice, in the
+ * same order, on a weighted or quadratic proposal (a version 2 vote); ranked-choice: `choices` is the ranking.
+ */
+export type CountedVote = {
+  choices: readonly number[]
+  weights?: readonly number[] | undefined
+  power: bigint
+}
 
-export const OUTCOMES = ['passed', 'rejected', 'no-quorum'] as const
-type Outcome = (typeof OUTCOMES)[number]
+/** `tie`: the quorum is reached and several choices share the top (the newer kinds; ranked: the exact final tie). */
+export const OUTCOMES = ['passed', 'rejected', 'no-quorum', 'tie'] as const
+export type Outcome = (typeof OUTCOMES)[number]
 
-export type Tally = TallyTotals & {
+export type Tally = Omit<TallyTotals, 'perChoice'> & {
   version: number
+  /**
+   * Power per choice as shown: the totals, except quadratic (the squares rescaled to the voting power) and
+   * ranked-choice (round 1, the first preferences).
+   */
+  perChoice: bigint[]
   quorumReached: boolean
   outcome: Outcome
-  /** 1-based choices with the most power; several on a tie; empty when no choice has power. */
+  /** 1-based choices with the most power (ranked-choice: the winners); several on a tie; empty when no choice has power. */
   leading: number[]
+  /** Ranked-choice only: every round, the first being the first preferences. */
+  rounds?: RankedRound[]
 }
 
 /**
@@ -65,12 +89,16 @@ export type Tally = TallyTotals & {
  * them from the votes (`tally`) and must find them equal.
  */
 export type TallyTotals = {
-  /** Power per choice, index 0 = choice 1. Approval: each approved choice gets the voter's full power. */
+  /**
+   * The per-choice sums each vote adds to, index 0 = choice 1: power (basic, single choice; approval: each
+   * approved choice the voter's full power), the allocated power (weighted), the sums of square roots
+   * (quadratic, scaled by 10⁹) and the first preferences (ranked-choice).
+   */
   perChoice: bigint[]
   /** Voters with a counting vote, and their power (each voter once, whatever they picked). */
   voters: number
   votingPower: bigint
-  /** The power that counts toward the quorum (basic: without Abstain unless the rules count it). */
+  /** The power that counts toward the quorum (basic: without Abstain unless the rules count it; the newer kinds: all of it). */
   quorumPower: bigint
 }
 
@@ -88,10 +116,36 @@ export function voteContribution(rules: TallyRules, vote: CountedVote): TallyTot
   const contribution = emptyTallyTotals(rules.choiceCount)
   contribution.voters = 1
   contribution.votingPower = vote.power
-  for (const choice of vote.choices) contribution.perChoice[choice - 1] = vote.power
+  const parts = choiceParts(rules.kind, vote)
+  vote.choices.forEach((choice, index) => {
+    contribution.perChoice[choice - 1] = parts[index] ?? 0n
+  })
   const onlyAbstains = rules.kind === 'basic' && vote.choices.every((choice) => choice === BASIC_ABSTAIN)
   if (!onlyAbstains || rules.abstainCountsToQuorum) contribution.quorumPower = vote.power
   return contribution
+}
+
+/** What a vote adds to each of its choices, in the order of `vote.choices`. */
+function choiceParts(kind: ProposalKind, vote: CountedVote): bigint[] {
+  switch (kind) {
+    case 'weighted':
+      return weightedAllocation(vote.power, weightsOf(vote))
+    case 'quadratic':
+      return quadraticRoots(vote.power, weightsOf(vote))
+    case 'ranked-choice':
+      // The first preference only: the later rounds need every ballot (`rankedRounds`).
+      return vote.choices.map((_, index) => (index === 0 ? vote.power : 0n))
+    default:
+      return vote.choices.map(() => vote.power)
+  }
+}
+
+function weightsOf(vote: CountedVote): readonly number[] {
+  // voteChoicesProblem refuses such a vote before it is counted; counting it anyway would invent weights.
+  if (vote.weights?.length !== vote.choices.length) {
+    throw new Error('A weighted or quadratic vote needs one weight for each choice')
+  }
+  return vote.weights
 }
 
 /** `totals` with `change` added (`sign` 1) or taken off (`sign` -1): a replaced ballot is taken off, its successor added. */
@@ -111,35 +165,94 @@ export function addToTotals(totals: TallyTotals, change: TallyTotals, sign: 1 | 
  */
 export function tally(rules: TallyRules, votes: Iterable<CountedVote>): Tally {
   let totals = emptyTallyTotals(rules.choiceCount)
-  for (const vote of votes) totals = addToTotals(totals, voteContribution(rules, vote))
-  return settleTally(rules, totals)
+  const ballots: { ranking: readonly number[]; power: bigint }[] = []
+  for (const vote of votes) {
+    totals = addToTotals(totals, voteContribution(rules, vote))
+    if (rules.kind === 'ranked-choice') ballots.push({ ranking: vote.choices, power: vote.power })
+  }
+  return settleTally(
+    rules,
+    totals,
+    rules.kind === 'ranked-choice' ? rankedRounds(rules.choiceCount, ballots) : undefined,
+  )
 }
 
 /**
- * The result the totals give under the rules. Outcome, once the quorum is reached (quorumPower ≥ quorum, so
- * a quorum exactly met counts):
+ * The result the totals give under the rules (ADR 058); `ranked`, the rounds of every ballot
+ * (`rankedRounds`), is required for ranked-choice, which the totals alone cannot settle. Outcome, once the
+ * quorum is reached (quorumPower ≥ quorum, so a quorum exactly met counts):
  * - basic: passed when For > Against (Abstain never decides);
  * - single choice and approval: passed when one choice leads alone with power above zero; a tie at the
- *   top is rejected, as no choice won.
+ *   top is rejected, as no choice won;
+ * - ranked-choice, weighted and quadratic: passed when one choice wins, `tie` when several share the top
+ *   (ranked: the exact final tie), rejected when no choice has power.
  */
-export function settleTally(rules: TallyRules, totals: TallyTotals): Tally {
-  const { perChoice } = totals
-  let top = 0n
-  for (const power of perChoice) if (power > top) top = power
-  const leading = top === 0n ? [] : perChoice.flatMap((power, index) => (power === top ? [index + 1] : []))
+export function settleTally(
+  rules: TallyRules,
+  totals: TallyTotals,
+  ranked?: { rounds: RankedRound[]; winners: number[] },
+): Tally {
   const quorumReached = totals.quorumPower >= rules.quorum
-  const wins =
-    rules.kind === 'basic'
-      ? (perChoice[BASIC_FOR - 1] ?? 0n) > (perChoice[BASIC_AGAINST - 1] ?? 0n)
-      : leading.length === 1
+  if (rules.kind === 'ranked-choice') {
+    if (!ranked) throw new Error('A ranked-choice tally is settled from its rounds (rankedRounds)')
+    const first = ranked.rounds[0]?.perChoice ?? []
+    return {
+      version: TALLY_VERSION,
+      ...totals,
+      perChoice: totals.perChoice.map((_, index) => first[index] ?? 0n),
+      quorumReached,
+      outcome: newerKindOutcome(quorumReached, ranked.winners),
+      leading: [...ranked.winners],
+      rounds: ranked.rounds,
+    }
+  }
+  const leading = leadingChoices(totals.perChoice)
+  const outcome = !quorumReached
+    ? 'no-quorum'
+    : rules.kind === 'basic'
+      ? (totals.perChoice[BASIC_FOR - 1] ?? 0n) > (totals.perChoice[BASIC_AGAINST - 1] ?? 0n)
+        ? 'passed'
+        : 'rejected'
+      : rules.kind === 'single-choice' || rules.kind === 'approval'
+        ? leading.length === 1
+          ? 'passed'
+          : 'rejected'
+        : newerKindOutcome(quorumReached, leading)
   return {
     version: TALLY_VERSION,
     ...totals,
-    perChoice: [...perChoice],
+    perChoice:
+      rules.kind === 'quadratic'
+        ? quadraticPower(totals.perChoice, totals.votingPower)
+        : [...totals.perChoice],
     quorumReached,
-    outcome: !quorumReached ? 'no-quorum' : wins ? 'passed' : 'rejected',
+    outcome,
     leading,
   }
+}
+
+/** 1-based choices with the most power; empty when none has any. */
+function leadingChoices(perChoice: readonly bigint[]): number[] {
+  let top = 0n
+  for (const power of perChoice) if (power > top) top = power
+  return top === 0n ? [] : perChoice.flatMap((power, index) => (power === top ? [index + 1] : []))
+}
+
+function newerKindOutcome(quorumReached: boolean, winners: readonly number[]): Outcome {
+  if (!quorumReached) return 'no-quorum'
+  return winners.length === 1 ? 'passed' : winners.length > 1 ? 'tie' : 'rejected'
+}
+
+/**
+ * Quadratic power per choice: the square of each choice's sum of square roots, rescaled so the choices
+ * add up to the voting power (largest remainder, equal remainders to the lower choice). The leader is
+ * read from the sums themselves, so the rescale's rounding never decides it.
+ */
+export function quadraticPower(roots: readonly bigint[], votingPower: bigint): bigint[] {
+  return largestRemainder(
+    votingPower,
+    roots.map((root) => root * root),
+  )
 }
 
 /** `part` of `whole` in basis points (1 = 0.01 %), rounded down; 0 when the whole is 0. */
@@ -154,24 +267,7 @@ export function basisPoints(part: bigint, whole: bigint): bigint {
  * 55.55 + 22.22 + 22.22 = 99.99 %. All 0 when the sum is 0.
  */
 export function sharesInBasisPoints(parts: readonly bigint[]): bigint[] {
-  const total = parts.reduce((sum, part) => sum + part, 0n)
-  if (total === 0n) return parts.map(() => 0n)
-  const shares = parts.map((part) => (part * 10_000n) / total)
-  const remainders = parts.map((part) => (part * 10_000n) % total)
-  let missing = 10_000n - shares.reduce((sum, share) => sum + share, 0n)
-  const byRemainder = parts
-    .map((_, index) => index)
-    .sort((a, b) => {
-      const ra = remainders[a] ?? 0n
-      const rb = remainders[b] ?? 0n
-      return ra === rb ? a - b : rb > ra ? 1 : -1
-    })
-  for (const index of byRemainder) {
-    if (missing <= 0n) break
-    shares[index] = (shares[index] ?? 0n) + 1n
-    missing -= 1n
-  }
-  return shares
+  return largestRemainder(10_000n, parts)
 }
 
 /** A basis-point figure as a percentage with two decimals, e.g. 1234n → "12.34 %". */

@@ -2,7 +2,7 @@
 // results-and-recount, abuse-bounds): the demo DAO on a real chain (anvil) and a real database (PGlite, or
 // PostgreSQL under scripts/with-postgres.sh), with contract voters, and the app on them. A test file calls
 // useGovernanceBed() once at its top; the bindings below are live (ES modules), set by its beforeAll.
-import { LOCAL_CHAIN_ID, type ProposalMessage, type VoteMessage } from '@guildhall/core'
+import { LOCAL_CHAIN_ID, type ProposalMessage } from '@guildhall/core'
 import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
@@ -21,7 +21,14 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll } from 'vitest'
 import { type ballots, type governanceLog, type proposals, votes } from '../../src/platform/db/schema.ts'
 import type { TestDatabase } from '../../src/platform/db/test-database.ts'
-import { demoDomain, proposalMessage as demoProposal, member, signProposal, signVote } from '../signers.ts'
+import {
+  demoDomain,
+  proposalMessage as demoProposal,
+  member,
+  signProposal,
+  signVote,
+  type VoteFields,
+} from '../signers.ts'
 import { postJson, startTestbed, stopTestbed, testApp } from '../test-app.ts'
 
 // The demo DAO (packages/devchain/src/demo-dao.ts): Ada votes with her and Dev's tokens, Ben with his and
@@ -83,7 +90,7 @@ export async function createProposal(author: PrivateKeyAccount, overrides: Parti
 export const signedVote = (
   voter: PrivateKeyAccount,
   proposal: Hex,
-  overrides: Partial<VoteMessage> = {},
+  overrides: VoteFields = {},
   signingDomain = domain,
 ) => signVote(voter, signingDomain, { proposal, ...overrides })
 

@@ -171,6 +171,14 @@ describe('limits (GOVERNANCE_LIMITS, one by one)', () => {
         'The category must be at most 40 characters',
       ],
     ],
+    weightMax: [
+      [
+        voteWith,
+        { version: 2, weights: [L.weightMax] },
+        { version: 2, weights: [L.weightMax + 1] },
+        'Each weight must be at most 1000000',
+      ],
+    ],
   }
 
   test.each(

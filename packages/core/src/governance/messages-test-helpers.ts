@@ -1,5 +1,5 @@
 // Shared by the governance messages' tests: an author (anvil account 1), the local domain, and a
-// proposal, a vote and a delegate statement of theirs.
+// proposal, a vote (both versions) and a delegate statement of theirs.
 import { privateKeyToAccount } from 'viem/accounts'
 import {
   BASIC_CHOICES,
@@ -7,7 +7,8 @@ import {
   governanceDomain,
   type ProposalMessage,
   proposalId,
-  type VoteMessage,
+  type VoteMessageV1,
+  type VoteMessageV2,
 } from './messages.ts'
 
 export const author = privateKeyToAccount(
@@ -32,12 +33,19 @@ export const proposal: ProposalMessage = {
   abstainCountsToQuorum: true,
   timestamp: 1_799_999_000,
 }
-export const vote = (overrides: Partial<VoteMessage> = {}): VoteMessage => ({
+export const vote = (overrides: Partial<VoteMessageV1> = {}): VoteMessageV1 => ({
   voter: author.address,
   proposal: proposalId(domain, proposal),
   choices: [1],
   reason: 'Roofs matter.',
   timestamp: 1_800_000_100,
+  ...overrides,
+})
+/** A version 2 vote (ADR 059): weights, one per picked choice. */
+export const voteV2 = (overrides: Partial<VoteMessageV2> = {}): VoteMessageV2 => ({
+  ...vote(),
+  version: 2,
+  weights: [1],
   ...overrides,
 })
 

@@ -99,6 +99,21 @@ const voteTypes = {
   ],
 } as const
 
+/**
+ * Version 2 (ADR 059): version 1's fields with `weights` after `choices`, one per picked choice, so a wallet
+ * shows a weighted ballot as numbers. A new type hash, so version 1's messages keep their types and ids.
+ */
+const voteTypesV2 = {
+  Vote: [
+    { name: 'voter', type: 'address' },
+    { name: 'proposal', type: 'bytes32' },
+    { name: 'choices', type: 'uint32[]' },
+    { name: 'weights', type: 'uint32[]' },
+    { name: 'reason', type: 'string' },
+    { name: 'timestamp', type: 'uint64' },
+  ],
+} as const
+
 /** A delegate's statement: who they are and how they will vote, in markdown; a later one replaces it. */
 const delegateStatementTypes = {
   DelegateStatement: [
@@ -267,15 +282,60 @@ export const voteChoicesSchema = z
     z.refine((choices) => new Set(choices).size === choices.length, 'Each choice may be picked once'),
   )
 
-export const voteMessageSchema = z.strictObject({
+/**
+ * Weights as the voter gave them, one per picked choice in the same order: whole numbers from 1 (a choice
+ * given nothing is left out). Whether there is one per choice is `voteChoicesProblem`.
+ */
+export const voteWeightsSchema = z
+  .array(
+    z
+      .number('Each weight must be a number')
+      .check(
+        z.int('Each weight must be a whole number'),
+        z.gte(1, 'Each weight must be at least 1; leave a choice out to give it nothing'),
+        z.lte(GOVERNANCE_LIMITS.weightMax, `Each weight must be at most ${GOVERNANCE_LIMITS.weightMax}`),
+      ),
+  )
+  .check(
+    z.maxLength(
+      GOVERNANCE_LIMITS.choicesMax,
+      `No proposal has more than ${GOVERNANCE_LIMITS.choicesMax} choices`,
+    ),
+  )
+
+const voteFieldsV1 = {
   voter: checksummedAddressSchema,
   /** The proposal's id: its EIP-712 digest. */
   proposal: bytes32Schema,
   choices: voteChoicesSchema,
   reason: signedText(GOVERNANCE_LIMITS.reasonMax, 'The reason'),
   timestamp: unixSeconds,
+}
+
+/** Version 1: no weights; `version` absent (as every version 1 client sends it) or 1. */
+const voteMessageV1Schema = z.strictObject({ ...voteFieldsV1, version: z.optional(z.literal(1)) })
+/** Version 2 (ADR 059): one weight per picked choice; `[]` on a kind that takes no weights. */
+const voteMessageV2Schema = z.strictObject({
+  ...voteFieldsV1,
+  version: z.literal(2),
+  weights: voteWeightsSchema,
+})
+
+/**
+ * A vote as signed: version 1 (no `version` field) or version 2 (`version: 2`, with weights); the version
+ * picks the EIP-712 types (`voteTypedData`), so each keeps its own ids. Clients sign version 2 only for the
+ * kinds that take weights (`kindTakesWeights`); the server accepts either on every kind.
+ */
+export const voteMessageSchema = z.discriminatedUnion('version', [voteMessageV1Schema, voteMessageV2Schema], {
+  error: 'The version must be 1 (or absent) or 2',
 })
 export type VoteMessage = z.infer<typeof voteMessageSchema>
+export type VoteMessageV1 = z.infer<typeof voteMessageV1Schema>
+export type VoteMessageV2 = z.infer<typeof voteMessageV2Schema>
+
+/** A vote's weights: version 2's, or undefined for version 1 (`voteChoicesProblem` and `CountedVote` read it so). */
+export const voteWeights = (message: VoteMessage): readonly number[] | undefined =>
+  message.version === 2 ? message.weights : undefined
 
 const utf8 = new TextEncoder()
 /** Markdown, stored and shown verbatim as signed (sanitised where it is rendered); may be empty, to withdraw one. */
@@ -341,13 +401,24 @@ export function proposalTypedData(domain: GovernanceDomain, message: ProposalMes
   return { domain, types: proposalTypes, primaryType: 'Proposal', message: fields }
 }
 
-export function voteTypedData(domain: GovernanceDomain, message: VoteMessage) {
-  return {
-    domain,
-    types: voteTypes,
-    primaryType: 'Vote',
-    message: { ...message, choices: [...message.choices], timestamp: BigInt(message.timestamp) },
-  } as const
+/** Typed by viem's general definition, like proposals: the two versions' types differ. */
+export function voteTypedData(domain: GovernanceDomain, message: VoteMessage): TypedDataDefinition {
+  const fields = {
+    voter: message.voter,
+    proposal: message.proposal,
+    choices: [...message.choices],
+    reason: message.reason,
+    timestamp: BigInt(message.timestamp),
+  }
+  if (message.version === 2) {
+    return {
+      domain,
+      types: voteTypesV2,
+      primaryType: 'Vote',
+      message: { ...fields, weights: [...message.weights] },
+    }
+  }
+  return { domain, types: voteTypes, primaryType: 'Vote', message: fields }
 }
 
 export function delegateStatementTypedData(domain: GovernanceDomain, message: DelegateStatementMessage) {

@@ -5,10 +5,52 @@
  */
 /**
  * basic: For / Against / Abstain. single-choice: one of the author's choices. approval: any number of them.
- * A string in the signed struct, so a wallet shows the kind in words.
+ * ranked-choice: every choice in order of preference (instant runoff). weighted and quadratic: the voter
+ * splits their power across the choices they pick by whole-number weights (ADR 058).
+ * A string in the signed struct, so a wallet shows the kind in words, and both proposal versions carry every kind.
  */
-export const PROPOSAL_KINDS = ['basic', 'single-choice', 'approval'] as const
+export const PROPOSAL_KINDS = [
+  'basic',
+  'single-choice',
+  'approval',
+  'ranked-choice',
+  'weighted',
+  'quadratic',
+] as const
 export type ProposalKind = (typeof PROPOSAL_KINDS)[number]
+
+/** Each kind's name as the form and the proposal page show it. */
+export const PROPOSAL_KIND_LABELS: Record<ProposalKind, string> = {
+  basic: 'For / Against / Abstain',
+  'single-choice': 'Single choice',
+  approval: 'Approval',
+  'ranked-choice': 'Ranked choice',
+  weighted: 'Weighted',
+  quadratic: 'Quadratic',
+}
+
+/** One sentence per kind: how a ballot is cast and counted, shown by the form and the proposal page. */
+export const PROPOSAL_KIND_HELP: Record<ProposalKind, string> = {
+  basic:
+    'Each member votes For, Against or Abstain with their voting power; the proposal passes when For outweighs Against.',
+  'single-choice':
+    'Each member picks one choice with their voting power; the choice with the most power wins.',
+  approval:
+    'Each member approves any number of choices, each with their full voting power; the most approved choice wins.',
+  'ranked-choice':
+    'Each member ranks every choice; round by round the last choice is eliminated and its ballots move to their next choice, until one choice holds more than half of the power.',
+  weighted:
+    'Each member splits their voting power across the choices they pick by whole-number weights; the choice with the most power wins.',
+  quadratic:
+    'Each member splits their voting power by weights, and each choice counts the square of the sum of the square roots of its parts, so many small holders outweigh one large one.',
+}
+
+/** Whether a kind's ballot carries weights (a version 2 vote with one weight per picked choice). */
+export const kindTakesWeights = (kind: ProposalKind): boolean => kind === 'weighted' || kind === 'quadratic'
+
+/** Shown wherever a quadratic proposal is made or read: its strength is also its weakness. */
+export const QUADRATIC_WARNING =
+  'Quadratic voting is not sybil-resistant: a holder who splits their tokens across several addresses gains power, because each address counts the square root of its share. Use it only where each member holds one address, such as a membership token of one per member.'
 
 /** Limits of every field; the web forms show the same numbers. */
 export const GOVERNANCE_LIMITS = {
@@ -31,6 +73,8 @@ export const GOVERNANCE_LIMITS = {
   actionDataMaxBytes: 4_096,
   /** A category's name, as PROPOSAL_CATEGORIES lists it. */
   categoryMax: 40,
+  /** A weight on a weighted or quadratic ballot: a whole number from 1 to this. */
+  weightMax: 1_000_000,
 } as const
 
 /**
@@ -76,12 +120,15 @@ export function durationInWords(seconds: number): string {
 }
 
 /**
- * Why these choices do not fit the proposal, or null when they do: a basic or single-choice proposal
- * takes exactly one, an approval proposal one or more, each numbered within the proposal's choices.
+ * Why these choices (and weights) do not fit the proposal, or null when they do: a basic or single-choice
+ * proposal takes exactly one choice, an approval proposal one or more, a ranked-choice proposal every
+ * choice once in order of preference, a weighted or quadratic one any number with one weight each (a
+ * version 2 vote). `weights` undefined is a version 1 vote. Each weight's range is the schema's.
  */
 export function voteChoicesProblem(
   proposal: { kind: ProposalKind; choices: readonly string[] },
   choices: readonly number[],
+  weights?: readonly number[],
 ): string | null {
   if (choices.length === 0) return 'Pick at least one choice'
   if (new Set(choices).size !== choices.length) return 'Each choice may be picked once'
@@ -91,7 +138,21 @@ export function voteChoicesProblem(
   if (outOfRange !== undefined) {
     return `Choice ${outOfRange} does not exist: this proposal has choices 1 to ${proposal.choices.length}`
   }
-  if (proposal.kind !== 'approval' && choices.length !== 1) return 'This proposal takes exactly one choice'
+  if (!kindTakesWeights(proposal.kind)) {
+    if (weights !== undefined && weights.length > 0) {
+      return 'This proposal does not take weights: only weighted and quadratic proposals do'
+    }
+  } else if (weights === undefined) {
+    return 'This proposal splits your voting power by weights: sign a version 2 vote with one weight for each choice you pick'
+  } else if (weights.length !== choices.length) {
+    return `Give one weight for each choice you pick: ${choices.length} choices and ${weights.length} weights`
+  }
+  if ((proposal.kind === 'basic' || proposal.kind === 'single-choice') && choices.length !== 1) {
+    return 'This proposal takes exactly one choice'
+  }
+  if (proposal.kind === 'ranked-choice' && choices.length !== proposal.choices.length) {
+    return `Rank every choice: this proposal has ${proposal.choices.length} choices and your ballot ranks ${choices.length}`
+  }
   return null
 }
 

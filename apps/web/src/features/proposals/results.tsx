@@ -3,7 +3,12 @@ import { Card } from '../../components/card.tsx'
 import { Term } from '../../components/term.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
 
-const OUTCOME_LABELS = { passed: 'Passed', rejected: 'Rejected', 'no-quorum': 'No quorum' } as const
+const OUTCOME_LABELS = {
+  passed: 'Passed',
+  rejected: 'Rejected',
+  'no-quorum': 'No quorum',
+  tie: 'Tie',
+} as const
 
 /** The tally: each choice's power and share, the quorum, the voters and, once closed, the outcome. */
 export function Results({ proposal }: { proposal: ProposalDetail }) {
