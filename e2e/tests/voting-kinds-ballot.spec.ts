@@ -17,7 +17,7 @@ async function proposeKind(page: Page, app: App, title: string, kind: string, ch
   await connect(page, app, '/proposals')
   await page.getByRole('link', { name: 'New proposal' }).click()
   await page.getByLabel('Title').fill(title)
-  await page.getByLabel('Voting', { exact: true }).selectOption({ label: kind })
+  await page.getByRole('combobox', { name: 'Voting' }).selectOption({ label: kind })
   await page.getByLabel(/^Choices/).fill(choices.join('\n'))
   await page.getByRole('button', { name: 'Sign and submit' }).click()
   await expect(page).toHaveURL(/\/proposals\/0x[0-9a-f]{64}$/)
@@ -48,7 +48,7 @@ test('the form explains each kind and offers Quadratic with its warning, as the 
   app,
 }) => {
   await connect(page, app, '/proposals/new')
-  const kind = page.getByLabel('Voting', { exact: true })
+  const kind = page.getByRole('combobox', { name: 'Voting' })
   await expect(kind.getByRole('option')).toHaveText([
     'For / Against / Abstain',
     'Single choice',
@@ -77,7 +77,9 @@ test('ranked choice: the member reorders by buttons, by keyboard and by dragging
   // Buttons, by pointer: Cato up one place, announced.
   await votePanel(page).getByRole('button', { name: 'Move Cato up' }).click()
   await expectRanking(page, ['Alba', 'Cato', 'Bram', 'Dara'])
-  await expect(votePanel(page).getByTestId('ranking-announcement')).toHaveText('Cato moved to position 2 of 4.')
+  await expect(votePanel(page).getByTestId('ranking-announcement')).toHaveText(
+    'Cato moved to position 2 of 4.',
+  )
 
   // Keyboard only: the focus stays on the moved choice's button, so Enter again moves it again; at the
   // top its Move up is disabled and the focus goes to its Move down.
@@ -86,7 +88,9 @@ test('ranked choice: the member reorders by buttons, by keyboard and by dragging
   await expectRanking(page, ['Cato', 'Alba', 'Bram', 'Dara'])
   await expect(votePanel(page).getByRole('button', { name: 'Move Cato up' })).toBeDisabled()
   await expect(votePanel(page).getByRole('button', { name: 'Move Cato down' })).toBeFocused()
-  await expect(votePanel(page).getByTestId('ranking-announcement')).toHaveText('Cato moved to position 1 of 4.')
+  await expect(votePanel(page).getByTestId('ranking-announcement')).toHaveText(
+    'Cato moved to position 1 of 4.',
+  )
   await votePanel(page).getByRole('button', { name: 'Move Bram down' }).focus()
   await page.keyboard.press('Space')
   await expectRanking(page, ['Cato', 'Alba', 'Dara', 'Bram'])
@@ -101,7 +105,9 @@ test('ranked choice: the member reorders by buttons, by keyboard and by dragging
   await page.mouse.move(from.x, alba.y + alba.height * 0.25, { steps: 8 })
   await page.mouse.up()
   await expectRanking(page, ['Cato', 'Dara', 'Alba', 'Bram'])
-  await expect(votePanel(page).getByTestId('ranking-announcement')).toHaveText('Dara moved to position 2 of 4.')
+  await expect(votePanel(page).getByTestId('ranking-announcement')).toHaveText(
+    'Dara moved to position 2 of 4.',
+  )
 
   await votePanel(page).getByRole('button', { name: 'Sign your ranking' }).click()
   await expect(votePanel(page).getByRole('status')).toHaveText(
@@ -119,7 +125,7 @@ test('ranked choice: the member reorders by buttons, by keyboard and by dragging
   await expectRanking(page, ['Cato', 'Dara', 'Alba', 'Bram'])
 })
 
-test('weighted: typed weights show each choice\'s share of the power as typed, all zero is refused in words, and the split is counted', async ({
+test("weighted: typed weights show each choice's share of the power as typed, all zero is refused in words, and the split is counted", async ({
   page,
   app,
 }) => {
@@ -141,7 +147,9 @@ test('weighted: typed weights show each choice\'s share of the power as typed, a
 
   // A weight that is not a whole number in range is said in words, and blocks signing.
   await votePanel(page).getByLabel('Kitchen').fill('1.5')
-  await expect(votePanel(page).getByTestId('share-3')).toHaveText('A weight is a whole number from 0 to 1,000,000.')
+  await expect(votePanel(page).getByTestId('share-3')).toHaveText(
+    'A weight is a whole number from 0 to 1,000,000.',
+  )
   await expect(votePanel(page).getByLabel('Kitchen')).toHaveAttribute('aria-invalid', 'true')
   await expect(sign).toBeDisabled()
   await votePanel(page).getByLabel('Kitchen').fill('0')
@@ -196,7 +204,9 @@ test.describe('on a phone', () => {
     await expect(votePanel(page).getByTestId('voting-power')).toContainText('1,250 GHD')
     await expectNoHorizontalScroll(page)
     // Every row's buttons inside the screen.
-    for (const button of await votePanel(page).getByRole('button', { name: /^Move / }).all()) {
+    for (const button of await votePanel(page)
+      .getByRole('button', { name: /^Move / })
+      .all()) {
       const box = await button.boundingBox()
       expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390)
     }
@@ -214,14 +224,18 @@ test.describe('on a phone', () => {
     }
     await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
     await expect(ranking(page).first()).toContainText('Dara')
-    await expect(votePanel(page).getByTestId('ranking-announcement')).toHaveText('Dara moved to position 1 of 4.')
+    await expect(votePanel(page).getByTestId('ranking-announcement')).toHaveText(
+      'Dara moved to position 1 of 4.',
+    )
     await expectNoHorizontalScroll(page)
 
     await page.getByRole('link', { name: '← Proposals' }).click()
     await page.getByRole('link', { name: 'New proposal' }).click()
     await page.getByLabel('Title').fill('Share the workshop hours')
-    await page.getByLabel('Voting', { exact: true }).selectOption({ label: 'Weighted' })
-    await page.getByLabel(/^Choices/).fill('Woodwork for the youth club on weekday evenings\nPottery\nPrinting')
+    await page.getByRole('combobox', { name: 'Voting' }).selectOption({ label: 'Weighted' })
+    await page
+      .getByLabel(/^Choices/)
+      .fill('Woodwork for the youth club on weekday evenings\nPottery\nPrinting')
     await page.getByRole('button', { name: 'Sign and submit' }).click()
     await expect(page).toHaveURL(/\/proposals\/0x[0-9a-f]{64}$/)
     await votePanel(page).getByLabel('Pottery').fill('1000000')

@@ -171,10 +171,11 @@ export function NewProposalPage() {
                   </option>
                 ))}
               </select>
-              <span id="kind-help" className="hint muted" data-testid="kind-help">
-                {PROPOSAL_KIND_HELP[kind]}
-              </span>
             </label>
+            {/* Beside the label, not in it: the select's name stays "Voting", the help its description. */}
+            <p id="kind-help" className="hint muted" data-testid="kind-help">
+              {PROPOSAL_KIND_HELP[kind]}
+            </p>
             {kind === 'quadratic' ? (
               <p className="notice" role="note" data-testid="quadratic-warning">
                 {QUADRATIC_WARNING}

@@ -1,4 +1,10 @@
-import { GOVERNANCE_LIMITS, kindTakesWeights, type ProposalDetail, type VoteListItem } from '@guildhall/core'
+import {
+  GOVERNANCE_LIMITS,
+  kindTakesWeights,
+  type ProposalDetail,
+  type ProposalKind,
+  type VoteListItem,
+} from '@guildhall/core'
 import { type FormEvent, useState } from 'react'
 import type { Address } from 'viem'
 import { useAccount } from 'wagmi'
@@ -48,16 +54,30 @@ export function VotePanel({ proposal }: { proposal: ProposalDetail }) {
   return <AccountVotePanel key={address.toLowerCase()} proposal={proposal} />
 }
 
-/** The ballot a re-vote starts from: the counting vote's ranking, or its weights typed in (empty: none). */
+/** The ballot a re-vote starts from: the counting vote as signed, its ranking or its weights typed in. */
 function startingBallot(choiceCount: number, mine: VoteListItem | undefined) {
   const all = Array.from({ length: choiceCount }, (_, index) => index + 1)
-  const ranking = mine?.choices.length === choiceCount ? [...mine.choices] : all
-  const weights = mine?.weights ?? []
+  const signed = mine?.message
+  const ranking = signed?.choices.length === choiceCount ? [...signed.choices] : all
+  const weights = signed && 'weights' in signed ? signed.weights : []
   const entries = all.map((choice) => {
-    const at = mine ? mine.choices.indexOf(choice) : -1
+    const at = signed ? signed.choices.indexOf(choice) : -1
     return at >= 0 && weights[at] !== undefined ? String(weights[at]) : ''
   })
   return { ranking, entries }
+}
+
+/** The counting vote in words: its ranking, its weights, or its choices. */
+function ballotInWords(kind: ProposalKind, choices: readonly string[], mine: VoteListItem): string {
+  const name = (choice: number) => choices[choice - 1] ?? `Choice ${choice}`
+  const signed = mine.message
+  if (kind === 'ranked-choice') {
+    return `You ranked ${signed.choices.map((choice, index) => `${index + 1}. ${name(choice)}`).join(', ')}`
+  }
+  if ('weights' in signed && signed.weights.length > 0) {
+    return `You gave ${signed.choices.map((choice, index) => `${name(choice)} ${signed.weights[index]}`).join(', ')}`
+  }
+  return `You voted ${signed.choices.map(name).join(', ')}`
 }
 
 function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
@@ -120,17 +140,12 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
   }
 
   const single = kind !== 'approval'
-  const name = (choice: number) => message.choices[choice - 1]
   return (
     <Card title="Your vote" testId="vote-panel">
       <PowerAtSnapshot proposal={proposal} address={dao.address} />
       {mine ? (
         <p data-testid="my-vote">
-          {kind === 'ranked-choice'
-            ? `You ranked ${mine.choices.map((choice, index) => `${index + 1}. ${name(choice)}`).join(', ')}`
-            : weighted
-              ? `You gave ${mine.choices.map((choice, index) => `${name(choice)} ${mine.weights?.[index] ?? '?'}`).join(', ')}`
-              : `You voted ${mine.choices.map(name).join(', ')}`}
+          {ballotInWords(kind, message.choices, mine)}
           {proposal.state === 'active' ? '; vote again to change it.' : '.'}
         </p>
       ) : null}
