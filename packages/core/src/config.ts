@@ -99,7 +99,16 @@ export const publicConfigSchema = z
     /** The DAO's chain first; more chains make the chain selector appear. */
     chains: z.array(publicChainSchema).check(z.minLength(1, 'No chains found on connector.')),
     token: z._default(z.nullable(z.strictObject({ address: addressSchema, chainId: chainIdSchema })), null),
-    governance: z._default(governanceRulesSchema, DEFAULT_GOVERNANCE_RULES),
+    governance: z._default(
+      z.extend(governanceRulesSchema, {
+        /**
+         * Whether proposals may be quadratic (QUADRATIC_VOTING); not frozen into proposals: the form offers
+         * Quadratic only when it is on, with the warning that it is not sybil-resistant.
+         */
+        quadraticVoting: z._default(z.boolean(), false),
+      }),
+      { ...DEFAULT_GOVERNANCE_RULES, quadraticVoting: false },
+    ),
     /** What a proposal's category may be besides none (''): spending is reported per category. */
     proposalCategories: z._default(
       z.array(z.string().check(z.minLength(1), z.maxLength(GOVERNANCE_LIMITS.categoryMax))),

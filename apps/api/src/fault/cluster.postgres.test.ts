@@ -38,7 +38,8 @@ import {
   voters,
 } from '../../testbed/vote-burst.ts'
 import { type DemoChain, testEnv } from '../demo/local-chain.ts'
-import { recountTally, tallyRules } from '../governance/tallies.ts'
+import { tallyRules } from '../governance/tallies.ts'
+import { recountTally } from '../governance/tally-check.ts'
 import { governanceLog } from '../platform/db/schema.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
 

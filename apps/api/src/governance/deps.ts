@@ -14,7 +14,8 @@ export interface GovernanceDeps {
   client: PublicClient
   tokenIndex: TokenIndex
   domain: GovernanceDomain
-  rules: GovernanceRules
+  /** The frozen rules new proposals take, and whether they may be quadratic (QUADRATIC_VOTING; absent: off). */
+  rules: GovernanceRules & { quadraticVoting?: boolean }
   /** A new proposal's snapshot must be one of this many blocks before the head (ADR 015). */
   snapshotMaxAgeBlocks: number
   /** What a proposal's category may be besides none (PROPOSAL_CATEGORIES). */

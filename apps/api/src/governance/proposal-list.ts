@@ -1,12 +1,18 @@
 // The proposal list, one page at a time, filtered by state in SQL: a proposal's state is a function of the
 // clock (core's `proposalState`), so each state is a range condition on start and end.
-import { FINALITY_DELAY_SECONDS, type ProposalListQuery, type ProposalState } from '@guildhall/core'
-import { and, gt, lte, or, type SQL, sql } from 'drizzle-orm'
+import {
+  FINALITY_DELAY_SECONDS,
+  type ProposalListQuery,
+  type ProposalState,
+  settleTally,
+} from '@guildhall/core'
+import { and, eq, gt, lte, or, type SQL, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import type { Db } from '../platform/db/client.ts'
-import { proposals } from '../platform/db/schema.ts'
+import { proposals, proposalTallies, rankedResults } from '../platform/db/schema.ts'
 import { cursorCodec, cursorField, keysetPage, rowsForPage } from '../platform/http/keyset-page.ts'
-import { proposalSummary } from './proposals.ts'
+import { proposalSummary, resultSummary } from './proposals.ts'
+import { tallyRules, totalsOf } from './tallies.ts'
 
 /** Proposals in `state` at `now`: the SQL form of `proposalState`, tested against it. */
 function inState(state: ProposalState, now: number): SQL | undefined {
@@ -33,7 +39,8 @@ export function listProposals(db: Db, now: number, query: ProposalListQuery) {
 
 /**
  * A page of the proposals `filter` keeps, latest start first (the id breaking ties), after `cursor`: the
- * proposal list's order, which the member page's "proposals written" shares on its own index.
+ * proposal list's order, which the member page's "proposals written" shares on its own index. Each row's
+ * result is read with it (its tally row; a ranked-choice proposal's stored rounds, never settled here).
  */
 export async function proposalPage(
   db: Db,
@@ -43,8 +50,10 @@ export async function proposalPage(
 ) {
   const from = query.cursor === undefined ? undefined : cursor.decode(query.cursor)
   const rows = await db
-    .select()
+    .select({ proposal: proposals, totals: proposalTallies, ranked: rankedResults.result })
     .from(proposals)
+    .leftJoin(proposalTallies, eq(proposalTallies.proposalId, proposals.id))
+    .leftJoin(rankedResults, eq(rankedResults.proposalId, proposals.id))
     .where(
       and(
         filter,
@@ -57,7 +66,14 @@ export async function proposalPage(
     .orderBy(sql`${proposals.start} desc nulls last`, sql`${proposals.id} desc nulls last`)
     .limit(rowsForPage(query.limit))
   const { page, next } = keysetPage(rows, query.limit, (last) =>
-    cursor.encode([BigInt(last.start), last.id as Hex]),
+    cursor.encode([BigInt(last.proposal.start), last.proposal.id as Hex]),
   )
-  return { proposals: page.map((row) => proposalSummary(row, now)), next }
+  return {
+    proposals: page.map(({ proposal, totals, ranked }) => {
+      const rules = tallyRules(proposal.message)
+      const result = rules.kind === 'ranked-choice' ? ranked : totals && settleTally(rules, totalsOf(totals))
+      return { ...proposalSummary(proposal, now), result: resultSummary(result) }
+    }),
+    next,
+  }
 }

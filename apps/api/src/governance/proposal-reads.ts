@@ -15,6 +15,7 @@ const KEPT_PROPOSALS = 10_000
 export class ProposalReads {
   readonly #proposals = new Map<string, StoredProposal>()
   readonly #running = new Map<string, Map<string, Promise<unknown>>>()
+  readonly #settles = new Map<string, Promise<unknown>>()
 
   /** The stored proposal `id`, read once by `load` (a missing one is asked again next time). */
   async proposal(
@@ -53,6 +54,28 @@ export class ProposalReads {
     }
     started.then(done, done)
     return started
+  }
+
+  /**
+   * Runs `run`, a settle of the proposal's ranked-choice rounds (ADR 060), unless one runs already on this
+   * server, whose answer the caller then gets. Unlike `shared`, a vote does not end it: a settle reads one
+   * snapshot and is stale once it ends anyway; a second one started meanwhile would only cost the database.
+   */
+  settle<T>(proposalId: string, run: () => Promise<T>): Promise<T> {
+    const running = this.#settles.get(proposalId)
+    if (running) return running as Promise<T>
+    const started = run()
+    this.#settles.set(proposalId, started)
+    const done = () => {
+      if (this.#settles.get(proposalId) === started) this.#settles.delete(proposalId)
+    }
+    started.then(done, done)
+    return started
+  }
+
+  /** The settle of the proposal's rounds running on this server, if any. */
+  settling<T>(proposalId: string): Promise<T> | undefined {
+    return this.#settles.get(proposalId) as Promise<T> | undefined
   }
 
   /** A vote on the proposal was stored: reads running now may not include it, so no one else joins them. */

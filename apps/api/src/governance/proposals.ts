@@ -10,6 +10,8 @@ import {
   proposalState,
   type SignedProposal,
   snapshotProblem,
+  type Tally,
+  type TallyJson,
   timestampProblem,
   timestampProblemMessage,
 } from '@guildhall/core'
@@ -36,6 +38,13 @@ export async function createProposal(
   if (existing.length > 0) return { id, created: false }
 
   checkCategoryAndActions(deps, message)
+  if (message.kind === 'quadratic' && !deps.rules.quadraticVoting) {
+    throw new ApiError(
+      422,
+      'quadratic_disabled',
+      'Quadratic voting is not enabled on this server: the operator has not turned it on (QUADRATIC_VOTING), as it is not sybil-resistant.',
+    )
+  }
   const now = seconds(deps.now())
   const { rules } = deps
   if (
@@ -136,7 +145,10 @@ function checkCategoryAndActions(deps: GovernanceDeps, message: ProposalMessage)
   if (problem) throw new ApiError(400, 'bad_actions', problem.message)
 }
 
-/** What the proposal list shows of a proposal, and the heading of its page: its state as of `nowSeconds`. */
+/**
+ * What the proposal list shows of a proposal besides its result (`resultSummary`), and the heading of its page:
+ * its state as of `nowSeconds`.
+ */
 export function proposalSummary(proposal: StoredProposal, nowSeconds: number) {
   return {
     id: proposal.id,
@@ -149,6 +161,20 @@ export function proposalSummary(proposal: StoredProposal, nowSeconds: number) {
     snapshot: proposal.snapshot,
     state: proposalState(proposal, nowSeconds),
   }
+}
+
+/** The part of a result the proposal list shows (the summary's `result`); null: a ranked result never settled. */
+export function resultSummary(
+  result: Pick<Tally | TallyJson, 'outcome' | 'leading' | 'quorumReached' | 'voters'> | null,
+) {
+  return (
+    result && {
+      outcome: result.outcome,
+      leading: result.leading,
+      quorumReached: result.quorumReached,
+      voters: result.voters,
+    }
+  )
 }
 
 /**

@@ -4,22 +4,33 @@
 import { TALLY_VERSION, type Tally, tallyToJson } from '@guildhall/core'
 import { and, asc, count, eq, inArray, lte } from 'drizzle-orm'
 import type { StoredProposal } from '../platform/db/schema.ts'
-import {
-  governanceLog,
-  proposalTallies,
-  safeExecutions,
-  safeSignatures,
-  votes,
-} from '../platform/db/schema.ts'
+import { governanceLog, safeExecutions, safeSignatures, votes } from '../platform/db/schema.ts'
 import type { GovernanceDeps } from './deps.ts'
 import { logEntry, proposalLogPages } from './log.ts'
-import { storedTally, tallyRules } from './tallies.ts'
+import { rankedResultAt } from './ranked-results.ts'
+import { storedTallyAt, tallyRules } from './tallies.ts'
 
-/** A proposal's result under its frozen rules, from its stored totals: one row, whatever the number of votes. */
+/**
+ * A proposal's result under its frozen rules and the log entry it stands at: from its stored totals, or a
+ * ranked-choice proposal's stored rounds (ranked-results.ts); one row, whatever the number of votes. `behind`:
+ * votes after that entry are not counted in yet (ranked-choice while a settle is due).
+ */
+export async function proposalResultAt(
+  deps: GovernanceDeps,
+  proposal: StoredProposal,
+): Promise<{ result: Tally; seq: number; behind: boolean }> {
+  if (proposal.message.kind === 'ranked-choice') {
+    const { ranked, lastSeq } = await rankedResultAt(deps, proposal)
+    return { result: ranked.result, seq: ranked.asOfSeq, behind: ranked.asOfSeq < lastSeq }
+  }
+  const stored = await storedTallyAt(deps.database.db, proposal.id, tallyRules(proposal.message))
+  if (!stored) throw new Error(`Proposal ${proposal.id} has no tally row`)
+  return { result: stored.result, seq: stored.lastSeq, behind: false }
+}
+
+/** A proposal's result under its frozen rules (`proposalResultAt`), shared by its concurrent readers. */
 export function proposalResult(deps: GovernanceDeps, proposal: StoredProposal): Promise<Tally> {
-  return deps.reads.shared(proposal.id, 'tally', () =>
-    storedTally(deps.database.db, proposal.id, tallyRules(proposal.message)),
-  )
+  return deps.reads.shared(proposal.id, 'tally', async () => (await proposalResultAt(deps, proposal)).result)
 }
 
 /** The result bundle (format guildhall-result-bundle/1) of a stored proposal, as JSON text in pieces. */
@@ -28,12 +39,9 @@ export async function* resultBundleJson(
   proposal: StoredProposal,
 ): AsyncGenerator<string> {
   const { db } = deps.database
-  // One read fixes where the bundle stops: the log entry the totals stand at.
-  const [stands] = await db
-    .select({ lastSeq: proposalTallies.lastSeq })
-    .from(proposalTallies)
-    .where(eq(proposalTallies.proposalId, proposal.id))
-  const lastSeq = stands?.lastSeq ?? 0
+  // One read fixes where the bundle stops: the log entry its result stands at (ranked-choice: the settled
+  // rounds', so the votes a recount runs the rounds on are exactly those the published rounds counted).
+  const { result, seq: lastSeq } = await proposalResultAt(deps, proposal)
   const [counted] = await db
     .select({ votes: count() })
     .from(governanceLog)
@@ -50,7 +58,7 @@ export async function* resultBundleJson(
     domain: deps.domain,
     proposal: { id: proposal.id, message: proposal.message, signature: proposal.signature },
     snapshot: proposal.snapshot,
-    tally: tallyToJson(await proposalResult(deps, proposal)),
+    tally: tallyToJson(result),
     voteCount: counted?.votes ?? 0,
   }
   yield `${JSON.stringify(head).slice(0, -1)},"votes":[`

@@ -38,7 +38,8 @@ import { tokenArea } from '../token/area.ts'
 import { governanceArea } from './area.ts'
 import { findProposal } from './proposals.ts'
 import { proposalResult } from './results.ts'
-import { checkTallies, recountTally, tallyRules } from './tallies.ts'
+import { tallyRules } from './tallies.ts'
+import { checkTallies, recountTally } from './tally-check.ts'
 import { castVote } from './votes.ts'
 
 useGovernanceBed()

@@ -3,19 +3,20 @@
 // adds is core's `voteContribution`, the same one a recount folds over the votes.
 import {
   addToTotals,
+  type CountedVote,
   emptyTallyTotals,
   type ProposalMessage,
   settleTally,
   type Tally,
-  type TallyJson,
   type TallyRules,
   type TallyTotals,
-  tallyToJson,
+  type VoteMessage,
   voteContribution,
+  voteWeights,
 } from '@guildhall/core'
-import { and, asc, eq, gt } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Db, Tx } from '../platform/db/client.ts'
-import { ballots, proposals, proposalTallies, votes } from '../platform/db/schema.ts'
+import { proposalTallies } from '../platform/db/schema.ts'
 
 /** The frozen rules of a proposal, as its signed message fixed them. */
 export function tallyRules(message: ProposalMessage): TallyRules {
@@ -29,7 +30,7 @@ export function tallyRules(message: ProposalMessage): TallyRules {
 
 type TallyRow = typeof proposalTallies.$inferSelect
 
-function totalsOf(row: TallyRow): TallyTotals {
+export function totalsOf(row: TallyRow): TallyTotals {
   return {
     perChoice: row.perChoice.map(BigInt),
     voters: row.voters,
@@ -68,7 +69,10 @@ export async function lockTally(tx: Tx, proposalId: string): Promise<TallyTotals
   return totalsOf(row)
 }
 
-type Counted = { choices: readonly number[]; power: bigint }
+/** What a stored vote counts with: its choices (a ranking on ranked-choice) and, from a version 2 vote, its weights. */
+export function countedVote(message: VoteMessage, power: bigint): CountedVote {
+  return { choices: message.choices, weights: voteWeights(message), power }
+}
 
 /** Moves the locked totals from the voter's replaced ballot (if any) to their new one, logged as entry `seq`. */
 export async function moveTally(
@@ -76,7 +80,7 @@ export async function moveTally(
   proposalId: string,
   rules: TallyRules,
   locked: TallyTotals,
-  change: { replaced: Counted | null; counting: Counted; seq: number },
+  change: { replaced: CountedVote | null; counting: CountedVote; seq: number },
 ) {
   let totals = locked
   if (change.replaced) totals = addToTotals(totals, voteContribution(rules, change.replaced), -1)
@@ -87,13 +91,16 @@ export async function moveTally(
     .where(eq(proposalTallies.proposalId, proposalId))
 }
 
-/** The stored result of a proposal: one row, whatever the number of votes. */
+/**
+ * The stored result of a proposal: one row, whatever the number of votes. Not ranked-choice, whose rounds
+ * the totals cannot settle (`rankedResult`, ranked-results.ts).
+ */
 export async function storedTally(db: Db, proposalId: string, rules: TallyRules): Promise<Tally> {
   const [row] = await db.select().from(proposalTallies).where(eq(proposalTallies.proposalId, proposalId))
   return settleTally(rules, row ? totalsOf(row) : emptyTallyTotals(rules.choiceCount))
 }
 
-/** The stored result of a proposal and the log entry it stands at, read together (a live tally event). */
+/** The stored result of a proposal and the log entry it stands at, read together (a live tally event); not ranked-choice. */
 export async function storedTallyAt(
   db: Db,
   proposalId: string,
@@ -101,57 +108,4 @@ export async function storedTallyAt(
 ): Promise<{ result: Tally; lastSeq: number } | undefined> {
   const [row] = await db.select().from(proposalTallies).where(eq(proposalTallies.proposalId, proposalId))
   return row && { result: settleTally(rules, totalsOf(row)), lastSeq: row.lastSeq }
-}
-
-/** Ballots a recount reads per query, so the recount's memory stays one page whatever the size. */
-const RECOUNT_PAGE = 5000
-
-/** The tally recounted from the ballots, page by page (`tallies:check` compares it with the stored one). */
-export async function recountTally(db: Db, proposalId: string, rules: TallyRules): Promise<Tally> {
-  let totals = emptyTallyTotals(rules.choiceCount)
-  let after: string | null = null
-  for (;;) {
-    const page = await db
-      .select({ voter: ballots.voter, message: votes.message, power: votes.power })
-      .from(ballots)
-      .innerJoin(votes, eq(ballots.voteId, votes.id))
-      .where(and(eq(ballots.proposalId, proposalId), after === null ? undefined : gt(ballots.voter, after)))
-      .orderBy(asc(ballots.voter))
-      .limit(RECOUNT_PAGE)
-    for (const row of page) {
-      totals = addToTotals(
-        totals,
-        voteContribution(rules, { choices: row.message.choices, power: row.power }),
-      )
-    }
-    const last = page.at(-1)
-    if (!last || page.length < RECOUNT_PAGE) break
-    after = last.voter
-  }
-  return settleTally(rules, totals)
-}
-
-/** A proposal whose stored totals differ from a recount of its ballots. */
-export type TallyMismatch = { proposalId: string; stored: TallyJson; recounted: TallyJson }
-
-/**
- * Recounts every proposal's ballots and compares with its stored totals (`npm run tallies:check`): the
- * operator's proof that the totals the pages show are the votes' sum. Reads a page of ballots at a time.
- */
-export async function checkTallies(
-  db: Db,
-  onProposal: (done: number) => void = () => {},
-): Promise<{ proposals: number; mismatches: TallyMismatch[] }> {
-  const mismatches: TallyMismatch[] = []
-  const all = await db.select({ id: proposals.id, message: proposals.message }).from(proposals)
-  for (const [index, proposal] of all.entries()) {
-    const rules = tallyRules(proposal.message)
-    const stored = tallyToJson(await storedTally(db, proposal.id, rules))
-    const recounted = tallyToJson(await recountTally(db, proposal.id, rules))
-    if (JSON.stringify(stored) !== JSON.stringify(recounted)) {
-      mismatches.push({ proposalId: proposal.id, stored, recounted })
-    }
-    onProposal(index + 1)
-  }
-  return { proposals: all.length, mismatches }
 }

@@ -1,7 +1,7 @@
 // A proposal's counting votes, one page at a time: keyset pagination on the ballots' indexes (by power or by
 // time, the voter breaking ties), so a page costs the same at 100 votes and at 100,000, and rows inserted
 // while a member pages never shift what they have not seen yet.
-import type { VoteListQuery } from '@guildhall/core'
+import type { VoteListQuery, VoteMessage } from '@guildhall/core'
 import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import type { Db } from '../platform/db/client.ts'
@@ -30,6 +30,8 @@ export type VoteListPage = {
     reason: string
     timestamp: number
     power: bigint
+    /** The signed vote, so a row shows its weights (and a ranking in order) as signed. */
+    message: VoteMessage
   }[]
   next: string | null
 }
@@ -78,6 +80,7 @@ export async function listVotes(db: Db, proposalId: string, query: VoteListQuery
       reason: row.message.reason,
       timestamp: row.timestamp,
       power: row.power,
+      message: row.message,
     })),
     next,
   }

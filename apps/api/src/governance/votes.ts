@@ -10,6 +10,7 @@ import {
   type VoteMessage,
   voteChoicesProblem,
   voteId,
+  voteWeights,
 } from '@guildhall/core'
 import { and, eq } from 'drizzle-orm'
 import type { Hex } from 'viem'
@@ -19,7 +20,7 @@ import { ApiError } from '../platform/http/errors.ts'
 import { chainRead, checkSignature, type GovernanceDeps, seconds } from './deps.ts'
 import { appendLog } from './log.ts'
 import { requireProposal } from './proposals.ts'
-import { lockTally, moveTally, tallyRules } from './tallies.ts'
+import { countedVote, lockTally, moveTally, tallyRules } from './tallies.ts'
 import { votingPowerAt } from './voting-power.ts'
 
 /**
@@ -50,7 +51,7 @@ export async function castVote(
   }
   const clock = timestampProblem(message.timestamp, now, proposal.start)
   if (clock) throw new ApiError(422, 'bad_timestamp', timestampProblemMessage('vote', clock))
-  const choicesProblem = voteChoicesProblem(proposal.message, message.choices)
+  const choicesProblem = voteChoicesProblem(proposal.message, message.choices, voteWeights(message))
   if (choicesProblem) throw new ApiError(422, 'bad_choices', choicesProblem)
   await checkSignature(deps, message.voter, id, signature)
   const power = await chainRead(() => votingPowerAt(deps, message.voter, proposal.snapshot))
@@ -95,6 +96,8 @@ export async function castVote(
         'You have already voted later on this proposal; this earlier vote does not replace it.',
       )
     }
+    // A ranked ballot keeps its ranking beside it: the settle of the rounds reads the ballots alone (ADR 060).
+    const ranking = rules.kind === 'ranked-choice' ? message.choices : null
     await tx
       .insert(ballots)
       .values({
@@ -103,10 +106,11 @@ export async function castVote(
         voteId: id,
         timestamp: message.timestamp,
         power: power.power,
+        ranking,
       })
       .onConflictDoUpdate({
         target: [ballots.proposalId, ballots.voter],
-        set: { voteId: id, timestamp: message.timestamp, power: power.power },
+        set: { voteId: id, timestamp: message.timestamp, power: power.power, ranking },
       })
     const logged = await appendLog(tx, {
       kind: 'vote',
@@ -119,8 +123,8 @@ export async function castVote(
     if (message.reason !== '')
       await tx.update(votes).set({ reasonLogSeq: logged.seq }).where(eq(votes.id, id))
     await moveTally(tx, proposal.id, rules, locked, {
-      replaced: replaced ? { choices: replaced.message.choices, power: replaced.power } : null,
-      counting: { choices: message.choices, power: power.power },
+      replaced: replaced ? countedVote(replaced.message, replaced.power) : null,
+      counting: countedVote(message, power.power),
       seq: logged.seq,
     })
     // Last: the member's row is locked for the shortest time (the token index moves it too).

@@ -37,6 +37,7 @@ export function publicConfigOf(
       quorum: e.QUORUM,
       threshold: e.PROPOSAL_THRESHOLD,
       abstainCountsToQuorum: e.ABSTAIN_COUNTS_TO_QUORUM === 'on',
+      quadraticVoting: e.QUADRATIC_VOTING === 'on',
     },
     proposalCategories: e.PROPOSAL_CATEGORIES,
     wallets: e.WALLETS,

@@ -1,7 +1,7 @@
 // Every environment variable the server reads, with its check and default. zod lists the problems of an
 // invalid environment in the order of this object's keys, the order kept from before these variables were
 // grouped with their jobs (the name service's, the limits' and the treasury's are in name-service.ts, limits.ts
-// and treasury.ts, the webhooks' in webhooks.ts).
+// and treasury.ts, the webhooks' in webhooks.ts, the voting kinds' in voting.ts).
 import {
   DEFAULT_GOVERNANCE_RULES,
   DEFAULT_PROPOSAL_CATEGORIES,
@@ -20,6 +20,7 @@ import { limitVariables } from './limits.ts'
 import { moderationVariables } from './moderation.ts'
 import { nameServiceVariables } from './name-service.ts'
 import { treasuryVariables } from './treasury.ts'
+import { votingVariables } from './voting.ts'
 import { webhookVariables } from './webhooks.ts'
 
 export const envSchema = z.object({
@@ -56,6 +57,7 @@ export const envSchema = z.object({
   QUORUM: z._default(tokenAmountSchema, DEFAULT_GOVERNANCE_RULES.quorum),
   PROPOSAL_THRESHOLD: z._default(tokenAmountSchema, DEFAULT_GOVERNANCE_RULES.threshold),
   ABSTAIN_COUNTS_TO_QUORUM: z.enum(['on', 'off']).default('on'),
+  ...votingVariables.shape,
   /** The categories a proposal may name, `Grants,Operations,Security` by default; empty: none. */
   PROPOSAL_CATEGORIES: z
     .string()

@@ -1,7 +1,7 @@
 import { proposalMessageSchema } from '../governance/messages.ts'
 import { PROPOSAL_KINDS } from '../governance/rules.ts'
 import { bytes32Schema, checksummedAddressSchema, decimalStringSchema, hexSchema } from '../primitives.ts'
-import { PROPOSAL_STATES } from '../tally.ts'
+import { OUTCOMES, PROPOSAL_STATES } from '../tally.ts'
 import { proposalActionSchema } from '../treasury/actions.ts'
 import { z } from '../zod.ts'
 import { cursorParamSchema, cursorSchema, pageLimit } from './lists.ts'
@@ -18,6 +18,18 @@ export const proposalSummarySchema = z.strictObject({
   end: z.int(),
   snapshot: z.int(),
   state: z.enum(PROPOSAL_STATES),
+  /**
+   * The result as the list shows it, read with the page: null only for a ranked-choice proposal whose rounds
+   * were never settled yet (its page settles them).
+   */
+  result: z.nullable(
+    z.strictObject({
+      outcome: z.enum(OUTCOMES),
+      leading: z.array(z.int()),
+      quorumReached: z.boolean(),
+      voters: z.int(),
+    }),
+  ),
 })
 
 /** GET /api/proposals?state=&cursor=&limit= : latest start first; `state` is one state or several, comma-separated. */
@@ -60,8 +72,8 @@ const decodedActionSchema = z.strictObject({
   amount: z.nullable(decimalStringSchema),
 })
 
-/** GET /api/proposals/:id */
-export const proposalDetailSchema = z.extend(proposalSummarySchema, {
+/** GET /api/proposals/:id: the summary with the whole result (`tally`) in place of its summary. */
+export const proposalDetailSchema = z.extend(z.omit(proposalSummarySchema, { result: true }), {
   /** The signed actions (none for version 1), each with how it reads. */
   actions: z.array(z.extend(proposalActionSchema, { decoded: decodedActionSchema })),
   /** Signed: whether the actions may change the treasury Safe's own settings. */

@@ -1,3 +1,4 @@
+import { voteMessageSchema } from '../governance/messages.ts'
 import { GOVERNANCE_LIMITS } from '../governance/rules.ts'
 import { bytes32Schema, checksummedAddressSchema, decimalStringSchema } from '../primitives.ts'
 import { z } from '../zod.ts'
@@ -26,6 +27,8 @@ const voteListItemSchema = z.strictObject({
   reason: z.string(),
   timestamp: z.int(),
   power: decimalStringSchema,
+  /** The vote as signed: a ranking in order, the weights of a version 2 vote. */
+  message: voteMessageSchema,
 })
 export type VoteListItem = z.infer<typeof voteListItemSchema>
 

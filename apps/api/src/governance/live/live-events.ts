@@ -8,17 +8,22 @@ import {
   type LiveProposal,
   type LiveTally,
   type LiveThread,
-  type TallyRules,
+  type Tally,
   tallyToJson,
 } from '@guildhall/core'
 import { and, asc, desc, eq, gt } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import type { Database } from '../../platform/db/client.ts'
-import { discussionMessages, governanceLog, proposals, threads } from '../../platform/db/schema.ts'
+import {
+  discussionMessages,
+  governanceLog,
+  proposals,
+  type StoredProposal,
+  threads,
+} from '../../platform/db/schema.ts'
 import { seconds } from '../deps.ts'
 import { LOG_CHANNEL, type LogNotice } from '../log.ts'
 import type { ProposalReads } from '../proposal-reads.ts'
-import { storedTallyAt } from '../tallies.ts'
 
 /** An event of a stream; `id` is the seq of the log entry it stands at. */
 export type LiveEvent =
@@ -40,12 +45,17 @@ export interface LiveEventsOptions {
   reads: ProposalReads
   /** A proposal's watchers get at most one tally per this many ms. */
   coalesceMs: number
+  /**
+   * A proposal's result as its page reads it (results.ts, `proposalResultAt`) and the log entry it stands at;
+   * `behind`: later votes are not in it yet (a ranked-choice settle is due), so it is read again.
+   */
+  resultAt: (proposal: StoredProposal) => Promise<{ result: Tally; seq: number; behind: boolean }>
   onError: (error: unknown) => void
 }
 
 export class LiveEvents {
   readonly #options: LiveEventsOptions
-  readonly #proposalWatchers = new Map<string, { rules: TallyRules; sends: Set<LiveSend> }>()
+  readonly #proposalWatchers = new Map<string, { proposal: StoredProposal; sends: Set<LiveSend> }>()
   readonly #listWatchers = new Set<LiveSend>()
   readonly #threadWatchers = new Map<string, Set<LiveSend>>()
   /** Watched proposals with a vote since the last flush. */
@@ -75,10 +85,11 @@ export class LiveEvents {
   }
 
   /** Streams `send` every coalesced tally of the proposal until the returned function is called. */
-  watchProposal(proposalId: string, rules: TallyRules, send: LiveSend): () => void {
+  watchProposal(proposal: StoredProposal, send: LiveSend): () => void {
+    const proposalId = proposal.id
     let watched = this.#proposalWatchers.get(proposalId)
     if (!watched) {
-      watched = { rules, sends: new Set() }
+      watched = { proposal, sends: new Set() }
       this.#proposalWatchers.set(proposalId, watched)
     }
     const sends = watched.sends
@@ -144,18 +155,20 @@ export class LiveEvents {
     return () => this.#listWatchers.delete(send)
   }
 
-  /** The proposal's totals now, as the event that stands at its last counted log entry. */
-  async tallyEvent(proposalId: string, rules: TallyRules): Promise<LiveEvent | undefined> {
-    const stored = await storedTallyAt(this.#options.database.db, proposalId, rules)
-    if (!stored) return undefined
-    const { result, lastSeq } = stored
+  /** The proposal's result now, as the event that stands at its last counted log entry. */
+  async tallyEvent(proposal: StoredProposal): Promise<LiveEvent> {
+    return (await this.#tallyEventAt(proposal)).event
+  }
+
+  async #tallyEventAt(proposal: StoredProposal): Promise<{ event: LiveEvent; behind: boolean }> {
+    const { result, seq, behind } = await this.#options.resultAt(proposal)
     const data = {
-      proposalId: proposalId as Hex,
-      seq: lastSeq,
+      proposalId: proposal.id as Hex,
+      seq,
       tally: tallyToJson(result),
       now: seconds(this.#options.now()),
     }
-    return { event: 'tally', id: String(lastSeq), data }
+    return { event: { event: 'tally', id: String(seq), data }, behind }
   }
 
   /** The proposals created after log entry `after`, oldest first, at most LIST_REPLAY_LIMIT. */
@@ -262,9 +275,13 @@ export class LiveEvents {
     for (const proposalId of voted) {
       const watched = this.#proposalWatchers.get(proposalId)
       if (!watched) continue
-      const event = await this.tallyEvent(proposalId, watched.rules)
-      if (!event) continue
+      const { event, behind } = await this.#tallyEventAt(watched.proposal)
       for (const send of this.#proposalWatchers.get(proposalId)?.sends ?? []) send(event)
+      // Votes not in the result yet (a ranked-choice settle is due): read again next window, until they are.
+      if (behind) {
+        this.#voted.add(proposalId)
+        this.#schedule()
+      }
     }
   }
 }

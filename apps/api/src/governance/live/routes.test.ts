@@ -1,7 +1,7 @@
 // Live events over real HTTP streams, against a real chain (anvil with the demo DAO) and a real database
 // (PGlite, or PostgreSQL under scripts/with-postgres.sh, where the second app is a second instance with its
 // own connections on the same database).
-import { liveProposalSchema, liveTallySchema, type ProposalMessage } from '@guildhall/core'
+import { liveProposalSchema, liveTallySchema } from '@guildhall/core'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { eq, sql } from 'drizzle-orm'
@@ -19,11 +19,11 @@ import {
 } from '../../../testbed/signers.ts'
 import { postJson, startTestbed, stopTestbed, testApp } from '../../../testbed/test-app.ts'
 import { type Database, openDatabase } from '../../platform/db/client.ts'
-import { governanceLog, proposals } from '../../platform/db/schema.ts'
+import { governanceLog, proposals, type StoredProposal } from '../../platform/db/schema.ts'
 import type { TestDatabase } from '../../platform/db/test-database.ts'
 import { LOG_CHANNEL, type LogNotice } from '../log.ts'
 import { ProposalReads } from '../proposal-reads.ts'
-import { tallyRules } from '../tallies.ts'
+import { storedTallyAt, tallyRules } from '../tallies.ts'
 import { type LiveEvent, LiveEvents } from './live-events.ts'
 import { STREAMS_PER_CLIENT } from './routes.ts'
 
@@ -41,6 +41,13 @@ let app: FastifyInstance
 let other: FastifyInstance
 let snapshot: number
 let domain: ReturnType<typeof demoDomain>
+
+/** The stored totals of a proposal of the older kinds, as the app's `proposalResultAt` reads them. */
+async function storedResultAt(proposal: StoredProposal) {
+  const stored = await storedTallyAt(database.db, proposal.id, tallyRules(proposal.message))
+  if (!stored) throw new Error(`no tally row for ${proposal.id}`)
+  return { result: stored.result, seq: stored.lastSeq, behind: false }
+}
 
 async function appOn(db: Database) {
   const built = await testApp({ anvil, deployment, database: db }, { env: { SIGN_IN: 'off' } })
@@ -269,6 +276,7 @@ describe('fan-out', () => {
       now: () => new Date(),
       reads,
       coalesceMs: 50,
+      resultAt: storedResultAt,
       onError: (e) => {
         throw e
       },
@@ -304,11 +312,13 @@ describe('fan-out', () => {
   test('behavior: 200 log notices for one proposal in a burst → a handful of tally reads, each one event shared by every watcher', async () => {
     const proposal = await createProposal('Coalesced')
     const [stored] = await database.db.select().from(proposals).where(eq(proposals.id, proposal))
+    if (!stored) throw new Error('the proposal is not stored')
     const live = new LiveEvents({
       database,
       now: () => new Date(),
       reads: new ProposalReads(),
       coalesceMs: 300,
+      resultAt: storedResultAt,
       onError: (e) => {
         throw e
       },
@@ -316,11 +326,7 @@ describe('fan-out', () => {
     await live.start()
     try {
       const received: LiveEvent[][] = Array.from({ length: 100 }, () => [])
-      const stops = received.map((list) =>
-        live.watchProposal(proposal, tallyRules(stored?.message as ProposalMessage), (event) =>
-          list.push(event),
-        ),
-      )
+      const stops = received.map((list) => live.watchProposal(stored, (event) => list.push(event)))
       const notice: LogNotice = { seq: 1, kind: 'vote', proposalId: proposal }
       const started = Date.now()
       for (let i = 0; i < 200; i++) {

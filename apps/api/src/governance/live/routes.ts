@@ -10,7 +10,7 @@ import { type ApiTypeProvider, errorAnswers } from '../../platform/http/openapi.
 import { named, proposalIdParams } from '../../platform/http/params.ts'
 import type { GovernanceDeps } from '../deps.ts'
 import { requireProposal } from '../proposals.ts'
-import { tallyRules } from '../tallies.ts'
+import { proposalResultAt } from '../results.ts'
 import { type LiveEvent, LiveEvents, type LiveSend } from './live-events.ts'
 
 /** A proposal's watchers get at most one tally per this many ms, however fast votes arrive (ADR 024). */
@@ -45,6 +45,7 @@ export async function eventRoutes(
     now: deps.now,
     reads: deps.reads,
     coalesceMs,
+    resultAt: (proposal) => proposalResultAt(deps, proposal),
     onError: (error) => app.log.error({ err: error }, 'live events'),
   })
   await live.start()
@@ -131,15 +132,14 @@ export async function eventRoutes(
     },
     async (request, reply) => {
       const proposal = await requireProposal(deps, request.params.id)
-      const rules = tallyRules(proposal.message)
-      // The current totals first (unless the client already has them): they count every vote it missed.
+      // The current result first (unless the client already has it): it counts every vote it missed.
       await stream(
         request,
         reply,
-        (send) => live.watchProposal(proposal.id, rules, send),
+        (send) => live.watchProposal(proposal, send),
         async (after) => {
-          const current = await live.tallyEvent(proposal.id, rules)
-          const tally = current && (after === undefined || Number(current.id) > after) ? [current] : []
+          const current = await live.tallyEvent(proposal)
+          const tally = after === undefined || Number(current.id) > after ? [current] : []
           // A resumed stream also learns of a Safe signature it missed; in log order with the tally.
           const signed = after === undefined ? undefined : await live.executionAfter(proposal.id, after)
           return [...tally, ...(signed ? [signed] : [])].sort((a, b) => Number(a.id) - Number(b.id))

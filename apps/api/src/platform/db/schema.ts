@@ -6,6 +6,7 @@ import type {
   ModerationActionJson,
   ProposalMessage,
   SafeTransactionJson,
+  TallyJson,
   VoteMessage,
 } from '@guildhall/core'
 import { sql } from 'drizzle-orm'
@@ -287,6 +288,11 @@ export const ballots = pgTable(
     timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
     /** The counting vote's power, copied so the votes list pages by power on an index. */
     power: uint256('power').notNull(),
+    /**
+     * A ranked-choice ballot's ranking (the vote's choices, first preference first), copied so a settle of the
+     * rounds reads the ballots alone, in primary-key order (ADR 060); null on every other kind.
+     */
+    ranking: integer('ranking').array(),
   },
   (table) => [
     primaryKey({ columns: [table.proposalId, table.voter] }),
@@ -857,4 +863,21 @@ export const webhookDisabled = pgTable('webhook_disabled', {
   urlHash: text('url_hash').notNull(),
   status: integer('status').notNull(),
   at: timestamptz('at').notNull().defaultNow(),
+})
+
+// Voting kinds (issue 25, ADR 060; part `voting-api`): the settled rounds of ranked-choice proposals.
+
+/**
+ * A ranked-choice proposal's result with its rounds, settled from every ballot's ranking in one snapshot
+ * (`governance/ranked-results.ts`): the rounds cannot move per vote as the other kinds' totals do, so a read
+ * takes this row and a settle moves it forward only (`as_of_seq`, the tally row's `last_seq` it stands at).
+ */
+export const rankedResults = pgTable('ranked_results', {
+  proposalId: text('proposal_id')
+    .primaryKey()
+    .references(() => proposals.id),
+  asOfSeq: bigint('as_of_seq', { mode: 'number' }).notNull(),
+  result: jsonb('result').$type<TallyJson>().notNull(),
+  /** When it was last settled, or claimed for a settle (the server's clock): at most one settle per interval. */
+  settledAt: timestamptz('settled_at').notNull(),
 })
