@@ -52,26 +52,37 @@ export function RankedBallot({
   }
 
   // Dragging: the row follows the pointer through the list; the list is reordered as the pointer passes the
-  // middle of another row, so what is shown is always the ranking that would be signed.
+  // middle of another row, so what is shown is always the ranking that would be signed. Pointer events can
+  // come faster than renders: each reads the ranking its predecessor made, not the last render's.
+  const latest = useRef(ranking)
+  latest.current = ranking
+  const grabbed = useRef<number>(undefined)
   function onPointerDown(event: PointerEvent<HTMLElement>, choice: number) {
     if (event.button !== 0) return
     event.currentTarget.setPointerCapture(event.pointerId)
     event.preventDefault()
+    grabbed.current = choice
     setDragged(choice)
   }
   function onPointerMove(event: PointerEvent<HTMLElement>) {
+    const dragged = grabbed.current
     if (dragged === undefined) return
+    const current = latest.current
     // Its new place: after every other row whose middle the pointer is below.
-    const to = ranking.filter((choice) => {
+    const to = current.filter((choice) => {
       const box = choice === dragged ? undefined : rows.current.get(choice)?.getBoundingClientRect()
       return box !== undefined && event.clientY > box.top + box.height / 2
     }).length
-    const from = ranking.indexOf(dragged)
-    if (to !== from) onChange(moveRank(ranking, from, to))
+    const from = current.indexOf(dragged)
+    if (to === from) return
+    latest.current = moveRank(current, from, to)
+    onChange(latest.current)
   }
   function onPointerEnd() {
+    const dragged = grabbed.current
     if (dragged === undefined) return
-    announce(dragged, ranking.indexOf(dragged) + 1)
+    announce(dragged, latest.current.indexOf(dragged) + 1)
+    grabbed.current = undefined
     setDragged(undefined)
   }
 
