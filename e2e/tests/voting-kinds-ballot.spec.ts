@@ -4,6 +4,7 @@
 // counted. On a phone the panels fit the screen.
 import type { Locator, Page } from '@playwright/test'
 import { type App, connect, expect, member, test } from '../support/fixtures.ts'
+import { axeFindings } from './axe-helpers.ts'
 import { votePanel } from './governance-helpers.ts'
 
 const ADA = member(1)
@@ -64,6 +65,7 @@ test('the form explains each kind and offers Quadratic with its warning, as the 
   await expect(page.getByTestId('quadratic-warning')).toContainText('sybil')
   await expect(page.getByLabel(/^Choices/)).toBeVisible()
   await expect(page.getByTestId('actions-field')).toHaveCount(0)
+  expect((await axeFindings(page)).findings).toEqual([])
 })
 
 test('ranked choice: the member reorders by buttons, by keyboard and by dragging with the mouse, signs the ranking, and it is counted', async ({
@@ -144,6 +146,7 @@ test("weighted: typed weights show each choice's share of the power as typed, al
     'Weights sum to 4: all of your voting power (1,250 GHD) is split among 2 choices.',
   )
   await expect(votePanel(page).getByTestId('quadratic-note')).toHaveCount(0)
+  expect((await axeFindings(page)).findings).toEqual([])
 
   // A weight that is not a whole number in range is said in words, and blocks signing.
   await votePanel(page).getByLabel('Kitchen').fill('1.5')
