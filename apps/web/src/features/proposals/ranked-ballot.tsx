@@ -75,8 +75,9 @@ export function RankedBallot({
     }).length
     const from = current.indexOf(dragged)
     if (to === from) return
-    latest.current = moveRank(current, from, to)
-    onChange(latest.current)
+    const next = moveRank(current, from, to)
+    latest.current = next
+    onChange(next)
   }
   function onPointerEnd() {
     const dragged = grabbed.current
