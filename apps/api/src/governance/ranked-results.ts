@@ -15,7 +15,8 @@ import {
   tallyToJson,
 } from '@guildhall/core'
 import { and, asc, eq, gt, lt, lte, or } from 'drizzle-orm'
-import type { Db } from '../platform/db/client.ts'
+import { PgliteDatabase } from 'drizzle-orm/pglite'
+import type { Db, Tx } from '../platform/db/client.ts'
 import { ballots, proposalTallies, rankedResults, type StoredProposal } from '../platform/db/schema.ts'
 import type { GovernanceDeps } from './deps.ts'
 import { tallyRules, totalsOf } from './tallies.ts'
@@ -29,10 +30,9 @@ const SETTLE_PAGE = 5_000
 export type RankedResult = { result: Tally; asOfSeq: number }
 
 /**
- * Settles the proposal's rounds from its ballots: the tally row and every ballot's ranking are read in one
- * read-only REPEATABLE READ transaction (on PGlite, one connection, the transaction runs alone), so the
- * rounds and the totals stand at the same log entry; then the row is stored unless a newer one is there.
- * `settledAt` is the server's clock (the re-settle interval counts from it).
+ * Settles the proposal's rounds from its ballots, reading the tally row and every ballot's ranking as of one
+ * log entry (`readBallots`), then stores the row unless a newer one is there. `settledAt` is the server's
+ * clock (the re-settle interval counts from it).
  */
 export async function settleRankedResult(
   db: Db,
@@ -40,40 +40,63 @@ export async function settleRankedResult(
   rules: TallyRules,
   settledAt: Date = new Date(),
 ): Promise<RankedResult> {
-  const read = await db.transaction(
-    async (tx) => {
-      const [row] = await tx.select().from(proposalTallies).where(eq(proposalTallies.proposalId, proposalId))
-      if (!row) throw new Error(`Proposal ${proposalId} has no tally row`)
-      const read: RankedBallot[] = []
-      let after: string | null = null
-      for (;;) {
-        const page = await tx
-          .select({ voter: ballots.voter, ranking: ballots.ranking, power: ballots.power })
-          .from(ballots)
-          .where(
-            and(eq(ballots.proposalId, proposalId), after === null ? undefined : gt(ballots.voter, after)),
-          )
-          .orderBy(asc(ballots.proposalId), asc(ballots.voter))
-          .limit(SETTLE_PAGE)
-        for (const ballot of page) {
-          if (!ballot.ranking)
-            throw new Error(`The ballot of ${ballot.voter} on ${proposalId} has no ranking`)
-          read.push({ ranking: ballot.ranking, power: ballot.power })
-        }
-        const last = page.at(-1)
-        if (!last || page.length < SETTLE_PAGE) break
-        after = last.voter
-      }
-      return { totals: totalsOf(row), asOfSeq: row.lastSeq, ballots: read }
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  )
+  const read = await readBallots(db, proposalId)
   const settled = {
     result: settleTally(rules, read.totals, rankedRounds(rules.choiceCount, read.ballots)),
     asOfSeq: read.asOfSeq,
   }
   await storeRankedResult(db, proposalId, settled, settledAt)
   return settled
+}
+
+/**
+ * The tally row and every ballot's ranking in one consistent snapshot. PostgreSQL: a read-only REPEATABLE
+ * READ transaction, which blocks no one. PGlite has one connection, and a transaction would hold it for the
+ * whole read (a second at 100,000 ballots) while every request waits: there the pages are read between other
+ * queries, and the read stands if the tally row's `last_seq` did not move meanwhile (every vote that changes
+ * a ballot moves it in the same transaction, and PGlite runs transactions whole, never between two of these
+ * queries); else it is read once more, then in a transaction.
+ */
+async function readBallots(db: Db, proposalId: string) {
+  if (isPglite(db)) {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const read = await readPages(db, proposalId)
+      const [after] = await db
+        .select({ lastSeq: proposalTallies.lastSeq })
+        .from(proposalTallies)
+        .where(eq(proposalTallies.proposalId, proposalId))
+      if (after?.lastSeq === read.asOfSeq) return read
+    }
+  }
+  return db.transaction((tx) => readPages(tx, proposalId), {
+    isolationLevel: 'repeatable read',
+    accessMode: 'read only',
+  })
+}
+
+const isPglite = (db: Db): boolean => db instanceof PgliteDatabase
+
+async function readPages(db: Db | Tx, proposalId: string) {
+  const [row] = await db.select().from(proposalTallies).where(eq(proposalTallies.proposalId, proposalId))
+  if (!row) throw new Error(`Proposal ${proposalId} has no tally row`)
+  const read: RankedBallot[] = []
+  let after: string | null = null
+  for (;;) {
+    const page = await db
+      .select({ voter: ballots.voter, ranking: ballots.ranking, power: ballots.power })
+      .from(ballots)
+      .where(and(eq(ballots.proposalId, proposalId), after === null ? undefined : gt(ballots.voter, after)))
+      .orderBy(asc(ballots.proposalId), asc(ballots.voter))
+      .limit(SETTLE_PAGE)
+    for (const ballot of page) {
+      if (!ballot.ranking) throw new Error(`The ballot of ${ballot.voter} on ${proposalId} has no ranking`)
+      read.push({ ranking: ballot.ranking, power: ballot.power })
+    }
+    const last = page.at(-1)
+    if (!last || page.length < SETTLE_PAGE) break
+    after = last.voter
+  }
+  return { totals: totalsOf(row), asOfSeq: row.lastSeq, ballots: read }
 }
 
 /** Stores a settled result unless the stored one stands at the same or a later log entry: the row only moves forward. */

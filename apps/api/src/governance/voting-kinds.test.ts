@@ -123,7 +123,7 @@ describe('proposals of each kind', () => {
     }
   })
 
-  test('behavior: ranked-choice and weighted proposals are accepted; actions stay for basic proposals only', async () => {
+  test('behavior: ranked-choice and weighted proposals are accepted, their kind read back', async () => {
     for (const kind of ['ranked-choice', 'weighted'] as const) {
       const id = await created(kind, FOUR)
       expect((await detail(app, id)).kind).toBe(kind)
