@@ -96,9 +96,10 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
   const [reason, setReason] = useState('')
   const myVote = useMyVote(proposal.id, dao.address)
   const mine = myVote.data ?? undefined
-  // A re-vote starts from the ballot that counts: set again whenever the counting vote changes.
+  // A re-vote starts from the ballot that counts: set again whenever the counting vote changes. A ranking or
+  // weights are shown only once it is known (below), so nothing the member did is replaced when it arrives.
   const [startedFrom, setStartedFrom] = useState<string | null>()
-  if (myVote.isSuccess && startedFrom !== (mine?.id ?? null)) {
+  if (!myVote.isPending && startedFrom !== (mine?.id ?? null)) {
     setStartedFrom(mine?.id ?? null)
     const start = startingBallot(message.choices.length, mine)
     setRanking(start.ranking)
@@ -152,7 +153,9 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
       {closedText ? <p className="muted">{closedText}</p> : null}
       {proposal.state === 'active' && !zero ? (
         <form onSubmit={onVote}>
-          {kind === 'ranked-choice' ? (
+          {(kind === 'ranked-choice' || weighted) && myVote.isPending ? (
+            <p className="muted">Reading your vote…</p>
+          ) : kind === 'ranked-choice' ? (
             <RankedBallot choices={message.choices} ranking={ranking} onChange={setRanking} />
           ) : weighted ? (
             <WeightsBallot
