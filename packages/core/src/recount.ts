@@ -273,7 +273,7 @@ export async function recount(
     if (vote.message.proposal !== proposal.id) differences.push(`${label} is for another proposal.`)
     else if (voteId(typedDomain, vote.message) !== vote.id)
       differences.push(
-        `${label} does not match its id: its choices, reason or time were changed after signing.`,
+        `${label} does not match its id: its choices, ${vote.message.version === 2 ? 'weights, ' : ''}reason or time were changed after signing.`,
       )
     else if (
       !(await verifies(client, voteTypedData(typedDomain, vote.message), vote.message.voter, vote.signature))

@@ -167,7 +167,7 @@ describe('recount of weighted votes', () => {
     const label = (id: string, voter: string) => `Vote ${id.slice(0, 10)}… by ${voter}`
     expect(report.differences).toEqual(
       expect.arrayContaining([
-        `${label(signed.id, ada.address)} does not match its id: its choices, reason or time were changed after signing.`,
+        `${label(signed.id, ada.address)} does not match its id: its choices, weights, reason or time were changed after signing.`,
         `${label(slipped.id, ben.address)} was counted though it is not allowed: This proposal splits your voting power by weights: sign a version 2 vote with one weight for each choice you pick.`,
       ]),
     )
