@@ -190,6 +190,32 @@ describe('useSignedAction: sign, submit, read again, one status', () => {
     expect(result.current.status).toEqual({ step: 'done' })
   })
 
+  test('behavior: a weighted ballot is signed as a version 2 vote the wallet reads as numbers, and a vote the server refuses (422) fails with its sentence', async () => {
+    server.answer(() => ({
+      status: 422,
+      body: {
+        error: 'bad_choices',
+        message: 'Give one weight for each choice you pick: 2 choices and 1 weights',
+      },
+    }))
+    const { result } = renderAction(useCastVote)
+    const weighted = { version: 2 as const, ...vote, choices: [1, 3], weights: [60, 40] }
+    expect(await act(() => result.current.run(weighted))).toBeUndefined()
+    expect(result.current.status).toEqual({
+      step: 'failed',
+      error: 'Give one weight for each choice you pick: 2 choices and 1 weights',
+    })
+    // The wallet was asked for the Vote with its weights as a uint32[] of numbers, and signed that.
+    const asked = wallet.control.requests.findLast((r) => r.method === 'eth_signTypedData_v4')
+    const typed = JSON.parse(String((asked?.params as unknown[] | undefined)?.[1]))
+    expect(typed.types.Vote).toContainEqual({ name: 'weights', type: 'uint32[]' })
+    expect(typed.message.weights).toEqual([60, 40])
+    const signed = signedVoteSchema.parse(JSON.parse(server.received[0]?.body ?? ''))
+    expect(signed.message).toEqual(weighted)
+    const check = voteTypedData(domain, signed.message)
+    expect(await verifyTypedData({ ...check, address: ADA, signature: signed.signature })).toBe(true)
+  })
+
   test("behavior: a statement the server refuses (409) fails with the statement's own sentence, and the statement is not read again", async () => {
     // The editor reads the current statement (none: 404); the publication is refused.
     server.answer(({ method }) =>

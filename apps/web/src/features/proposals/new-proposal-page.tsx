@@ -2,10 +2,13 @@ import {
   BASIC_CHOICES,
   formatIssues,
   GOVERNANCE_LIMITS,
+  PROPOSAL_KIND_HELP,
+  PROPOSAL_KIND_LABELS,
   PROPOSAL_KINDS,
   type ProposalKind,
   type ProposalMessage,
   proposalMessageSchema,
+  QUADRATIC_WARNING,
 } from '@guildhall/core'
 import { type FormEvent, useState } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router'
@@ -25,14 +28,6 @@ import type { ActionEntry } from './actions/action-list.tsx'
 import { useCreateProposal } from './queries/create-proposal.ts'
 import './proposals.css'
 
-const KIND_LABELS: Record<ProposalKind, string> = {
-  basic: 'For / Against / Abstain',
-  'single-choice': 'Single choice',
-  approval: 'Approval (any number of choices)',
-  'ranked-choice': 'Ranked choice',
-  weighted: 'Weighted',
-  quadratic: 'Quadratic',
-}
 const DAY = 24 * 60 * 60
 
 /** A title and text to start from, passed by the page that opened this one (a topic's "Propose from this topic"). */
@@ -60,7 +55,9 @@ export function NewProposalPage() {
   const [category, setCategory] = useState('')
   const [actions, setActions] = useState<ActionEntry[]>([])
   const [changesSafeSettings, setChangesSafeSettings] = useState(false)
-  const { proposalCategories } = usePublicConfig()
+  const { proposalCategories, governance } = usePublicConfig()
+  // Quadratic voting is the operator's choice (it is not sybil-resistant): offered only when enabled.
+  const kinds = PROPOSAL_KINDS.filter((option) => option !== 'quadratic' || governance.quadraticVoting)
   const treasury = useTreasurySummary()
   const safe = treasury.data?.safe?.address
   // What stops the proposal before the wallet is asked; the signing's own failure is the action's status.
@@ -107,7 +104,9 @@ export function NewProposalPage() {
       start: now,
       end: now + Math.round(Number(days) * DAY),
       snapshot,
-      ...dao.rules,
+      quorum: dao.rules.quorum,
+      threshold: dao.rules.threshold,
+      abstainCountsToQuorum: dao.rules.abstainCountsToQuorum,
       timestamp: now,
       version: 2,
       category,
@@ -161,14 +160,27 @@ export function NewProposalPage() {
             </label>
             <label>
               Voting
-              <select value={kind} onChange={(e) => setKind(e.target.value as ProposalKind)}>
-                {PROPOSAL_KINDS.map((option) => (
+              <select
+                value={kind}
+                onChange={(e) => setKind(e.target.value as ProposalKind)}
+                aria-describedby="kind-help"
+              >
+                {kinds.map((option) => (
                   <option key={option} value={option}>
-                    {KIND_LABELS[option]}
+                    {PROPOSAL_KIND_LABELS[option]}
                   </option>
                 ))}
               </select>
             </label>
+            {/* Beside the label, not in it: the select's name stays "Voting", the help its description. */}
+            <p id="kind-help" className="hint muted" data-testid="kind-help">
+              {PROPOSAL_KIND_HELP[kind]}
+            </p>
+            {kind === 'quadratic' ? (
+              <p className="notice" role="note" data-testid="quadratic-warning">
+                {QUADRATIC_WARNING}
+              </p>
+            ) : null}
             {kind !== 'basic' ? (
               <label>
                 Choices{' '}

@@ -1,4 +1,10 @@
-import { GOVERNANCE_LIMITS, type ProposalDetail } from '@guildhall/core'
+import {
+  GOVERNANCE_LIMITS,
+  kindTakesWeights,
+  type ProposalDetail,
+  type ProposalKind,
+  type VoteListItem,
+} from '@guildhall/core'
 import { type FormEvent, useState } from 'react'
 import type { Address } from 'viem'
 import { useAccount } from 'wagmi'
@@ -13,7 +19,9 @@ import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
 import { useCastVote } from './queries/cast-vote.ts'
 import { useMyVote } from './queries/votes.ts'
 import { useVotingPower } from './queries/voting-power.ts'
+import { RankedBallot } from './ranked-ballot.tsx'
 import { buildVoteMessage } from './vote-message.ts'
+import { WeightsBallot, weightsBallot } from './weights-ballot.tsx'
 
 const VOTE_WORDS = {
   signing: 'Sign your vote in your wallet…',
@@ -46,17 +54,66 @@ export function VotePanel({ proposal }: { proposal: ProposalDetail }) {
   return <AccountVotePanel key={address.toLowerCase()} proposal={proposal} />
 }
 
+/** The ballot a re-vote starts from: the counting vote as signed, its ranking or its weights typed in. */
+function startingBallot(choiceCount: number, mine: VoteListItem | undefined) {
+  const all = Array.from({ length: choiceCount }, (_, index) => index + 1)
+  const signed = mine?.message
+  const ranking = signed?.choices.length === choiceCount ? [...signed.choices] : all
+  const weights = signed && 'weights' in signed ? signed.weights : []
+  const entries = all.map((choice) => {
+    const at = signed ? signed.choices.indexOf(choice) : -1
+    return at >= 0 && weights[at] !== undefined ? String(weights[at]) : ''
+  })
+  return { ranking, entries }
+}
+
+/** The counting vote in words: its ranking, its weights, or its choices. */
+function ballotInWords(kind: ProposalKind, choices: readonly string[], mine: VoteListItem): string {
+  const name = (choice: number) => choices[choice - 1] ?? `Choice ${choice}`
+  const signed = mine.message
+  if (kind === 'ranked-choice') {
+    return `You ranked ${signed.choices.map((choice, index) => `${index + 1}. ${name(choice)}`).join(', ')}`
+  }
+  if ('weights' in signed && signed.weights.length > 0) {
+    return `You gave ${signed.choices.map((choice, index) => `${name(choice)} ${signed.weights[index]}`).join(', ')}`
+  }
+  return `You voted ${signed.choices.map(name).join(', ')}`
+}
+
 function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
   const dao = useDaoChain()
   const castVote = useCastVote()
   const power = useVotingPower(proposal.id, dao.address)
-  const [picked, setPicked] = useState<number[]>([])
-  const [reason, setReason] = useState('')
   const { message } = proposal
+  const { kind } = message
+  const [picked, setPicked] = useState<number[]>([])
+  const [ranking, setRanking] = useState<number[]>(
+    () => startingBallot(message.choices.length, undefined).ranking,
+  )
+  const [entries, setEntries] = useState<string[]>(
+    () => startingBallot(message.choices.length, undefined).entries,
+  )
+  const [reason, setReason] = useState('')
   const myVote = useMyVote(proposal.id, dao.address)
   const mine = myVote.data ?? undefined
+  // A re-vote starts from the ballot that counts: set again whenever the counting vote changes. A ranking or
+  // weights are shown only once it is known (below), so nothing the member did is replaced when it arrives.
+  const [startedFrom, setStartedFrom] = useState<string | null>()
+  if (!myVote.isPending && startedFrom !== (mine?.id ?? null)) {
+    setStartedFrom(mine?.id ?? null)
+    const start = startingBallot(message.choices.length, mine)
+    setRanking(start.ranking)
+    setEntries(start.entries)
+  }
 
   if (!dao.isConnected || !dao.address) return null
+  const weighted = kindTakesWeights(kind)
+  const ballot =
+    kind === 'ranked-choice'
+      ? { picked: ranking, weights: [], problem: null }
+      : weighted
+        ? weightsBallot(entries)
+        : { picked, weights: [], problem: picked.length === 0 ? 'Pick a choice first.' : null }
   const closedText =
     proposal.state === 'pending'
       ? 'Voting has not started yet.'
@@ -64,13 +121,7 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
         ? null
         : 'Voting has ended.'
   const zero = power.data && BigInt(power.data.power) === 0n
-  const disabledReason =
-    closedText ??
-    (zero
-      ? 'You have no voting power on this proposal.'
-      : picked.length === 0
-        ? 'Pick a choice first.'
-        : null)
+  const disabledReason = closedText ?? (zero ? 'You have no voting power on this proposal.' : ballot.problem)
 
   function onVote(event: FormEvent) {
     event.preventDefault()
@@ -79,7 +130,9 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
       buildVoteMessage({
         voter: dao.address,
         proposal: proposal.id,
-        picked,
+        kind,
+        picked: ballot.picked,
+        weights: ballot.weights,
         reason,
         replaces: mine,
         now: Date.now(),
@@ -87,41 +140,55 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
     )
   }
 
-  const single = message.kind !== 'approval'
+  const single = kind !== 'approval'
   return (
     <Card title="Your vote" testId="vote-panel">
       <PowerAtSnapshot proposal={proposal} address={dao.address} />
       {mine ? (
         <p data-testid="my-vote">
-          You voted {mine.choices.map((choice) => message.choices[choice - 1]).join(', ')}
+          {ballotInWords(kind, message.choices, mine)}
           {proposal.state === 'active' ? '; vote again to change it.' : '.'}
         </p>
       ) : null}
       {closedText ? <p className="muted">{closedText}</p> : null}
       {proposal.state === 'active' && !zero ? (
         <form onSubmit={onVote}>
-          <fieldset className="choices">
-            <legend className="muted">{single ? 'Pick one' : 'Pick any you approve'}</legend>
-            {message.choices.map((choice, index) => (
-              <label key={choice}>
-                <input
-                  type={single ? 'radio' : 'checkbox'}
-                  name="choice"
-                  checked={picked.includes(index + 1)}
-                  onChange={(e) =>
-                    setPicked(
-                      single
-                        ? [index + 1]
-                        : e.target.checked
-                          ? [...picked, index + 1]
-                          : picked.filter((p) => p !== index + 1),
-                    )
-                  }
-                />
-                {choice}
-              </label>
-            ))}
-          </fieldset>
+          {(kind === 'ranked-choice' || weighted) && myVote.isPending ? (
+            <p className="muted">Reading your vote…</p>
+          ) : kind === 'ranked-choice' ? (
+            <RankedBallot choices={message.choices} ranking={ranking} onChange={setRanking} />
+          ) : weighted ? (
+            <WeightsBallot
+              choices={message.choices}
+              entries={entries}
+              onChange={setEntries}
+              power={power.data ? BigInt(power.data.power) : undefined}
+              quadratic={kind === 'quadratic'}
+            />
+          ) : (
+            <fieldset className="choices">
+              <legend className="muted">{single ? 'Pick one' : 'Pick any you approve'}</legend>
+              {message.choices.map((choice, index) => (
+                <label key={choice}>
+                  <input
+                    type={single ? 'radio' : 'checkbox'}
+                    name="choice"
+                    checked={picked.includes(index + 1)}
+                    onChange={(e) =>
+                      setPicked(
+                        single
+                          ? [index + 1]
+                          : e.target.checked
+                            ? [...picked, index + 1]
+                            : picked.filter((p) => p !== index + 1),
+                      )
+                    }
+                  />
+                  {choice}
+                </label>
+              ))}
+            </fieldset>
+          )}
           <label className="form">
             <span>
               Reason <span className="hint muted">(optional)</span>
@@ -144,7 +211,14 @@ function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
                 disabled={castVote.busy || myVote.isPending || Boolean(disabledReason)}
                 aria-describedby={disabledReason ? 'vote-disabled-reason' : undefined}
               >
-                {mine ? 'Change vote' : 'Vote'}
+                {/* Says what the wallet will be asked to sign. */}
+                {kind === 'ranked-choice'
+                  ? 'Sign your ranking'
+                  : weighted
+                    ? 'Sign your weights'
+                    : mine
+                      ? 'Change vote'
+                      : 'Vote'}
               </button>
               {/* Said beside the button, not in a tooltip: a tooltip never shows on a touch screen. */}
               {disabledReason ? (

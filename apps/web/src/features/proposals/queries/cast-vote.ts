@@ -1,6 +1,7 @@
 import { castVoteResponseSchema, type SignedVote, voteTypedData } from '@guildhall/core'
-import { apiSend } from '../../../lib/api.ts'
+import { ApiRequestError, apiSend } from '../../../lib/api.ts'
 import { useSignedAction } from '../../../lib/signed-action.ts'
+import { walletFailure } from '../../../lib/wallet-errors.ts'
 import { proposalKeys } from './keys.ts'
 
 /**
@@ -12,7 +13,16 @@ const submitVote = (signed: SignedVote) =>
     idempotent: true,
   })
 
+/** Why a vote failed, in a sentence: the server's for a refusal (a ballot that does not fit), the wallet's otherwise. */
+const voteFailure = (error: unknown) =>
+  error instanceof ApiRequestError ? error.message : walletFailure(error, 'the signature')
+
 /** Signs and submits a vote; done once every proposal query has been refreshed. */
 export function useCastVote() {
-  return useSignedAction({ typedData: voteTypedData, submit: submitVote, changes: () => [proposalKeys.all] })
+  return useSignedAction({
+    typedData: voteTypedData,
+    submit: submitVote,
+    changes: () => [proposalKeys.all],
+    failure: voteFailure,
+  })
 }
