@@ -213,6 +213,7 @@ export {
 export { formatTokenAmount, shortenAddress } from './format.ts'
 export type { GlossaryTermId } from './glossary.ts'
 export { GLOSSARY, glossaryEntry, glossaryPath } from './glossary.ts'
+export { PROPOSAL_KIND_HELP, PROPOSAL_KIND_LABELS, QUADRATIC_WARNING } from './governance/kind-texts.ts'
 export type { LogEntry, LogEntryKind } from './governance/log.ts'
 export {
   LOG_GENESIS_HASH,
@@ -257,10 +258,7 @@ export {
   DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   GOVERNANCE_LIMITS,
   kindTakesWeights,
-  PROPOSAL_KIND_HELP,
-  PROPOSAL_KIND_LABELS,
   PROPOSAL_KINDS,
-  QUADRATIC_WARNING,
   snapshotProblem,
   supersedes,
   supersedingTimestamp,

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { Hex } from 'viem'
 import { describe, expect, test } from 'vitest'
+import { PROPOSAL_KIND_HELP, PROPOSAL_KIND_LABELS, QUADRATIC_WARNING } from './kind-texts.ts'
 import { BASIC_CHOICES } from './messages.ts'
 import {
   countingVotes,
@@ -8,10 +9,7 @@ import {
   durationInWords,
   GOVERNANCE_LIMITS,
   kindTakesWeights,
-  PROPOSAL_KIND_HELP,
-  PROPOSAL_KIND_LABELS,
   PROPOSAL_KINDS,
-  QUADRATIC_WARNING,
   snapshotProblem,
   supersedes,
   supersedingTimestamp,
