@@ -116,7 +116,7 @@ test('ranked choice: the member reorders by buttons, by keyboard and by dragging
     'Your vote is recorded. You can change it until voting ends.',
   )
   await expect(votePanel(page).getByTestId('my-vote')).toContainText(
-    'You ranked 1. Cato, 2. Dara, 3. Alba, 4. Bram',
+    'You ranked 1. Cato · 2. Dara · 3. Alba · 4. Bram',
   )
   const voters = page.getByTestId('results').getByTestId('voters')
   await expect(voters).toContainText('1 voter')
@@ -161,7 +161,9 @@ test("weighted: typed weights show each choice's share of the power as typed, al
   await expect(votePanel(page).getByRole('status')).toHaveText(
     'Your vote is recorded. You can change it until voting ends.',
   )
-  await expect(votePanel(page).getByTestId('my-vote')).toContainText('You gave Library 3, Garden 1')
+  await expect(votePanel(page).getByTestId('my-vote')).toContainText(
+    'You gave Library 75.00 % · Garden 25.00 %',
+  )
   await expect(page.getByTestId('results')).toContainText(/Library\D*937\.5 GHD/)
   await expect(page.getByTestId('results')).toContainText(/Garden\D*312\.5 GHD/)
 
@@ -187,7 +189,9 @@ test('quadratic: the same split of the power, with a note that it is counted qua
   await expect(votePanel(page).getByRole('status')).toHaveText(
     'Your vote is recorded. You can change it until voting ends.',
   )
-  await expect(votePanel(page).getByTestId('my-vote')).toContainText('You gave Spring 1, Autumn 1')
+  await expect(votePanel(page).getByTestId('my-vote')).toContainText(
+    'You gave Spring 50.00 % · Autumn 50.00 %',
+  )
   await expect(page.getByTestId('results').getByTestId('voters')).toContainText('1 voter')
   // One voter's equal split: rescaled to the total power, each choice half of it.
   await expect(page.getByTestId('results')).toContainText(/Spring\D*625 GHD/)

@@ -16,6 +16,7 @@ import { useDaoChain } from '../../lib/dao-chain.ts'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
+import { ballotText } from './ballot-text.ts'
 import { useCastVote } from './queries/cast-vote.ts'
 import { useMyVote } from './queries/votes.ts'
 import { useVotingPower } from './queries/voting-power.ts'
@@ -67,17 +68,14 @@ function startingBallot(choiceCount: number, mine: VoteListItem | undefined) {
   return { ranking, entries }
 }
 
-/** The counting vote in words: its ranking, its weights, or its choices. */
+/** The counting vote in words: its ranking, its split of the voter's power, or its choices (as the votes list reads them). */
 function ballotInWords(kind: ProposalKind, choices: readonly string[], mine: VoteListItem): string {
-  const name = (choice: number) => choices[choice - 1] ?? `Choice ${choice}`
-  const signed = mine.message
-  if (kind === 'ranked-choice') {
-    return `You ranked ${signed.choices.map((choice, index) => `${index + 1}. ${name(choice)}`).join(', ')}`
-  }
-  if ('weights' in signed && signed.weights.length > 0) {
-    return `You gave ${signed.choices.map((choice, index) => `${name(choice)} ${signed.weights[index]}`).join(', ')}`
-  }
-  return `You voted ${signed.choices.map(name).join(', ')}`
+  const ballot = ballotText(kind, choices, { ...mine.message, power: mine.power })
+  return kind === 'ranked-choice'
+    ? `You ranked ${ballot}`
+    : kindTakesWeights(kind)
+      ? `You gave ${ballot}`
+      : `You voted ${ballot}`
 }
 
 function AccountVotePanel({ proposal }: { proposal: ProposalDetail }) {
