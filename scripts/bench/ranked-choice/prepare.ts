@@ -1,0 +1,92 @@
+// The ranked-choice section's setup: the demo DAO on a fresh anvil, Ada's ranked-choice proposal and every
+// ballot signed before any timing (ballots.ts); then once per database, before its server starts: the proposal
+// and its ballots seeded in bulk as the vote path stores them (harness/vote-seed.ts), and the result settled
+// SETTLES times by the API's own settleRankedResult, timed, with this process's resident memory sampled.
+import { join } from 'node:path'
+import { openDatabase } from '@guildhall/api/database'
+import { settleRankedResult, tallyRules } from '@guildhall/api/operations'
+import { demoDomain } from '@guildhall/api/testbed'
+import { tallyToJson } from '@guildhall/core'
+import { startBenchChain } from '../harness/chain.ts'
+import { round1, spread } from '../harness/stats.ts'
+import { seedProposalVotes } from '../harness/vote-seed.ts'
+import { signedBallots, signRankedProposal } from './ballots.ts'
+import { BALLOTS, type DatabaseRun, SETTLES } from './plan.ts'
+
+export type RankedChain = Awaited<ReturnType<typeof prepareRankedChain>>
+export type Storage = { dataDir: string } | { databaseUrl: string }
+
+export async function prepareRankedChain(outDir: string, log: (message: string) => void) {
+  const chain = await startBenchChain()
+  try {
+    const domain = demoDomain(chain.deployment)
+    // The demo's deployment takes the same blocks on every run: the same snapshot, the same proposal id.
+    const snapshot = Number(await chain.client.getBlockNumber({ cacheTime: 0 })) - 1
+    const proposal = await signRankedProposal(domain, snapshot)
+    const { votes, signingSeconds } = await signedBallots(
+      domain,
+      proposal,
+      BALLOTS,
+      join(outDir, 'ranked-choice-cache'),
+      log,
+    )
+    return { ...chain, domain, proposal, votes, signingSeconds: round1(signingSeconds) }
+  } catch (error) {
+    await chain.anvil.stop()
+    throw error
+  }
+}
+
+const rssNowMiB = () => Math.round(process.memoryUsage.rss() / 1024 / 1024)
+
+/** Migrates `storage`, seeds the proposal and its ballots, then settles its result SETTLES times. */
+export async function prepareDatabase(
+  chain: RankedChain,
+  storage: Storage,
+  log: (message: string) => void,
+): Promise<Pick<DatabaseRun, 'seedSeconds' | 'settle'>> {
+  const database = await openDatabase(storage)
+  try {
+    await database.migrate()
+    log(`ranked-choice: seeding ${BALLOTS.toLocaleString('en-US')} ballots`)
+    const seedStarted = performance.now()
+    await seedProposalVotes(database, chain.proposal, chain.votes)
+    const seedSeconds = round1((performance.now() - seedStarted) / 1000)
+
+    log(`ranked-choice: settling the result ${SETTLES} times`)
+    const rules = tallyRules(chain.proposal.message)
+    const base = rssNowMiB()
+    let peak = base
+    // Sampled between the settle's pages and after each settle (a page's count runs without a break).
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssNowMiB())
+    }, 20)
+    const samples: number[] = []
+    let settled: Awaited<ReturnType<typeof settleRankedResult>> | undefined
+    try {
+      for (let i = 0; i < SETTLES; i++) {
+        const started = performance.now()
+        settled = await settleRankedResult(database.db, chain.proposal.id, rules)
+        samples.push(performance.now() - started)
+        peak = Math.max(peak, rssNowMiB())
+      }
+    } finally {
+      clearInterval(sampler)
+    }
+    if (!settled) throw new Error('no settle ran')
+    const { result } = settled
+    return {
+      seedSeconds,
+      settle: {
+        rounds: result.rounds?.length ?? 0,
+        winners: result.leading,
+        outcome: result.outcome,
+        ms: spread(samples),
+        resultBytes: Buffer.byteLength(JSON.stringify(tallyToJson(result))),
+        rssMiB: { base, peak },
+      },
+    }
+  } finally {
+    await database.close()
+  }
+}
