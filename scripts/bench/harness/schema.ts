@@ -380,8 +380,12 @@ const rankedChoiceResult = z.object({
           ms: spread,
           /** The stored result (core's TallyJson with its rounds), bytes of JSON. */
           resultBytes: z.number().int(),
-          /** The bench process's resident memory before the first settle and at its highest during them. */
+          /**
+           * The bench process's resident memory (on PGlite its database's too) and its JS heap in use, before
+           * the first settle and at their highest during them.
+           */
           rssMiB: z.object({ base: z.number(), peak: z.number() }),
+          heapMiB: z.object({ base: z.number(), peak: z.number() }),
         }),
         /** GET /api/proposals/:id, the proposal with its settled result. */
         detail: z.object({ bytes: z.number().int(), gzipBytes: z.number().int() }),

@@ -37,7 +37,7 @@ export async function prepareRankedChain(outDir: string, log: (message: string) 
   }
 }
 
-const rssNowMiB = () => Math.round(process.memoryUsage.rss() / 1024 / 1024)
+const mib = (bytes: number) => Math.round(bytes / 1024 / 1024)
 
 /** Migrates `storage`, seeds the proposal and its ballots, then settles its result SETTLES times. */
 export async function prepareDatabase(
@@ -55,12 +55,16 @@ export async function prepareDatabase(
 
     log(`ranked-choice: settling the result ${SETTLES} times`)
     const rules = tallyRules(chain.proposal.message)
-    const base = rssNowMiB()
-    let peak = base
-    // Sampled between the settle's pages and after each settle (a page's count runs without a break).
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssNowMiB())
-    }, 20)
+    // This process's memory: its RSS holds PGlite's database too (the same process), its JS heap the
+    // settle's ballots and rounds. Sampled between the settle's pages and after each settle.
+    const base = process.memoryUsage()
+    const peak = { rss: base.rss, heapUsed: base.heapUsed }
+    const sample = () => {
+      const now = process.memoryUsage()
+      peak.rss = Math.max(peak.rss, now.rss)
+      peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed)
+    }
+    const sampler = setInterval(sample, 20)
     const samples: number[] = []
     let settled: Awaited<ReturnType<typeof settleRankedResult>> | undefined
     try {
@@ -68,7 +72,7 @@ export async function prepareDatabase(
         const started = performance.now()
         settled = await settleRankedResult(database.db, chain.proposal.id, rules)
         samples.push(performance.now() - started)
-        peak = Math.max(peak, rssNowMiB())
+        sample()
       }
     } finally {
       clearInterval(sampler)
@@ -83,7 +87,8 @@ export async function prepareDatabase(
         outcome: result.outcome,
         ms: spread(samples),
         resultBytes: Buffer.byteLength(JSON.stringify(tallyToJson(result))),
-        rssMiB: { base, peak },
+        rssMiB: { base: mib(base.rss), peak: mib(peak.rss) },
+        heapMiB: { base: mib(base.heapUsed), peak: mib(peak.heapUsed) },
       },
     }
   } finally {

@@ -61,8 +61,8 @@ export function formatRankedReport(r: RankedChoiceBenchResult): string {
       'rounds',
       'winner',
       'result',
-      'RSS before',
-      'RSS peak',
+      'RSS before → peak',
+      'JS heap before → peak',
       'seed',
     ],
     ...runs.map((run) => [
@@ -73,8 +73,8 @@ export function formatRankedReport(r: RankedChoiceBenchResult): string {
       String(run.settle.rounds),
       `${run.settle.winners.join(', ') || 'none'} (${run.settle.outcome})`,
       `${run.settle.resultBytes.toLocaleString('en-US')} B`,
-      `${run.settle.rssMiB.base} MiB`,
-      `${run.settle.rssMiB.peak} MiB`,
+      `${run.settle.rssMiB.base} → ${run.settle.rssMiB.peak} MiB`,
+      `${run.settle.heapMiB.base} → ${run.settle.heapMiB.peak} MiB`,
       `${run.seedSeconds} s`,
     ]),
   ])

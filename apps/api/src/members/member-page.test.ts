@@ -123,7 +123,7 @@ describe('the member', () => {
       avatarProblem: null,
       statement: null,
     })
-    expect(profile).toMatchObject({ votes: parseEther('1250').toString(), delegators: 1, votesCast: 3 })
+    expect(profile).toMatchObject({ votes: parseEther('1250').toString(), delegators: 1, votesCast: 4 })
   })
 
   test('behavior: a name whose avatar record the gateway cannot serve (dev.eth) comes with viem’s “Unable to resolve ENS avatar URI …” for that record; one with an image, none', async () => {
