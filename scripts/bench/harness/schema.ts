@@ -401,6 +401,17 @@ const rankedChoiceResult = z.object({
         }),
         /** The API process's resident memory after the timed reads. */
         serverRssMiB: z.number(),
+        /** The same readers while a vote arrives every second, each making the stored result stale. */
+        whileVoting: z.object({
+          votes: z.number().int(),
+          voteLatencyMs: latency,
+          /** Answers other than 201, or no answer. */
+          voteErrors: z.number().int(),
+          reads: z.number().int(),
+          readLatencyMs: latency,
+          readMeanMs: z.number(),
+          readErrors: z.number().int(),
+        }),
       }),
       z.object({ database: z.string(), skipped: z.string() }),
     ]),

@@ -104,6 +104,32 @@ export async function signBallot(
   return { id, message, signature, power: rankedVoterPower(i) }
 }
 
+/**
+ * `count` re-rankings by the demo members Ada, Ben and Cleo in turn, dated a second apart from `from` (each
+ * later than its voter's last), as POST bodies: they hold power on the demo chain, so the vote path counts them.
+ */
+export async function signMemberVotes(
+  domain: GovernanceDomain,
+  proposal: RankedProposal,
+  count: number,
+  from: number,
+): Promise<string[]> {
+  const bodies: string[] = []
+  for (let i = 0; i < count; i++) {
+    const voter = privateKeyToAccount(anvilAccounts[1 + (i % 3)]?.privateKey as Hex)
+    const message: VoteMessage = {
+      voter: voter.address,
+      proposal: proposal.id,
+      choices: rankedBallot(1_000_000 + i),
+      reason: '',
+      timestamp: from + i,
+    }
+    const { signature } = await signGovernanceMessage(voter, domain, { type: 'Vote', message })
+    bodies.push(JSON.stringify({ message, signature }))
+  }
+  return bodies
+}
+
 type Cached = { proposalId: Hex; voters: { address: Address; voteId: Hex; signature: Hex }[] }
 
 /**

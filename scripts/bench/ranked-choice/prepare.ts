@@ -10,8 +10,8 @@ import { tallyToJson } from '@guildhall/core'
 import { startBenchChain } from '../harness/chain.ts'
 import { round1, spread } from '../harness/stats.ts'
 import { seedProposalVotes } from '../harness/vote-seed.ts'
-import { signedBallots, signRankedProposal } from './ballots.ts'
-import { BALLOTS, type DatabaseRun, SETTLES } from './plan.ts'
+import { signedBallots, signMemberVotes, signRankedProposal } from './ballots.ts'
+import { BALLOTS, type DatabaseRun, SETTLES, WHILE_VOTING } from './plan.ts'
 
 export type RankedChain = Awaited<ReturnType<typeof prepareRankedChain>>
 export type Storage = { dataDir: string } | { databaseUrl: string }
@@ -30,7 +30,14 @@ export async function prepareRankedChain(outDir: string, log: (message: string) 
       join(outDir, 'ranked-choice-cache'),
       log,
     )
-    return { ...chain, domain, proposal, votes, signingSeconds: round1(signingSeconds) }
+    // Dated from now on: later than any seeded ballot, within the clock skew the server allows.
+    const memberVotes = await signMemberVotes(
+      domain,
+      proposal,
+      WHILE_VOTING.votes,
+      Math.floor(Date.now() / 1000),
+    )
+    return { ...chain, domain, proposal, votes, memberVotes, signingSeconds: round1(signingSeconds) }
   } catch (error) {
     await chain.anvil.stop()
     throw error

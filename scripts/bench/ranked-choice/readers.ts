@@ -1,12 +1,13 @@
 // The ranked-choice section's reads, against one API server: the proposal's answer with its settled rounds
 // (its size, raw and gzip), then its latency at 50 concurrent readers after untimed reads that warm the
-// process, the API process's CPU per read meanwhile and its resident memory after.
+// process, the API process's CPU per read meanwhile and its resident memory after; then the same readers while
+// a vote arrives every second, each making the stored result stale.
 import { gzipSync } from 'node:zlib'
 import type { ApiProcess } from '@guildhall/api/testbed'
-import { get, type phaseAgents, pool } from '../harness/http.ts'
+import { get, JSON_HEADERS, type phaseAgents, pool, post } from '../harness/http.ts'
 import { cpuMs, rssMiB } from '../harness/processes.ts'
 import { latency, round1 } from '../harness/stats.ts'
-import { type DatabaseRun, READERS } from './plan.ts'
+import { type DatabaseRun, READERS, WHILE_VOTING } from './plan.ts'
 
 type Phases = ReturnType<typeof phaseAgents>
 
@@ -50,5 +51,64 @@ export async function readProposal(
       cpuMsPerRequest: round1(cpu / READERS.reads),
     },
     serverRssMiB: rssMiB(server.child.pid as number),
+  }
+}
+
+/**
+ * READERS.concurrency readers loop on the proposal while `bodies` (signed votes) are POSTed one every
+ * WHILE_VOTING.everyMs: the pace of a closing hour's votes, not a wait for anything.
+ */
+export async function readWhileVoting(
+  phases: Phases,
+  server: ApiProcess,
+  proposal: string,
+  bodies: string[],
+  log: (message: string) => void,
+): Promise<DatabaseRun['whileVoting']> {
+  log(
+    `ranked-choice: ${READERS.concurrency} readers while ${bodies.length} votes arrive, one every ${WHILE_VOTING.everyMs} ms`,
+  )
+  const url = new URL(server.origin)
+  const path = `/api/proposals/${proposal}`
+  const agent = phases.next()
+  let voting = true
+  const readSamples: number[] = []
+  let readErrors = 0
+  const readers = Array.from({ length: READERS.concurrency }, async () => {
+    while (voting) {
+      try {
+        const reply = await get(agent, url, path)
+        readSamples.push(reply.ms)
+        if (reply.status !== 200) readErrors++
+      } catch {
+        readErrors++
+      }
+    }
+  })
+  const voteSamples: number[] = []
+  let voteErrors = 0
+  const headers = { ...JSON_HEADERS, origin: url.origin }
+  const started = performance.now()
+  for (const [i, body] of bodies.entries()) {
+    const due = started + i * WHILE_VOTING.everyMs
+    await new Promise((next) => setTimeout(next, Math.max(0, due - performance.now())))
+    try {
+      const reply = await post(agent, url, `${path}/votes`, headers, body)
+      voteSamples.push(reply.ms)
+      if (reply.status !== 201) voteErrors++
+    } catch {
+      voteErrors++
+    }
+  }
+  voting = false
+  await Promise.all(readers)
+  return {
+    votes: bodies.length,
+    voteLatencyMs: latency(voteSamples),
+    voteErrors,
+    reads: readSamples.length,
+    readLatencyMs: latency(readSamples),
+    readMeanMs: round1(readSamples.reduce((sum, ms) => sum + ms, 0) / Math.max(1, readSamples.length)),
+    readErrors,
   }
 }

@@ -5,7 +5,7 @@
 //   the rounds it took, the stored result's size and this process's resident memory (prepare.ts);
 // - against the API in a child process configured as `npm start` configures the demo, GET /api/proposals/:id
 //   with its rounds: its size, raw and gzip, and its mean and p99 at 50 concurrent readers, the API's CPU per
-//   read and resident memory (readers.ts).
+//   read and resident memory, then the same readers while a vote arrives every second (readers.ts).
 // `RANKED_BALLOTS=2000 npm run bench -- ranked-choice` runs the same at another size (the budget is judged at
 // 100,000).
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -20,7 +20,7 @@ import type { RankedChoiceBenchResult } from '../harness/schema.ts'
 import { round1 } from '../harness/stats.ts'
 import { BALLOTS, CHOICES } from './plan.ts'
 import { prepareDatabase, prepareRankedChain, type RankedChain, type Storage } from './prepare.ts'
-import { readProposal } from './readers.ts'
+import { readProposal, readWhileVoting } from './readers.ts'
 import { formatRankedReport, rankedBudget } from './report.ts'
 
 /** The API server on `storage`, configured as `npm start` configures the demo's but for the web app (only the API is read). */
@@ -35,6 +35,8 @@ function startRankedServer(chain: RankedChain, storage: Storage) {
     ...env,
     ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
     LOG_LEVEL: 'silent',
+    // The bench's votes come from one address: the per-client limit is for the open internet.
+    GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
   })
 }
 
@@ -67,7 +69,8 @@ async function runRankedBench(ctx: BenchContext): Promise<RankedChoiceBenchResul
       const server = await startRankedServer(chain, storage)
       try {
         const reads = await readProposal(phases, server, chain.proposal.id, log)
-        databases.push({ database, ...prepared, ...reads })
+        const whileVoting = await readWhileVoting(phases, server, chain.proposal.id, chain.memberVotes, log)
+        databases.push({ database, ...prepared, ...reads, whileVoting })
       } catch (error) {
         throw new Error(
           `${error instanceof Error ? error.message : error}; the server wrote:\n${server.output()}`,
