@@ -411,6 +411,8 @@ const rankedChoiceResult = z.object({
           readLatencyMs: latency,
           readMeanMs: z.number(),
           readErrors: z.number().int(),
+          /** The first answer other than 200 / 201 (or the first request with none): a rate of errors is no figure. */
+          firstError: z.string().optional(),
         }),
       }),
       z.object({ database: z.string(), skipped: z.string() }),

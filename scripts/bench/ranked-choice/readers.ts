@@ -74,14 +74,22 @@ export async function readWhileVoting(
   let voting = true
   const readSamples: number[] = []
   let readErrors = 0
+  let firstError: string | undefined
+  const failed = (what: string) => {
+    firstError ??= what.slice(0, 300)
+  }
   const readers = Array.from({ length: READERS.concurrency }, async () => {
     while (voting) {
       try {
         const reply = await get(agent, url, path)
         readSamples.push(reply.ms)
-        if (reply.status !== 200) readErrors++
-      } catch {
+        if (reply.status !== 200) {
+          readErrors++
+          failed(`GET ${reply.status} after ${Math.round(reply.ms)} ms: ${reply.body}`)
+        }
+      } catch (error) {
         readErrors++
+        failed(`GET: ${error instanceof Error ? error.message : error}`)
       }
     }
   })
@@ -95,9 +103,13 @@ export async function readWhileVoting(
     try {
       const reply = await post(agent, url, `${path}/votes`, headers, body)
       voteSamples.push(reply.ms)
-      if (reply.status !== 201) voteErrors++
-    } catch {
+      if (reply.status !== 201) {
+        voteErrors++
+        failed(`POST ${reply.status} after ${Math.round(reply.ms)} ms: ${reply.body}`)
+      }
+    } catch (error) {
       voteErrors++
+      failed(`POST: ${error instanceof Error ? error.message : error}`)
     }
   }
   voting = false
@@ -110,5 +122,6 @@ export async function readWhileVoting(
     readLatencyMs: latency(readSamples),
     readMeanMs: round1(readSamples.reduce((sum, ms) => sum + ms, 0) / Math.max(1, readSamples.length)),
     readErrors,
+    ...(firstError && { firstError }),
   }
 }

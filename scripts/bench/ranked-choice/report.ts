@@ -129,6 +129,9 @@ export function formatRankedReport(r: RankedChoiceBenchResult): string {
       ],
     ]),
   ])
+  const refused = runs.flatMap((run) =>
+    run.whileVoting.firstError ? [`  ${run.database}: the first error: ${run.whileVoting.firstError}`] : [],
+  )
   const budget = table([
     ['Budget (issue 25)', 'measured', 'limit', 'result'],
     ...rankedBudget(r).map((line) => [
@@ -147,6 +150,7 @@ export function formatRankedReport(r: RankedChoiceBenchResult): string {
     reads,
     '',
     whileVoting,
+    ...refused,
     '',
     budget,
   ].join('\n')
