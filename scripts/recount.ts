@@ -161,6 +161,14 @@ async function main(): Promise<number> {
   message.choices.forEach((choice, index) => {
     console.log(`  ${choice}: ${tally.perChoice[index]}`)
   })
+  // Ranked choice: the lines above are round 1 (first preferences); then every round as counted.
+  for (const [index, round] of (tally.rounds ?? []).entries()) {
+    const powers = round.perChoice.flatMap((power, choice) =>
+      power === null ? [] : [`${message.choices[choice]} ${power}`],
+    )
+    const out = round.eliminated.map((choice) => message.choices[choice - 1]).join(', ')
+    console.log(`  round ${index + 1}: ${powers.join(', ')}${out ? `; eliminated: ${out}` : ''}`)
+  }
   console.log(
     `  voters: ${tally.voters}, quorum ${tally.quorumReached ? 'reached' : 'not reached'}, outcome as counted: ${tally.outcome}`,
   )

@@ -60,6 +60,34 @@ export const GLOSSARY = [
     more: 'Every vote is kept, the replaced ones too, so a recount sees exactly what happened.',
   },
   {
+    id: 'ranked-choice',
+    term: 'Ranked choice',
+    short:
+      'Each member ranks every choice. Round by round the last choice is eliminated and its ballots move to their next choice, until one holds more than half.',
+    more: 'Your full voting power always counts for your highest choice still in the count, so ranking a favourite first never wastes your vote. A tie at the bottom goes to the previous round, then to first preferences; a tie at the top is a tie.',
+  },
+  {
+    id: 'round',
+    term: 'Round',
+    short:
+      'One step of a ranked-choice count: every ballot counts for its highest choice not yet eliminated, then the choice with the least power is eliminated.',
+    more: 'Round 1 shows the first preferences. Every round is kept and shown, so you can follow how eliminated choices passed their power on.',
+  },
+  {
+    id: 'weighted-voting',
+    term: 'Weighted voting',
+    short:
+      'Each member splits their voting power across the choices they pick, by whole-number weights, like 70 and 30.',
+    more: 'Your parts always add up to your voting power exactly: the last units go to the parts with the largest remainders. Your wallet shows the weights as numbers when you sign.',
+  },
+  {
+    id: 'quadratic-voting',
+    term: 'Quadratic voting',
+    short:
+      "Like weighted voting, but a choice counts the square of the sum of its voters' square roots, so many small holders outweigh one large one.",
+    more: 'It is not sybil-resistant: a holder who splits their tokens across several addresses gains power. Use it only where each member holds one address, such as a membership token.',
+  },
+  {
     id: 'signed-message',
     term: 'Signed message',
     short:

@@ -108,8 +108,8 @@ export {
 } from './api/proposals.ts'
 export type { DelegateStatement } from './api/statements.ts'
 export { delegateStatementSchema, publishStatementResponseSchema } from './api/statements.ts'
-export type { RankedRoundJson, TallyJson } from './api/tallies.ts'
-export { rankedRoundJsonSchema, tallyFromJson, tallyJsonSchema, tallyToJson } from './api/tallies.ts'
+export type { TallyJson } from './api/tallies.ts'
+export { tallyFromJson, tallyToJson } from './api/tallies.ts'
 export { holderStatsSchema } from './api/token.ts'
 export type {
   TreasuryAsset,
@@ -232,7 +232,6 @@ export type {
   SignedVote,
   VoteMessage,
   VoteMessageV1,
-  VoteMessageV2,
 } from './governance/messages.ts'
 export {
   BASIC_CHOICES,
@@ -251,7 +250,6 @@ export {
   voteMessageSchema,
   voteTypedData,
   voteWeights,
-  voteWeightsSchema,
 } from './governance/messages.ts'
 export type { ProposalKind } from './governance/rules.ts'
 export {
@@ -289,11 +287,8 @@ export type { SiwePolicy } from './siwe/policy.ts'
 export { checkSiwePolicy } from './siwe/policy.ts'
 export type {
   CountedVote,
-  Outcome,
   ProposalState,
   RankedBallot,
-  RankedResult,
-  RankedRound,
   Tally,
   TallyRules,
   TallyTotals,
@@ -304,13 +299,9 @@ export {
   emptyTallyTotals,
   FINALITY_DELAY_SECONDS,
   formatBasisPoints,
-  isqrt,
   nextStateChange,
-  OUTCOMES,
   PROPOSAL_STATES,
   proposalState,
-  quadraticPower,
-  quadraticRoots,
   rankedRounds,
   settleTally,
   sharesInBasisPoints,

@@ -21,7 +21,7 @@ import {
 } from 'viem'
 import { getCode, getTransaction, getTransactionReceipt, multicall, readContract } from 'viem/actions'
 import { safeTransactionJsonSchema } from './api/execution.ts'
-import { tallyJsonSchema } from './api/tallies.ts'
+import { type RankedRoundJson, tallyJsonSchema } from './api/tallies.ts'
 import { formatIssues } from './config.ts'
 import { MULTICALL3_ADDRESS } from './constants.ts'
 import { type LogEntry, logEntryHash, logEntrySchema, safeSignatureId } from './governance/log.ts'
@@ -33,12 +33,13 @@ import {
   voteId,
   voteMessageSchema,
   voteTypedData,
+  voteWeights,
 } from './governance/messages.ts'
-import { countingVotes, voteChoicesProblem } from './governance/rules.ts'
+import { countingVotes, type ProposalKind, voteChoicesProblem } from './governance/rules.ts'
 import { hexSchema } from './primitives.ts'
 import { BundleFormatError, chainProblem, loggedProblem } from './recount-checks.ts'
 import { verifyHashSignature } from './signature.ts'
-import { TALLY_VERSION, type Tally, tally } from './tally.ts'
+import { type RankedRound, TALLY_VERSION, type Tally, tally } from './tally.ts'
 import { isCanonicalMultiSendCallOnly } from './treasury/multi-send.ts'
 import { execTransactionAbi, expectedSafeTransaction } from './treasury/safe-transaction.ts'
 import { z } from './zod.ts'
@@ -224,11 +225,8 @@ export async function recount(
   const { domain, proposal } = bundle
   const wrongChain = await chainProblem(client, domain.chainId)
   if (wrongChain) differences.push(wrongChain)
-  if (bundle.tallyVersion !== TALLY_VERSION) {
-    differences.push(
-      `The result was counted with tally version ${bundle.tallyVersion}; this recount uses ${TALLY_VERSION}.`,
-    )
-  }
+  const versionProblem = tallyVersionProblem(bundle.tallyVersion, proposal.message.kind)
+  if (versionProblem) differences.push(versionProblem)
   const typedDomain = { ...domain, verifyingContract: getAddress(domain.verifyingContract) }
 
   // 1. Signatures: the proposal's and every vote's, each against the digest it claims as its id.
@@ -275,7 +273,7 @@ export async function recount(
     if (vote.message.proposal !== proposal.id) differences.push(`${label} is for another proposal.`)
     else if (voteId(typedDomain, vote.message) !== vote.id)
       differences.push(
-        `${label} does not match its id: its choices, reason or time were changed after signing.`,
+        `${label} does not match its id: its choices, ${vote.message.version === 2 ? 'weights, ' : ''}reason or time were changed after signing.`,
       )
     else if (
       !(await verifies(client, voteTypedData(typedDomain, vote.message), vote.message.voter, vote.signature))
@@ -283,7 +281,7 @@ export async function recount(
       differences.push(`${label} has a signature that is not valid for its voter.`)
     else {
       // Signed, but not a vote this proposal allows (a server must have refused it): not counted.
-      const problem = voteChoicesProblem(proposal.message, vote.message.choices)
+      const problem = voteChoicesProblem(proposal.message, vote.message.choices, voteWeights(vote.message))
       if (problem) differences.push(`${label} was counted though it is not allowed: ${problem}.`)
       else valid.push(vote)
     }
@@ -336,7 +334,11 @@ export async function recount(
       quorum: BigInt(message.quorum),
       abstainCountsToQuorum: message.abstainCountsToQuorum,
     },
-    counting.map((vote, index) => ({ choices: vote.message.choices, power: powers[index] ?? 0n })),
+    counting.map((vote, index) => ({
+      choices: vote.message.choices,
+      weights: voteWeights(vote.message),
+      power: powers[index] ?? 0n,
+    })),
   )
   onProgress({ step: 'tally', done: 1, total: 1 })
   const published = bundle.tally
@@ -350,6 +352,12 @@ export async function recount(
     differences.push(`Voters: recounted ${recounted.voters}, published ${published.voters}.`)
   if (recounted.outcome !== published.outcome)
     differences.push(`Outcome: recounted ${recounted.outcome}, published ${published.outcome}.`)
+  if (recounted.leading.join() !== published.leading.join())
+    differences.push(
+      `Leading: recounted ${choiceNames(message.choices, recounted.leading)}, published ${choiceNames(message.choices, published.leading)}.`,
+    )
+  if (recounted.rounds)
+    differences.push(...roundDifferences(message.choices, recounted.rounds, published.rounds))
   if (recounted.quorumReached !== published.quorumReached)
     differences.push(
       `Quorum: recounted ${recounted.quorumReached ? 'reached' : 'not reached'}, published the opposite.`,
@@ -373,6 +381,56 @@ export async function recount(
     votesCounted: counting.length,
     executionsChecked,
   }
+}
+
+/** The kinds tally version 1 counted, exactly as version 2 still does. */
+const VERSION_1_KINDS: readonly ProposalKind[] = ['basic', 'single-choice', 'approval']
+
+/**
+ * Why a bundle's tally version cannot be recounted as published, or null: this recount's own version, or
+ * version 1 for a proposal of a kind version 1 counted (version 2 counts those alike, ADR 058).
+ */
+function tallyVersionProblem(version: number, kind: ProposalKind): string | null {
+  if (version === TALLY_VERSION || (version === 1 && VERSION_1_KINDS.includes(kind))) return null
+  return `The result was counted with tally version ${version}; this recount uses ${TALLY_VERSION}.`
+}
+
+/** Choices by name, quoted, for a sentence: "Alice", "Bob"; "none" for none. */
+const choiceNames = (names: readonly string[], choices: readonly number[]): string =>
+  choices.length === 0 ? 'none' : choices.map((choice) => `"${names[choice - 1] ?? choice}"`).join(', ')
+
+/** Every difference between the recounted ranked-choice rounds and the published ones, a sentence each. */
+function roundDifferences(
+  names: readonly string[],
+  recounted: readonly RankedRound[],
+  published: readonly RankedRoundJson[] | undefined,
+): string[] {
+  if (!published) return ['The published result of this ranked-choice proposal has no rounds.']
+  const differences: string[] = []
+  if (recounted.length !== published.length)
+    differences.push(`Rounds: recounted ${recounted.length}, published ${published.length}.`)
+  const shown = (power: bigint | string | null | undefined) =>
+    power === null ? 'eliminated' : power === undefined ? 'nothing' : String(power)
+  recounted.forEach((round, index) => {
+    const other = published[index]
+    if (!other) return
+    const label = `Round ${index + 1}`
+    round.perChoice.forEach((power, choice) => {
+      if (shown(power) !== shown(other.perChoice[choice]))
+        differences.push(
+          `${label}, "${names[choice]}": recounted ${shown(power)}, published ${shown(other.perChoice[choice])}.`,
+        )
+    })
+    if (String(round.continuing) !== other.continuing)
+      differences.push(
+        `${label}, continuing power: recounted ${round.continuing}, published ${other.continuing}.`,
+      )
+    if (round.eliminated.join() !== other.eliminated.join())
+      differences.push(
+        `${label}, eliminated: recounted ${choiceNames(names, round.eliminated)}, published ${choiceNames(names, other.eliminated)}.`,
+      )
+  })
+  return differences
 }
 
 const EXECUTION_SUCCESS = toEventSelector('ExecutionSuccess(bytes32,uint256)')

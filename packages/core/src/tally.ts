@@ -10,7 +10,7 @@ import { largestRemainder, quadraticRoots, weightedAllocation } from './tally-ar
 import { type RankedRound, rankedRounds } from './tally-ranked.ts'
 
 export { isqrt, quadraticRoots, weightedAllocation } from './tally-arithmetic.ts'
-export { type RankedBallot, type RankedResult, type RankedRound, rankedRounds } from './tally-ranked.ts'
+export { type RankedBallot, type RankedRound, rankedRounds } from './tally-ranked.ts'
 
 /**
  * 2 (ADR 058): ranked-choice, weighted and quadratic. It counts the three older kinds exactly as 1 did, so a
@@ -66,7 +66,7 @@ export type CountedVote = {
 
 /** `tie`: the quorum is reached and several choices share the top (the newer kinds; ranked: the exact final tie). */
 export const OUTCOMES = ['passed', 'rejected', 'no-quorum', 'tie'] as const
-export type Outcome = (typeof OUTCOMES)[number]
+type Outcome = (typeof OUTCOMES)[number]
 
 export type Tally = Omit<TallyTotals, 'perChoice'> & {
   version: number

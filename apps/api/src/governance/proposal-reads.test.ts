@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import type { StoredProposal } from '../platform/db/schema.ts'
 import { ProposalReads } from './proposal-reads.ts'
 
@@ -98,5 +98,32 @@ describe('ProposalReads', () => {
     await reads.proposal('p1', load('p1'))
     await reads.proposal('p0', load('p0'))
     expect(loaded).toEqual(['p0'])
+  })
+
+  test('behavior: a settle of ranked rounds runs once for every caller on the server, a vote does not end it, and its duration is kept', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] })
+    try {
+      const reads = new ProposalReads()
+      const first = deferred<string>()
+      let runs = 0
+      const run = () => {
+        runs += 1
+        return first.promise
+      }
+      expect(reads.lastSettleMs('p')).toBe(0)
+      const settling = reads.settle('p', run)
+      reads.changed('p')
+      expect(reads.settle('p', run)).toBe(settling)
+      expect(reads.settling('p')).toBe(settling)
+      expect(runs).toBe(1)
+      vi.advanceTimersByTime(1_500)
+      first.resolve('settled')
+      expect(await settling).toBe('settled')
+      expect(reads.settling('p')).toBeUndefined()
+      expect(reads.lastSettleMs('p')).toBe(1_500)
+      expect(reads.lastSettleMs('q')).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

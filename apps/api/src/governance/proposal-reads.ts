@@ -16,6 +16,8 @@ export class ProposalReads {
   readonly #proposals = new Map<string, StoredProposal>()
   readonly #running = new Map<string, Map<string, Promise<unknown>>>()
   readonly #settles = new Map<string, Promise<unknown>>()
+  /** How long each proposal's last settle on this server took (ms of real time): a number per ranked proposal. */
+  readonly #settleMs = new Map<string, number>()
 
   /** The stored proposal `id`, read once by `load` (a missing one is asked again next time). */
   async proposal(
@@ -64,13 +66,22 @@ export class ProposalReads {
   settle<T>(proposalId: string, run: () => Promise<T>): Promise<T> {
     const running = this.#settles.get(proposalId)
     if (running) return running as Promise<T>
+    const began = performance.now()
     const started = run()
     this.#settles.set(proposalId, started)
     const done = () => {
       if (this.#settles.get(proposalId) === started) this.#settles.delete(proposalId)
     }
-    started.then(done, done)
+    started.then(() => {
+      this.#settleMs.set(proposalId, performance.now() - began)
+      done()
+    }, done)
     return started
+  }
+
+  /** How long the proposal's last settle on this server took (ms), 0 before any. */
+  lastSettleMs(proposalId: string): number {
+    return this.#settleMs.get(proposalId) ?? 0
   }
 
   /** The settle of the proposal's rounds running on this server, if any. */

@@ -3,7 +3,7 @@
 // scripts/with-postgres.sh); the setup is the kit's governance bed (testbed/beds/governance.ts).
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { type LogEntry, logChainProblem, type VoteMessage } from '@guildhall/core'
+import { type LogEntry, logChainProblem, TALLY_VERSION, type VoteMessage } from '@guildhall/core'
 import { BundleFormatError, type RecountProgress, recount, resultBundleSchema } from '@guildhall/core/recount'
 import { eq } from 'drizzle-orm'
 import { createPublicClient, type Hex, http } from 'viem'
@@ -42,7 +42,11 @@ describe('verifiable results', () => {
     expect(logChainProblem(tampered)).toEqual({ seq: 2, problem: 'its hash does not match its fields' })
 
     const bundle = (await app.inject({ method: 'GET', url: `/api/proposals/${id}/bundle` })).json()
-    expect(bundle).toMatchObject({ format: 'guildhall-result-bundle/1', tallyVersion: 1, snapshot })
+    expect(bundle).toMatchObject({
+      format: 'guildhall-result-bundle/1',
+      tallyVersion: TALLY_VERSION,
+      snapshot,
+    })
     expect(bundle.votes).toHaveLength(2)
     expect(bundle.log.map((entry: LogEntry) => entry.kind)).toEqual(['proposal', 'vote', 'vote'])
     expect(bundle.tally.perChoice).toEqual(['850000000000000000000', '500000000000000000000', '0'])

@@ -146,7 +146,7 @@ export async function governanceRoutes(
       const { query } = request
       const proposal = await requireProposal(deps, request.params.id)
       const page = await deps.reads.shared(proposal.id, `votes ${JSON.stringify(query)}`, () =>
-        listVotes(deps.database.db, proposal.id, query),
+        listVotes(deps.database.db, { id: proposal.id, kind: proposal.message.kind }, query),
       )
       return { ...page, votes: page.votes.map((vote) => ({ ...vote, power: String(vote.power) })) }
     },

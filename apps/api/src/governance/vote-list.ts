@@ -1,7 +1,7 @@
 // A proposal's counting votes, one page at a time: keyset pagination on the ballots' indexes (by power or by
 // time, the voter breaking ties), so a page costs the same at 100 votes and at 100,000, and rows inserted
 // while a member pages never shift what they have not seen yet.
-import type { VoteListQuery, VoteMessage } from '@guildhall/core'
+import type { ProposalKind, VoteListQuery, VoteMessage } from '@guildhall/core'
 import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import type { Db } from '../platform/db/client.ts'
@@ -36,7 +36,16 @@ export type VoteListPage = {
   next: string | null
 }
 
-export async function listVotes(db: Db, proposalId: string, query: VoteListQuery): Promise<VoteListPage> {
+/**
+ * A page of the proposal's counting votes. `choice` keeps the votes that picked it; on a ranked-choice
+ * proposal, where every ballot ranks every choice, those that rank it first.
+ */
+export async function listVotes(
+  db: Db,
+  proposal: { id: string; kind: ProposalKind },
+  query: VoteListQuery,
+): Promise<VoteListPage> {
+  const proposalId = proposal.id
   const byPower = query.order === 'power'
   const rows = await db
     .select({
@@ -54,7 +63,9 @@ export async function listVotes(db: Db, proposalId: string, query: VoteListQuery
         query.cursor === undefined ? undefined : after(query.cursor, query.order),
         query.choice === undefined
           ? undefined
-          : sql`${votes.message}->'choices' @> ${JSON.stringify([query.choice])}::jsonb`,
+          : proposal.kind === 'ranked-choice'
+            ? sql`${votes.message}->'choices'->0 = ${JSON.stringify(query.choice)}::jsonb`
+            : sql`${votes.message}->'choices' @> ${JSON.stringify([query.choice])}::jsonb`,
         query.voter === undefined
           ? undefined
           : sql`lower(${ballots.voter}) like ${`${query.voter.toLowerCase()}%`}`,

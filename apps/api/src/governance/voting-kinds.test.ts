@@ -34,8 +34,15 @@ import {
 import { openStream } from '../../testbed/event-stream.ts'
 import { nowSeconds, signProposal } from '../../testbed/signers.ts'
 import { postJson } from '../../testbed/test-app.ts'
-import { ballots, governanceLog, proposalTallies, rankedResults, votes } from '../platform/db/schema.ts'
-import { RESETTLE_INTERVAL_MS, settleRankedResult, storeRankedResult } from './ranked-results.ts'
+import {
+  ballots,
+  governanceLog,
+  proposals,
+  proposalTallies,
+  rankedResults,
+  votes,
+} from '../platform/db/schema.ts'
+import { claimSettle, RESETTLE_INTERVAL_MS, settleRankedResult, storeRankedResult } from './ranked-results.ts'
 import { tallyRules } from './tallies.ts'
 import { checkTallies } from './tally-check.ts'
 
@@ -123,7 +130,7 @@ describe('proposals of each kind', () => {
     }
   })
 
-  test('behavior: ranked-choice and weighted proposals are accepted; actions stay for basic proposals only', async () => {
+  test('behavior: ranked-choice and weighted proposals are accepted, their kind read back', async () => {
     for (const kind of ['ranked-choice', 'weighted'] as const) {
       const id = await created(kind, FOUR)
       expect((await detail(app, id)).kind).toBe(kind)
@@ -312,16 +319,16 @@ describe('valid ballots of each kind, and their results', () => {
 })
 
 describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () => {
-  /** A clock the test moves: the real time plus `offset` ms. */
-  let offset = 0
+  /** The server's clock, which only the test moves (ms): a slow machine never passes an interval by itself. */
+  let clock = Date.now()
   let clocked: FastifyInstance
   beforeAll(async () => {
-    clocked = await appOn(anvil.url, {}, () => new Date(Date.now() + offset))
+    clocked = await appOn(anvil.url, {}, () => new Date(clock))
   })
   afterAll(() => clocked.close())
 
-  test('behavior: three rounds (Yew, then Elm eliminated, Ash wins with Cleo’s transfer); a re-vote moves the settled result to Oak once the interval has passed, never before; the stored row is the one read', async () => {
-    offset = 0
+  test('behavior: three rounds (Yew, then Elm eliminated, Ash wins with Cleo’s transfer); a re-vote moves the settled result to Oak once the interval has passed, never before; the stored row is the one read; the votes list filters a choice by first preference', async () => {
+    clock = Date.now()
     const id = await created('ranked-choice', FOUR, 'Ranked, re-vote')
     const settledAt = async () =>
       (await database.db.select().from(rankedResults).where(eq(rankedResults.proposalId, id)))[0]
@@ -349,12 +356,21 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
       },
     ])
     expect((await settledAt())?.result).toEqual(first)
+    // Every ballot ranks every choice: the votes list's choice filter keeps those that rank it first.
+    const rankedFirst = async (choice: number) =>
+      voteListSchema
+        .parse(
+          (await app.inject({ method: 'GET', url: `/api/proposals/${id}/votes?choice=${choice}` })).json(),
+        )
+        .votes.map((row) => row.voter)
+    expect(await rankedFirst(2)).toEqual([ben.address])
+    expect(await rankedFirst(4)).toEqual([])
 
     // Cleo re-votes, ranking Oak above Ash: within the interval the settled result stays as it was.
     await vote(cleo, id, { choices: [3, 1, 2, 4], timestamp: nowSeconds() + 1 }, clocked)
-    offset = RESETTLE_INTERVAL_MS - 100
+    clock += RESETTLE_INTERVAL_MS - 100
     expect((await detail(clocked, id)).tally).toEqual(first)
-    offset = RESETTLE_INTERVAL_MS + 100
+    clock += 200
     const moved = (await detail(clocked, id)).tally
     expect(moved).toMatchObject({ outcome: 'passed', leading: [1], voters: 3 })
     expect(moved.rounds?.at(-1)?.perChoice).toEqual([
@@ -371,7 +387,7 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
   })
 
   test('boundary: while open a stale result is settled again at most once per interval (the deps clock); after the end the first read settles it at once', async () => {
-    offset = 0
+    clock = Date.now()
     const id = await created('ranked-choice', THREE, 'Ranked, throttle')
     const [proposalRow] = await database.db
       .select()
@@ -382,20 +398,20 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
       end: number
     }
     // One second before the end: the read settles (no row yet).
-    offset = (end - 1) * 1000 - Date.now()
+    clock = (end - 1) * 1000
     await vote(ada, id, { choices: [1, 2, 3], timestamp: nowSeconds() }, clocked)
     expect((await detail(clocked, id)).tally.voters).toBe(1)
     // Ben votes half a second later: the row is stale, but the last settle is not an interval old.
-    offset += 500
+    clock += 500
     expect((await vote(ben, id, { choices: [2, 1, 3] }, clocked)).response.statusCode).toBe(201)
     expect((await detail(clocked, id)).tally.voters).toBe(1)
     // A tenth of a second after the end (1.1 s after the last settle): settled at once, Ben counted.
-    offset += 600
+    clock += 600
     expect((await detail(clocked, id)).tally.voters).toBe(2)
   })
 
   test('behavior: the bundle of a ranked proposal stops at the settled seq: a vote not settled yet is not in it, and the bundle recounts to the published rounds', async () => {
-    offset = 0
+    clock = Date.now()
     const id = await created('ranked-choice', THREE, 'Ranked, bundle')
     await vote(ada, id, { choices: [1, 2, 3] }, clocked)
     await vote(ben, id, { choices: [2, 1, 3] }, clocked)
@@ -407,14 +423,14 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
     expect(bundle.log.map((entry) => entry.kind)).toEqual(['proposal', 'vote', 'vote'])
     const report = await recount([JSON.stringify(bundle)], chain())
     expect(report).toMatchObject({ matches: true, differences: [], votesCounted: 2 })
-    offset = RESETTLE_INTERVAL_MS + 100
+    clock += RESETTLE_INTERVAL_MS + 100
     const later = await bundleOf(clocked, id)
     expect(later.votes).toHaveLength(3)
     expect(await recount([JSON.stringify(later)], chain())).toMatchObject({ matches: true, votesCounted: 3 })
   })
 
   test('behavior: the stored row only moves forward: an older snapshot’s settle finishing last leaves the newer result', async () => {
-    offset = 0
+    clock = Date.now()
     const made = await createProposal(ada, {
       kind: 'ranked-choice',
       choices: THREE,
@@ -433,8 +449,37 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
     expect(row?.result.voters).toBe(2)
   })
 
+  test('behavior: instances reading a stale ranked result at once claim its settle once: of concurrent claims at one clock exactly one wins, and none before the interval', async () => {
+    clock = Date.now()
+    const made = await createProposal(ada, {
+      kind: 'ranked-choice',
+      choices: THREE,
+      title: 'Ranked, claimed',
+    })
+    await vote(ada, made.id, { choices: [1, 2, 3] }, clocked)
+    await detail(clocked, made.id)
+    await vote(ben, made.id, { choices: [2, 1, 3] }, clocked)
+    const [tallyRow] = await database.db
+      .select()
+      .from(proposalTallies)
+      .where(eq(proposalTallies.proposalId, made.id))
+    const [proposalRow] = await database.db.select().from(proposals).where(eq(proposals.id, made.id))
+    if (!tallyRow || !proposalRow) throw new Error('the proposal is not stored')
+    const claims = (at: number) =>
+      Promise.all(
+        Array.from({ length: 5 }, () =>
+          claimSettle(database.db, proposalRow, tallyRow.lastSeq, new Date(at), RESETTLE_INTERVAL_MS),
+        ),
+      )
+    expect(await claims(clock + RESETTLE_INTERVAL_MS - 1)).toEqual([false, false, false, false, false])
+    const won = await claims(clock + RESETTLE_INTERVAL_MS)
+    expect(won.filter(Boolean)).toHaveLength(1)
+    // The winner's claim counts as the last settle: the next turn is an interval later.
+    expect(await claims(clock + RESETTLE_INTERVAL_MS + 1)).toEqual([false, false, false, false, false])
+  })
+
   test('behavior: the list shows a ranked proposal never settled with result null, and its result once its page settled it; no list read settles', async () => {
-    offset = 0
+    clock = Date.now()
     const id = await created('ranked-choice', THREE, 'Ranked, list')
     await vote(ada, id, { choices: [1, 2, 3] }, clocked)
     const listed = async () =>
@@ -453,10 +498,10 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
   })
 
   test('behavior: the live stream sends the ranked result with its rounds, standing at its settled seq, and the re-settled one after a vote', async () => {
-    offset = 0
+    clock = Date.now()
     const id = await created('ranked-choice', THREE, 'Ranked, live')
     await vote(ada, id, { choices: [1, 2, 3] }, clocked)
-    const watched = await appOn(anvil.url, {}, () => new Date(Date.now() + offset))
+    const watched = await appOn(anvil.url, {}, () => new Date(clock))
     await watched.listen({ host: '127.0.0.1', port: 0 })
     const { port } = watched.server.address() as { port: number }
     const stream = await openStream(`http://127.0.0.1:${port}/api/proposals/${id}/events`)
@@ -469,7 +514,7 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
       expect(first?.id).toBe(String(row?.asOfSeq))
       // Ben votes within the interval: the stream follows once it has passed, with the result re-settled.
       await vote(ben, id, { choices: [2, 1, 3] }, clocked)
-      offset = RESETTLE_INTERVAL_MS + 100
+      clock += RESETTLE_INTERVAL_MS + 100
       const [, second] = await stream.until(2)
       const moved = liveTallySchema.parse(second?.data)
       expect(moved.tally.voters).toBe(2)
@@ -482,7 +527,7 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
   })
 
   test('behavior: `npm run tallies:check` re-settles the ranked rounds and compares them: clean, then a ranked proposal whose stored rounds were altered is named', async () => {
-    offset = 0
+    clock = Date.now()
     const id = await created('ranked-choice', THREE, 'Ranked, checked')
     await vote(ada, id, { choices: [1, 2, 3] }, clocked)
     await vote(ben, id, { choices: [2, 1, 3] }, clocked)

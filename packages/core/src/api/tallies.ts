@@ -3,7 +3,7 @@ import { OUTCOMES, type RankedRound, type Tally } from '../tally.ts'
 import { z } from '../zod.ts'
 
 /** A ranked-choice round as the API writes it (`RankedRound`, amounts as decimal strings, null = eliminated). */
-export const rankedRoundJsonSchema = z.strictObject({
+const rankedRoundJsonSchema = z.strictObject({
   perChoice: z.array(z.nullable(decimalStringSchema)),
   continuing: decimalStringSchema,
   eliminated: z.array(z.int()),

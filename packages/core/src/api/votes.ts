@@ -9,7 +9,7 @@ export const VOTE_LIST_ORDERS = ['power', 'time'] as const
 /** GET /api/proposals/:id/votes?order=&choice=&voter=&cursor=&limit= : a proposal's counting votes, a page at a time. */
 export const voteListQuerySchema = z.strictObject({
   order: z._default(z.enum(VOTE_LIST_ORDERS), 'power'),
-  /** Only votes that picked this choice (1-based). */
+  /** Only votes that picked this choice (1-based); ranked-choice: that rank it first. */
   choice: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(GOVERNANCE_LIMITS.choicesMax))),
   /** Only voters whose address starts with this (any case). */
   voter: z.optional(

@@ -25,11 +25,12 @@ import {
   proposalMessageSchema,
   proposalTypedData,
   signGovernanceMessage,
+  type VoteMessage,
   voteId,
   voteMessageSchema,
   voteTypedData,
 } from './messages.ts'
-import { author, domain, proposal, statement, vote } from './messages-test-helpers.ts'
+import { author, domain, proposal, statement, vote, voteV2 } from './messages-test-helpers.ts'
 
 describe('typed data', () => {
   test('behavior: a signed proposal and vote verify against the server-built typed data; the id is the digest', async () => {
@@ -328,6 +329,105 @@ describe('proposal versions (ADR 048)', () => {
     ],
   ])('parameters: %s is refused at its field with a sentence', (_name, message, path, text) => {
     const parsed = proposalMessageSchema.safeParse(message)
+    expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([[path, text]])
+  })
+})
+
+describe('vote versions (ADR 059)', () => {
+  const weighted = voteV2({ choices: [3, 1], weights: [70, 30] })
+
+  test('default: a version 1 vote keeps the id and the signature it had before version 2 existed', async () => {
+    // Recorded from the version 1 code before version 2 was added: ids already stored must never change.
+    expect(voteId(domain, vote())).toBe('0xe1680fbbf853363a7688ae29e20bc7939052e2bad683b6c5dffa2ae72ed8d7f2')
+    expect(await author.signTypedData(voteTypedData(domain, vote()))).toBe(
+      '0x816fff70e9bf3e744047fc1524d7333cac55608bca9210b114e2a33ae6d645f452c2b2337e8526d6b4ac67df5264e658efd3e87eabea21b8a7d9a233bb17ad9f1b',
+    )
+    expect(voteTypedData(domain, { ...vote(), version: 1 })).toEqual(voteTypedData(domain, vote()))
+  })
+
+  test('behavior: version 2 hashes as EIP-712 spells it out: voter, proposal, choices, weights, reason, timestamp', () => {
+    const voteType =
+      'Vote(address voter,bytes32 proposal,uint32[] choices,uint32[] weights,string reason,uint64 timestamp)'
+    const hashText = (text: string) => keccak256(toHex(text))
+    const uint32s = (values: readonly number[]) =>
+      keccak256(concatHex(values.map((value) => encodeAbiParameters(parseAbiParameters('uint32'), [value]))))
+    const struct = keccak256(
+      encodeAbiParameters(
+        parseAbiParameters('bytes32, address, bytes32, bytes32, bytes32, bytes32, uint64'),
+        [
+          hashText(voteType),
+          weighted.voter,
+          weighted.proposal,
+          uint32s(weighted.choices),
+          uint32s(weighted.weights),
+          hashText(weighted.reason),
+          BigInt(weighted.timestamp),
+        ],
+      ),
+    )
+    const typedData = voteTypedData(domain, weighted)
+    expect(hashStruct({ data: typedData.message, primaryType: 'Vote', types: typedData.types })).toBe(struct)
+    expect(voteId(domain, weighted)).toBe(hashTypedData(typedData))
+  })
+
+  test('behavior: a version 2 signature verifies under its own types only; weights and their order change the id', async () => {
+    const signature = await author.signTypedData(voteTypedData(domain, weighted))
+    const verify = (message: VoteMessage) =>
+      verifyTypedData({
+        ...voteTypedData(domain, message),
+        address: author.address,
+        signature,
+      } as VerifyTypedDataParameters)
+    expect(await verify(weighted)).toBe(true)
+    const { version: _, weights: __, ...asV1 } = weighted
+    const others: VoteMessage[] = [
+      asV1,
+      { ...weighted, weights: [30, 70] },
+      { ...weighted, weights: [7, 3] },
+      { ...weighted, choices: [1, 3] },
+      { ...weighted, weights: [70, 31] },
+    ]
+    const ids = new Set([voteId(domain, weighted), ...others.map((other) => voteId(domain, other))])
+    expect(ids.size).toBe(others.length + 1)
+    for (const other of others) expect(await verify(other)).toBe(false)
+    // With no weights it is still version 2, with its own id.
+    expect(voteId(domain, voteV2({ weights: [] }))).not.toBe(voteId(domain, vote()))
+  })
+
+  test('behavior: the schema reads version 1 and version 2 JSON back unchanged, ids included', async () => {
+    const json = JSON.parse(JSON.stringify(weighted))
+    expect(voteMessageSchema.parse(json)).toEqual(weighted)
+    expect(voteId(domain, voteMessageSchema.parse(json))).toBe(voteId(domain, weighted))
+    expect(voteMessageSchema.parse(JSON.parse(JSON.stringify(vote())))).toEqual(vote())
+    const signed = await signGovernanceMessage(author, domain, { type: 'Vote', message: weighted })
+    expect(signed.id).toBe(voteId(domain, weighted))
+  })
+
+  test.each([
+    [
+      'a zero weight',
+      voteV2({ choices: [1, 2], weights: [1, 0] }),
+      'weights.1',
+      'Each weight must be at least 1; leave a choice out to give it nothing',
+    ],
+    [
+      'a negative weight',
+      voteV2({ weights: [-1] }),
+      'weights.0',
+      'Each weight must be at least 1; leave a choice out to give it nothing',
+    ],
+    ['a fractional weight', voteV2({ weights: [1.5] }), 'weights.0', 'Each weight must be a whole number'],
+    ['a weight as a string', { ...voteV2(), weights: ['1'] }, 'weights.0', 'Each weight must be a number'],
+    ['version 3', { ...voteV2(), version: 3 }, 'version', 'The version must be 1 (or absent) or 2'],
+    ['a version 1 vote with weights', { ...vote(), weights: [1] }, '', 'Unrecognized key: "weights"'],
+    [
+      'a version 2 vote without weights',
+      (({ weights: _, ...rest }) => rest)(voteV2()),
+      'weights',
+      'Invalid input: expected array, received undefined',
+    ],
+  ])('parameters: %s is refused at its field with a sentence', (_name, message, path, text) => {
+    const parsed = voteMessageSchema.safeParse(message)
     expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([[path, text]])
   })
 })

@@ -286,7 +286,7 @@ export const voteChoicesSchema = z
  * Weights as the voter gave them, one per picked choice in the same order: whole numbers from 1 (a choice
  * given nothing is left out). Whether there is one per choice is `voteChoicesProblem`.
  */
-export const voteWeightsSchema = z
+const voteWeightsSchema = z
   .array(
     z
       .number('Each weight must be a number')

@@ -7,6 +7,11 @@ import {
   DEFAULT_SNAPSHOT_MAX_AGE_BLOCKS,
   durationInWords,
   GOVERNANCE_LIMITS,
+  kindTakesWeights,
+  PROPOSAL_KIND_HELP,
+  PROPOSAL_KIND_LABELS,
+  PROPOSAL_KINDS,
+  QUADRATIC_WARNING,
   snapshotProblem,
   supersedes,
   supersedingTimestamp,
@@ -43,28 +48,102 @@ describe('voteChoicesProblem', () => {
     )
   })
 
-  test('property: null exactly when the choices are distinct whole numbers in range, one unless approval', () => {
-    const kinds = ['basic', 'single-choice', 'approval'] as const
+  const ranked = { kind: 'ranked-choice', choices: ['A', 'B', 'C', 'D'] } as const
+  const weighted = { kind: 'weighted', choices: ['A', 'B', 'C'] } as const
+  const quadratic = { kind: 'quadratic', choices: ['A', 'B', 'C'] } as const
+
+  test('parameters: ranked-choice takes every choice once, in any order; a partial ranking names both counts', () => {
+    expect(voteChoicesProblem(ranked, [3, 1, 4, 2])).toBeNull()
+    expect(voteChoicesProblem(ranked, [2, 1])).toBe(
+      'Rank every choice: this proposal has 4 choices and your ballot ranks 2',
+    )
+    expect(voteChoicesProblem(ranked, [1, 2, 3, 3])).toBe('Each choice may be picked once')
+    expect(voteChoicesProblem(ranked, [1, 2, 3, 5])).toBe(
+      'Choice 5 does not exist: this proposal has choices 1 to 4',
+    )
+  })
+
+  test('parameters: weighted and quadratic take any choices with one weight each, from a version 2 vote', () => {
+    for (const proposal of [weighted, quadratic]) {
+      expect(voteChoicesProblem(proposal, [3, 1], [5, 1])).toBeNull()
+      expect(voteChoicesProblem(proposal, [2], [7])).toBeNull()
+      expect(voteChoicesProblem(proposal, [1, 2])).toBe(
+        'This proposal splits your voting power by weights: sign a version 2 vote with one weight for each choice you pick',
+      )
+      expect(voteChoicesProblem(proposal, [1, 2], [1])).toBe(
+        'Give one weight for each choice you pick: 2 choices and 1 weights',
+      )
+      expect(voteChoicesProblem(proposal, [1], [])).toBe(
+        'Give one weight for each choice you pick: 1 choices and 0 weights',
+      )
+    }
+  })
+
+  test('parameters: weights on a kind that takes none are refused; a version 2 vote with no weights is not', () => {
+    const message = 'This proposal does not take weights: only weighted and quadratic proposals do'
+    expect(voteChoicesProblem(approval, [1, 2], [1, 1])).toBe(message)
+    expect(voteChoicesProblem(ranked, [1, 2, 3, 4], [1, 1, 1, 1])).toBe(message)
+    expect(voteChoicesProblem({ kind: 'basic', choices: [...BASIC_CHOICES] }, [1], [3])).toBe(message)
+    expect(voteChoicesProblem(single, [2], [])).toBeNull()
+    expect(voteChoicesProblem(ranked, [4, 3, 2, 1], [])).toBeNull()
+  })
+
+  test('property: null exactly when the choices are distinct whole numbers in range and fit the kind', () => {
     const choiceArbitrary = fc.oneof(fc.integer({ min: -3, max: 25 }), fc.double({ noNaN: true }))
     fc.assert(
       fc.property(
-        fc.constantFrom(...kinds),
+        fc.constantFrom(...PROPOSAL_KINDS),
         fc.integer({ min: 2, max: GOVERNANCE_LIMITS.choicesMax }),
         fc.array(choiceArbitrary, { maxLength: 6 }),
-        (kind, count, choices) => {
+        fc.option(fc.array(fc.integer({ min: 1, max: 9 }), { maxLength: 6 }), { nil: undefined }),
+        (kind, count, choices, weights) => {
           const proposal = {
             kind,
             choices: kind === 'basic' ? [...BASIC_CHOICES] : Array.from({ length: count }, (_, i) => `C${i}`),
           }
+          const weightsFit = kindTakesWeights(kind)
+            ? weights !== undefined && weights.length === choices.length
+            : weights === undefined || weights.length === 0
+          const countFits =
+            kind === 'basic' || kind === 'single-choice'
+              ? choices.length === 1
+              : kind === 'ranked-choice'
+                ? choices.length === proposal.choices.length
+                : true
           const fits =
             choices.length > 0 &&
             new Set(choices).size === choices.length &&
             choices.every((c) => Number.isInteger(c) && c >= 1 && c <= proposal.choices.length) &&
-            (kind === 'approval' || choices.length === 1)
-          expect(voteChoicesProblem(proposal, choices) === null).toBe(fits)
+            weightsFit &&
+            countFits
+          expect(voteChoicesProblem(proposal, choices, weights) === null).toBe(fits)
         },
       ),
     )
+  })
+})
+
+describe('proposal kinds', () => {
+  test('parameters: every kind has a label and one sentence of help; only weighted and quadratic take weights', () => {
+    expect(PROPOSAL_KINDS).toEqual([
+      'basic',
+      'single-choice',
+      'approval',
+      'ranked-choice',
+      'weighted',
+      'quadratic',
+    ])
+    for (const kind of PROPOSAL_KINDS) {
+      expect(PROPOSAL_KIND_LABELS[kind]).toMatch(/^[A-Z]/)
+      expect(PROPOSAL_KIND_HELP[kind]).toMatch(/^[A-Z][^.]*[^.]\.$/)
+    }
+    expect(PROPOSAL_KIND_LABELS['ranked-choice']).toBe('Ranked choice')
+    expect(PROPOSAL_KINDS.filter(kindTakesWeights)).toEqual(['weighted', 'quadratic'])
+  })
+
+  test('behavior: the quadratic warning says plainly it is not sybil-resistant, and why', () => {
+    expect(QUADRATIC_WARNING).toMatch(/^Quadratic voting is not sybil-resistant:/)
+    expect(QUADRATIC_WARNING).toMatch(/several addresses/)
   })
 })
 

@@ -11,6 +11,7 @@ export {
   memberStats,
   proposals,
   proposalTallies,
+  rankedResults,
   threads,
   votes,
 } from './schema.ts'
