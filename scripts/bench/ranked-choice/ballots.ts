@@ -28,7 +28,7 @@ const PERIOD = 30 * DAY
 export type RankedProposal = { id: Hex; message: ProposalMessage; signature: Hex }
 
 /** Voter i's power: 1 to about 2 tokens, so ballots weigh differently. */
-export const rankedVoterPower = (i: number): bigint => parseEther('1') + BigInt(i % 997) * 10n ** 15n
+const rankedVoterPower = (i: number): bigint => parseEther('1') + BigInt(i % 997) * 10n ** 15n
 
 /**
  * Choice c's popularity (1-based): a ballot puts a choice next with a chance in proportion to it among the
