@@ -12,6 +12,8 @@
 //               against a 100-transfer treasury's, and its JS only on its page.
 //   discussion  a proposal thread of 10,000 signed comments: its first page's size and p99 at 50 readers,
 //               comments posted per second, the proposal page against a 10-comment thread's.
+//   ranked-choice  100,000 signed ballots ranking 20 choices on one proposal: time to settle its rounds, the
+//               proposal's size and p99 at 50 readers, memory.
 // With no section named, every section runs. Builds go under bench-results/ (web-dist, reference/*), so a
 // rebuild of apps/web/dist meanwhile (e2e runs) cannot change the files under measurement; `--no-build`
 // reuses the previous bench builds. `--check` exits 1 when a budget line misses.
@@ -24,6 +26,7 @@ import { benchContext, type Section } from './bench/harness/context.ts'
 import { benchJsonSchema } from './bench/harness/schema.ts'
 import { lighthouseSection } from './bench/lighthouse/section.ts'
 import { namesSection } from './bench/names/section.ts'
+import { rankedChoiceSection } from './bench/ranked-choice/section.ts'
 import { scaleSection } from './bench/scale/section.ts'
 import { signInSection } from './bench/sign-in/section.ts'
 import { treasurySection } from './bench/treasury/section.ts'
@@ -42,6 +45,7 @@ const SECTIONS: Record<string, Section> = {
   scale: scaleSection,
   treasury: treasurySection,
   discussion: discussionSection,
+  'ranked-choice': rankedChoiceSection,
 }
 
 /** The run's undo steps (the harness's); nothing to undo before the context exists. */

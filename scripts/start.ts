@@ -88,7 +88,7 @@ async function main() {
     console.log(`  token    ${deployment.tokenName} (${deployment.tokenSymbol}) at ${deployment.token}`)
     if (seeded > 0) {
       console.log(
-        `  demo     ${seeded} proposals with signed votes from Ada, Ben and Cleo, two with payments for the treasury Safe`,
+        `  demo     ${seeded} proposals with signed votes from Ada, Ben and Cleo, two with payments for the treasury Safe, ranked-choice, weighted and quadratic ones`,
       )
       console.log(
         '  forum    topics in each category and threads on the proposals, every message signed; Cleo moderates',

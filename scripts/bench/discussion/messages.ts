@@ -14,6 +14,7 @@ import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type Address, type Hex, zeroHash } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { benchVoterKey } from '../harness/chain.ts'
+import { seededRandom } from '../harness/random.ts'
 import { AUTHORS } from './plan.ts'
 
 const DAY = 86_400
@@ -69,25 +70,13 @@ const WORDS = (
   'first second next last again already still only also even just perhaps probably certainly'
 ).split(' ')
 
-/** A deterministic stream of numbers in [0, 1) from `seed` (mulberry32), so every run writes the same text. */
-function random(seed: number) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
-
 /**
  * Comment i's text: two to four sentences of words drawn from a vocabulary of 200, some **bold**, some with a
  * link, 75 to 400 characters (210 on average): text that compresses as prose does, not as one sentence
  * repeated.
  */
 function commentBody(i: number): string {
-  const next = random(i + 1)
+  const next = seededRandom(i + 1)
   const sentences = 2 + Math.floor(next() * 3)
   return Array.from({ length: sentences }, () => {
     const words = Array.from({ length: 6 + Math.floor(next() * 8) }, () => {

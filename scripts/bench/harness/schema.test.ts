@@ -13,6 +13,7 @@ describe('docs/bench.json (the figures in docs/benchmarks.md)', () => {
       'governance',
       'lighthouse',
       'names',
+      'ranked-choice',
       'scale',
       'sign-in',
       'treasury',
@@ -29,7 +30,8 @@ describe('docs/bench.json (the figures in docs/benchmarks.md)', () => {
         json.names &&
         json.scale &&
         json.treasury &&
-        json.discussion,
+        json.discussion &&
+        json.rankedChoice,
     ).toBeTruthy()
   })
 

@@ -359,6 +359,68 @@ const discussionResult = z.object({
 })
 export type DiscussionBenchResult = z.infer<typeof discussionResult>
 
+/** The ranked-choice section (issue 25): one proposal whose ballots each rank its 20 choices. */
+const rankedChoiceResult = z.object({
+  ballots: z.number().int(),
+  choices: z.number().int(),
+  /** Signing the ballots before any timing; 0 when the signatures came from the cache. */
+  setupSeconds: z.object({ signing: z.number() }),
+  loadAverage: z.object({ start: z.number(), end: z.number() }),
+  databases: z.array(
+    z.union([
+      z.object({
+        database: z.string(),
+        seedSeconds: z.number(),
+        /** settleRankedResult in the bench's process, on the database the server then reads. */
+        settle: z.object({
+          rounds: z.number().int(),
+          winners: z.array(z.number().int()),
+          outcome: z.string(),
+          /** Milliseconds per settle, the first one storing the result. */
+          ms: spread,
+          /** The stored result (core's TallyJson with its rounds), bytes of JSON. */
+          resultBytes: z.number().int(),
+          /**
+           * The bench process's resident memory (on PGlite its database's too) and its JS heap in use, before
+           * the first settle and at their highest during them.
+           */
+          rssMiB: z.object({ base: z.number(), peak: z.number() }),
+          heapMiB: z.object({ base: z.number(), peak: z.number() }),
+        }),
+        /** GET /api/proposals/:id, the proposal with its settled result. */
+        detail: z.object({ bytes: z.number().int(), gzipBytes: z.number().int() }),
+        readers: z.object({
+          concurrency: z.number().int(),
+          requests: z.number().int(),
+          latencyMs: latency,
+          meanMs: z.number(),
+          /** Answers other than 200, or no answer. */
+          errors: z.number().int(),
+          /** The API process's CPU milliseconds per read over the timed reads (PostgreSQL's own not counted). */
+          cpuMsPerRequest: z.number(),
+        }),
+        /** The API process's resident memory after the timed reads. */
+        serverRssMiB: z.number(),
+        /** The same readers while a vote arrives every second, each making the stored result stale. */
+        whileVoting: z.object({
+          votes: z.number().int(),
+          voteLatencyMs: latency,
+          /** Answers other than 201, or no answer. */
+          voteErrors: z.number().int(),
+          reads: z.number().int(),
+          readLatencyMs: latency,
+          readMeanMs: z.number(),
+          readErrors: z.number().int(),
+          /** The first answer other than 200 / 201 (or the first request with none): a rate of errors is no figure. */
+          firstError: z.string().optional(),
+        }),
+      }),
+      z.object({ database: z.string(), skipped: z.string() }),
+    ]),
+  ),
+})
+export type RankedChoiceBenchResult = z.infer<typeof rankedChoiceResult>
+
 export const benchJsonSchema = z.object({
   date: z.string(),
   chromium: z.string().optional(),
@@ -417,4 +479,5 @@ export const benchJsonSchema = z.object({
     .optional(),
   treasury: treasuryResult.optional(),
   discussion: discussionResult.optional(),
+  rankedChoice: rankedChoiceResult.optional(),
 })

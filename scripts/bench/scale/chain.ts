@@ -13,7 +13,7 @@ import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { type Address, encodeFunctionData, type Hex, type PublicClient, parseSignature } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { deployTokenHelper, startBenchChain } from '../harness/chain.ts'
-import type { SeedVote } from './seed.ts'
+import type { SeedVote } from '../harness/vote-seed.ts'
 import {
   scaleHolderTokens,
   scaleProposalMessage,

@@ -1,13 +1,13 @@
 // The scale section of `npm run bench` (issue 14): one proposal with 100,000 signed votes and 100,000
 // delegated holders on the chain (chain.ts), indexed by the real TokenIndex and seeded in bulk
-// (seed.ts) into PGlite and into PostgreSQL; then, against the API in a child process on each:
+// (harness/vote-seed.ts) into PGlite and into PostgreSQL; then, against the API in a child process on each:
 // - the detail answer's size and its latency at 1, 20 and 100 concurrent readers;
 // - the votes list's first page and a page after 50,000 votes;
 // - vote POST latency while 20 readers loop on the detail and the first votes page;
 // - vote ingest at 50 concurrent (re-votes of 1000 holders), PGlite beside PostgreSQL;
 // - the bundle export's time and the API process's peak memory, at 100 votes and at 100,000; a log page;
 // then on PostgreSQL the same ingest through 1 instance directly, 1 behind HAProxy and 3 behind HAProxy.
-// Each job is a module of this folder: plan (sizes, budget, figures' shape), chain, votes, seed and prepare
+// Each job is a module of this folder: plan (sizes, budget, figures' shape), chain, votes and prepare
 // (one database), readers, ingest, exports, measure (one server), directory, page (the browser), cluster,
 // budget and report.
 import { mkdtemp, rm } from 'node:fs/promises'

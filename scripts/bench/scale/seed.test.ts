@@ -20,7 +20,7 @@ import {
 import { asc, eq } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import { afterEach, expect, test } from 'vitest'
-import { seedProposalVotes } from './seed.ts'
+import { seedProposalVotes } from '../harness/vote-seed.ts'
 import { scaleProposalMessage, signScaleProposal, signScaleVotes } from './votes.ts'
 
 const VOTERS = 24

@@ -14,7 +14,7 @@ import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type Address, type Hex, type PrivateKeyAccount, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { benchVoterKey } from '../harness/chain.ts'
-import type { SeedVote } from './seed.ts'
+import type { SeedVote } from '../harness/vote-seed.ts'
 
 export const scaleVoterKey = (i: number): Hex => benchVoterKey('scale', i)
 

@@ -76,7 +76,7 @@ beforeAll(async () => {
       AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     },
   })
-  expect(await seedDemoDatabase(settings, database)).toBe(5)
+  expect(await seedDemoDatabase(settings, database)).toBe(8)
   app = await buildApp({ settings, database })
   await app.listen({ host: '127.0.0.1', port })
 }, 90_000)

@@ -63,7 +63,7 @@ const titleOf = sql<string>`${proposals.message}->>'title'`
 
 test('behavior: the demo starts with a living forum: a topic in each category, threads on its proposals with replies three deep, reactions, a mention, an edited comment, a comment Cleo hid with her reason, a topic that became a proposal; every message signed by an authorised key, once, in one verified log', async () => {
   const settings = testSettings({ rpcUrl: anvil.url, deployment })
-  expect(await seedDemoDatabase(settings, database)).toBe(5)
+  expect(await seedDemoDatabase(settings, database)).toBe(8)
   const { db } = database
   const counts = async () => ({
     log: (await db.select({ seq: governanceLog.seq }).from(governanceLog)).length,

@@ -11,13 +11,14 @@ import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { DEMO_PAYEES, type DemoTreasury, safeAbi } from '@guildhall/devchain/safe'
-import { asc, gt } from 'drizzle-orm'
+import { asc, eq, gt } from 'drizzle-orm'
 import {
   createPublicClient,
   erc20Abi,
   type Hex,
   http,
   type PublicClient,
+  parseEther,
   parseEventLogs,
   parseUnits,
 } from 'viem'
@@ -27,10 +28,14 @@ import { demoDomain } from '../../testbed/signers.ts'
 import type { ExecutionDeps } from '../execution/deps.ts'
 import { proposalExecution } from '../execution/executions.ts'
 import { ProposalReads } from '../governance/proposal-reads.ts'
-import { ballots, governanceLog, memberStats, proposals } from '../platform/db/schema.ts'
+import { checkTallies } from '../governance/tally-check.ts'
+import { ballots, governanceLog, memberStats, proposals, rankedResults } from '../platform/db/schema.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
 import { seedDemoGovernance } from './governance-seed.ts'
 import { startDemoChain } from './local-chain.ts'
+
+/** Whole GHD as the rounds store them: base units, in decimal; null (eliminated) stays null. */
+const gh = (tokens: string | null) => (tokens === null ? null : parseEther(tokens).toString())
 
 let anvil: AnvilInstance
 let deployment: DemoDeployment
@@ -52,7 +57,7 @@ afterAll(async () => {
   await anvil?.stop()
 })
 
-test('behavior: the demo starts with proposals in every state and real signed votes, two with payments for the treasury Safe (one executed with two owners’ signatures, one waiting for its second), once, in one verified log', async () => {
+test('behavior: the demo starts with proposals in every state and real signed votes, two with payments for the treasury Safe (one executed with two owners’ signatures, one waiting for its second), one of each voting kind (a final ranked-choice result of three rounds, an active one, weighted, quadratic), once, every stored tally equal to a recount, in one verified log', async () => {
   const client = createPublicClient({ transport: http(anvil.url) }) as PublicClient
   const tokenIndex = demoTokenIndex({ db: database.db, client, deployment })
   const seed = () =>
@@ -61,11 +66,12 @@ test('behavior: the demo starts with proposals in every state and real signed vo
       client,
       tokenIndex,
       domain: demoDomain(deployment),
-      rules: DEFAULT_GOVERNANCE_RULES,
+      // As the demo's settings have it: quadratic voting on.
+      rules: { ...DEFAULT_GOVERNANCE_RULES, quadraticVoting: true },
       categories,
       treasury: { safe: treasury.safe.address, usdg: treasury.usdg, ...execution },
     })
-  expect(await seed()).toBe(7)
+  expect(await seed()).toBe(11)
   // The directory's participation is counted by the time the seed returns: Ada, Ben and Cleo could vote on
   // every proposal.
   const eligible = await database.db
@@ -74,7 +80,7 @@ test('behavior: the demo starts with proposals in every state and real signed vo
     .where(gt(memberStats.eligibleProposals, 0))
   expect(eligible.sort((a, b) => a.address.localeCompare(b.address))).toEqual(
     [1, 2, 3]
-      .map((index) => ({ address: anvilAccounts[index]?.address, eligible: 7 }))
+      .map((index) => ({ address: anvilAccounts[index]?.address, eligible: 11 }))
       .sort((a, b) => String(a.address).localeCompare(String(b.address))),
   )
   expect(await seed()).toBe(0)
@@ -144,10 +150,42 @@ test('behavior: the demo starts with proposals in every state and real signed vo
     await client.readContract({ address: treasury.safe.address, abi: safeAbi, functionName: 'nonce' }),
   ).toBe(7n)
 
-  expect(await database.db.select().from(ballots)).toHaveLength(8 + 5)
+  // One proposal of each voting kind of issue 25, each through the proposal and vote paths.
+  const kinds = rows.map((row) => [row.message.kind, proposalState(row, now), row.message.choices.length])
+  expect(kinds.filter(([kind]) => ['ranked-choice', 'weighted', 'quadratic'].includes(String(kind)))).toEqual(
+    [
+      ['ranked-choice', 'final', 4],
+      ['ranked-choice', 'active', 5],
+      ['weighted', 'active', 4],
+      ['quadratic', 'active', 3],
+    ],
+  )
+  // The community grant's count was settled once it closed: three rounds, the first preferences' leader
+  // (Open-source tooling, Ada's 1,250 of 2,600) overtaken when Cleo's ballot moves to Local meetups.
+  const grant = rows.find(
+    (row) => row.message.kind === 'ranked-choice' && proposalState(row, now) === 'final',
+  )
+  const [settled] = await database.db
+    .select()
+    .from(rankedResults)
+    .where(eq(rankedResults.proposalId, String(grant?.id)))
+  expect(settled?.result).toMatchObject({
+    outcome: 'passed',
+    leading: [2],
+    quorumReached: true,
+    rounds: [
+      { perChoice: ['500', '850', '1250', '0'].map(gh), eliminated: [4] },
+      { perChoice: ['500', '850', '1250', null].map(gh), eliminated: [1] },
+      { perChoice: [null, '1350', '1250', null].map(gh), eliminated: [] },
+    ],
+  })
+  // Every stored tally (and the settled rounds) equals a recount of the ballots, as `npm run tallies:check` finds.
+  expect(await checkTallies(database.db)).toEqual({ proposals: 11, mismatches: [] })
+
+  expect(await database.db.select().from(ballots)).toHaveLength(8 + 5 + 10)
   const log = await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
   // Proposals, ballots, and the three Safe signatures.
-  expect(log).toHaveLength(7 + 8 + 5 + 3)
+  expect(log).toHaveLength(11 + 8 + 5 + 10 + 3)
   expect(log.filter((entry) => entry.kind === 'safe-signature')).toHaveLength(3)
   expect(logChainProblem(log as unknown as LogEntry[])).toBeNull()
 })

@@ -37,6 +37,8 @@ import { addSignature, proposalExecution, queueExecution } from '../execution/ex
 import type { GovernanceDeps } from '../governance/deps.ts'
 import { ProposalReads } from '../governance/proposal-reads.ts'
 import { createProposal } from '../governance/proposals.ts'
+import { settleRankedResult } from '../governance/ranked-results.ts'
+import { tallyRules } from '../governance/tallies.ts'
 import { castVote } from '../governance/votes.ts'
 import type { Database } from '../platform/db/client.ts'
 import { proposals } from '../platform/db/schema.ts'
@@ -58,7 +60,8 @@ type SeedProposal = {
   /** Relative to now, in seconds. */
   start: number
   end: number
-  votes: { voter: typeof ada; choices: number[]; reason?: string }[]
+  /** `weights`: a weighted or quadratic ballot's, one per choice (a version 2 vote). */
+  votes: { voter: typeof ada; choices: number[]; weights?: number[]; reason?: string }[]
 }
 
 /** A basic proposal the treasury Safe carries out: its category and actions (version 2). */
@@ -146,6 +149,79 @@ const SEED: SeedProposal[] = [
     votes: [],
   },
 ]
+
+/**
+ * One proposal of each kind issue 25 added, so the demo shows how each is voted and counted. The community
+ * grant is closed and final and its count takes three rounds: Ada's first preference leads the first two
+ * (1,250 of 2,600 GHD, short of a majority), then Cleo's ballot moves to Local meetups, which wins with 1,350.
+ */
+const VOTING_KINDS_SEED: SeedProposal[] = [
+  {
+    author: cleo,
+    title: 'Which project gets this quarter’s community grant?',
+    body: 'Rank every project. The count goes round by round: the project with the least voting power is eliminated and its ballots move to their next choice, until one project holds more than half.',
+    kind: 'ranked-choice',
+    choices: ['Translation of the docs', 'Local meetups fund', 'Open-source tooling', 'Accessibility audit'],
+    start: -12 * DAY,
+    end: -4 * DAY,
+    votes: [
+      { voter: ada, choices: [3, 1, 2, 4], reason: 'Tooling helps every other project.' },
+      { voter: ben, choices: [2, 4, 1, 3] },
+      { voter: cleo, choices: [1, 2, 3, 4], reason: 'Half of our newcomers do not read English.' },
+    ],
+  },
+  {
+    author: ben,
+    title: 'Rank the themes of the winter call series',
+    body: 'Five themes, one call each; the order of the calls follows the ranking.',
+    kind: 'ranked-choice',
+    choices: [
+      'Governance tooling',
+      'Treasury management',
+      'Onboarding newcomers',
+      'Security practices',
+      'Public goods',
+    ],
+    start: -1 * DAY,
+    end: 4 * DAY,
+    votes: [
+      { voter: ben, choices: [2, 4, 1, 3, 5] },
+      { voter: cleo, choices: [3, 5, 1, 2, 4], reason: 'Newcomers first: they are who the calls are for.' },
+    ],
+  },
+  {
+    author: cleo,
+    title: 'Split next quarter’s community budget',
+    body: 'Give each area the share you think it deserves: your voting power is split by your weights.',
+    kind: 'weighted',
+    choices: ['Events', 'Grants', 'Infrastructure', 'Documentation'],
+    start: -2 * DAY,
+    end: 5 * DAY,
+    votes: [
+      { voter: ben, choices: [1, 2, 3], weights: [50, 30, 20], reason: 'Events bring members in.' },
+      { voter: cleo, choices: [2, 4], weights: [3, 1] },
+    ],
+  },
+]
+
+/**
+ * The quadratic proposal, seeded only where the operator turned quadratic voting on (QUADRATIC_VOTING, as the
+ * demo's settings do): elsewhere the proposal path refuses it.
+ */
+const QUADRATIC_SEED: SeedProposal = {
+  author: ben,
+  title: 'Which public goods should the DAO match?',
+  body: 'Spread your voting power over the projects you want matched. Each project counts the square of the sum of the square roots of its backers’ shares, so many small backers outweigh one large one. This works only because each demo member holds one address.',
+  kind: 'quadratic',
+  choices: ['Block explorer', 'Wallet translations', 'Client diversity fund'],
+  start: -3 * DAY,
+  end: 3 * DAY,
+  votes: [
+    { voter: ada, choices: [1], weights: [1], reason: 'We use the explorer every day.' },
+    { voter: ben, choices: [2, 3], weights: [1, 1] },
+    { voter: cleo, choices: [2, 3], weights: [2, 1] },
+  ],
+}
 
 /**
  * Passed proposals with actions, seeded when the demo has its treasury: the first executed through the Safe
@@ -262,7 +338,8 @@ export async function seedDemoGovernance({
   client: PublicClient
   tokenIndex: TokenIndex
   domain: GovernanceDomain
-  rules: GovernanceRules
+  /** The rules new proposals freeze, and QUADRATIC_VOTING: the quadratic proposal is seeded only when it is on. */
+  rules: GovernanceRules & { quadraticVoting?: boolean }
   /** PROPOSAL_CATEGORIES: the treasury proposals' categories must be among them. */
   categories?: readonly string[]
   /** The demo treasury and its execution settings; null: no proposal with actions. */
@@ -271,6 +348,7 @@ export async function seedDemoGovernance({
   topicLinks?: ReadonlyMap<string, string>
 }): Promise<number> {
   if ((await database.db.select({ id: proposals.id }).from(proposals).limit(1)).length > 0) return 0
+  const { quadraticVoting = false, ...frozenRules } = rules
   await tokenIndex.syncOnce()
   const snapshot = Number(await client.getBlockNumber({ cacheTime: 0 })) - 1
   const now = Math.floor(Date.now() / 1000)
@@ -304,7 +382,7 @@ export async function seedDemoGovernance({
       start,
       end: now + seed.end,
       snapshot,
-      ...rules,
+      ...frozenRules,
       timestamp: Math.min(start, now) - 60,
     }
     const message: ProposalMessage = version2 ? { ...v1, ...version2 } : v1
@@ -312,13 +390,15 @@ export async function seedDemoGovernance({
     await createProposal(deps(at(message.timestamp)), { message, signature })
     for (const [index, vote] of seed.votes.entries()) {
       const votedAt = start + 10 * 60 * (index + 1)
-      const ballot: VoteMessage = {
+      const fields = {
         voter: vote.voter.address,
         proposal: id,
         choices: vote.choices,
         reason: vote.reason ?? '',
         timestamp: votedAt,
       }
+      // Version 2 for the kinds that take weights, as the web app signs them (ADR 059).
+      const ballot: VoteMessage = vote.weights ? { ...fields, version: 2, weights: vote.weights } : fields
       const signed = await signGovernanceMessage(vote.voter, domain, { type: 'Vote', message: ballot })
       await castVote(deps(at(votedAt)), id, { message: ballot, signature: signed.signature })
     }
@@ -337,6 +417,15 @@ export async function seedDemoGovernance({
     queued.push({ id, seed })
   }
   for (const seed of SEED) await seedProposal(seed)
+  const votingKinds = quadraticVoting ? [...VOTING_KINDS_SEED, QUADRATIC_SEED] : VOTING_KINDS_SEED
+  for (const seed of votingKinds) {
+    const id = await seedProposal(seed)
+    // A closed ranked-choice proposal's rounds settled once, as its first reader would: its result is final.
+    if (seed.kind === 'ranked-choice' && seed.end < 0) {
+      const [row] = await database.db.select().from(proposals).where(eq(proposals.id, id))
+      if (row) await settleRankedResult(database.db, id, tallyRules(row.message))
+    }
+  }
   if (treasury) {
     const execution: ExecutionDeps = {
       governance: deps(() => new Date()),
@@ -351,7 +440,7 @@ export async function seedDemoGovernance({
   // The index has passed the snapshot: count the members who could vote now, so the directory shows their
   // participation from the start rather than after the server's next sync.
   await tokenIndex.syncOnce()
-  return treasuryProposals.length + SEED.length
+  return treasuryProposals.length + SEED.length + votingKinds.length
 }
 
 /**

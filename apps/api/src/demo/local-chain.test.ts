@@ -4,7 +4,7 @@ import type { NameService } from '@guildhall/devchain/name-service'
 import type { DemoTreasury } from '@guildhall/devchain/safe'
 import { expect, test } from 'vitest'
 import { parseEnv } from '../settings/env.ts'
-import { demoEnv } from './local-chain.ts'
+import { demoEnv, testEnv } from './local-chain.ts'
 
 const deployment: DemoDeployment = {
   chainId: 31337,
@@ -97,4 +97,14 @@ test('behavior: Cleo moderates the demo’s forum unless MODERATORS says otherwi
     parseEnv(demoEnv({ anvilUrl: 'http://127.0.0.1:8545', deployment, webDist: '/nonexistent', env }))
   expect(demo({}).moderation.moderators).toEqual([anvilAccounts[3]?.address])
   expect(demo({ MODERATORS: '' }).moderation.moderators).toEqual([])
+})
+
+test('behavior: the demo turns quadratic voting on unless QUADRATIC_VOTING says otherwise; elsewhere it is off', () => {
+  const demo = (env: Record<string, string>) =>
+    parseEnv(demoEnv({ anvilUrl: 'http://127.0.0.1:8545', deployment, webDist: '/nonexistent', env }))
+  expect(demo({}).publicConfig.governance.quadraticVoting).toBe(true)
+  expect(demo({ QUADRATIC_VOTING: 'off' }).publicConfig.governance.quadraticVoting).toBe(false)
+  expect(parseEnv(testEnv('http://127.0.0.1:8545', deployment)).publicConfig.governance.quadraticVoting).toBe(
+    false,
+  )
 })

@@ -127,6 +127,8 @@ export function demoEnv({
     EXECUTION_DELAY_SECONDS: '60',
     // Cleo moderates the demo's forum (the seed's hidden comment is hers).
     MODERATORS: anvilAccounts[3]?.address,
+    // The demo shows a quadratic proposal; off by default elsewhere (it is not sybil-resistant).
+    QUADRATIC_VOTING: 'on',
     ...env,
     ...chainEnv(anvilUrl, deployment, treasury),
     ...(nameService && nameServiceEnv(nameService)),

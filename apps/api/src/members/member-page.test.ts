@@ -91,7 +91,7 @@ beforeAll(async () => {
   ;[{ anvil, deployment }, nameService] = await Promise.all([startDemoChain(), startNameService()])
   database = await testDatabase()
   const env = { ...nameServiceEnv(nameService), TOKEN_INDEX_CONFIRMATIONS: '0' }
-  expect(await seedDemoDatabase(testSettings({ rpcUrl: anvil.url, deployment, env }), database)).toBe(5)
+  expect(await seedDemoDatabase(testSettings({ rpcUrl: anvil.url, deployment, env }), database)).toBe(8)
   app = await testApp({ anvil, deployment, database }, { env })
   client = createPublicClient({ transport: http(anvil.url) }) as PublicClient
   index = demoTokenIndex({ db: database.db, client, deployment })
@@ -123,7 +123,7 @@ describe('the member', () => {
       avatarProblem: null,
       statement: null,
     })
-    expect(profile).toMatchObject({ votes: parseEther('1250').toString(), delegators: 1, votesCast: 3 })
+    expect(profile).toMatchObject({ votes: parseEther('1250').toString(), delegators: 1, votesCast: 4 })
   })
 
   test('behavior: a name whose avatar record the gateway cannot serve (dev.eth) comes with viem’s “Unable to resolve ENS avatar URI …” for that record; one with an image, none', async () => {
@@ -214,8 +214,19 @@ describe('the lists', () => {
         choiceLabels: ['For'],
         reason: 'Long overdue.',
       },
+      // A ranked-choice ballot: every choice, her first preference first.
+      {
+        proposalTitle: 'Which project gets this quarter’s community grant?',
+        choiceLabels: [
+          'Open-source tooling',
+          'Translation of the docs',
+          'Local meetups fund',
+          'Accessibility audit',
+        ],
+        reason: 'Tooling helps every other project.',
+      },
     ])
-    expect(votes.map((vote) => vote.choices)).toEqual([[1], [2], [1]])
+    expect(votes.map((vote) => vote.choices)).toEqual([[1], [2], [1], [3, 1, 2, 4]])
     expect(votes.every((vote) => vote.power === parseEther('1250').toString())).toBe(true)
     const times = votes.map((vote) => vote.timestamp)
     expect(times).toEqual([...times].sort((a, b) => b - a))

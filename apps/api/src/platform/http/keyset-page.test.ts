@@ -70,7 +70,7 @@ beforeAll(async () => {
   testbed = await startTestbed()
   const env = { TOKEN_INDEX_CONFIRMATIONS: '0' }
   const settings = testSettings({ rpcUrl: testbed.anvil.url, deployment: testbed.deployment, env })
-  expect(await seedDemoDatabase(settings, testbed.database)).toBe(5)
+  expect(await seedDemoDatabase(settings, testbed.database)).toBe(8)
   app = await testApp(testbed, { env })
   const proposals = (await get('/api/proposals?limit=100')).json() as { proposals: { id: string }[] }
   // A proposal with votes: Ada voted on three of the seeded ones.

@@ -1,7 +1,8 @@
-// The scale bench's bulk seed: a signed proposal and its signed votes written straight into the database,
-// in one transaction of multi-row inserts, leaving exactly what the vote path (governance/votes.ts) leaves
-// for the same messages arriving in this order: the proposal, its votes, one ballot per voter with its power,
-// the hash-chained log entries, the stored tally and the voters' directory rows. A hundred thousand votes through HTTP would take an
+// The bench's bulk seed of votes (the scale and ranked-choice sections): a signed proposal and its signed votes
+// written straight into the database, in one transaction of multi-row inserts, leaving exactly what the vote
+// path (governance/votes.ts) leaves for the same messages arriving in this order: the proposal, its votes, one
+// ballot per voter with its power (and a ranked-choice ballot's ranking), the hash-chained log entries, the
+// stored tally and the voters' directory rows. A hundred thousand votes through HTTP would take an
 // hour; the signatures are not checked here (the bench made them), the recount checks them.
 
 import {
@@ -22,6 +23,7 @@ import {
   type ProposalMessage,
   type VoteMessage,
   voteContribution,
+  voteWeights,
 } from '@guildhall/core'
 import { desc, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
@@ -101,13 +103,18 @@ export async function seedProposalVotes(
           voteId: vote.id,
           timestamp: vote.message.timestamp,
           power: vote.power,
+          ranking: rules.kind === 'ranked-choice' ? [...vote.message.choices] : null,
         })),
       )
       await tx.insert(governanceLog).values(logged)
       for (const vote of chunk)
         totals = addToTotals(
           totals,
-          voteContribution(rules, { choices: vote.message.choices, power: vote.power }),
+          voteContribution(rules, {
+            choices: vote.message.choices,
+            weights: voteWeights(vote.message),
+            power: vote.power,
+          }),
         )
     }
     await tx.insert(proposalTallies).values({
