@@ -5,10 +5,14 @@
 
 /**
  * `total` split in proportion to `parts`: each share rounded down, then the units still missing one each
- * to the largest remainders, equal remainders to the earlier position. The shares sum to `total` exactly
- * (all 0 when the parts sum to 0).
+ * to the largest remainders, equal remainders to the part with the lower `order` (by default its position).
+ * The shares sum to `total` exactly (all 0 when the parts sum to 0).
  */
-export function largestRemainder(total: bigint, parts: readonly bigint[]): bigint[] {
+export function largestRemainder(
+  total: bigint,
+  parts: readonly bigint[],
+  order: readonly number[] = parts.map((_, index) => index),
+): bigint[] {
   const sum = parts.reduce((acc, part) => acc + part, 0n)
   if (sum === 0n) return parts.map(() => 0n)
   const shares = parts.map((part) => (total * part) / sum)
@@ -19,7 +23,7 @@ export function largestRemainder(total: bigint, parts: readonly bigint[]): bigin
     .sort((a, b) => {
       const ra = remainders[a] ?? 0n
       const rb = remainders[b] ?? 0n
-      return ra === rb ? a - b : rb > ra ? 1 : -1
+      return ra === rb ? (order[a] ?? a) - (order[b] ?? b) : rb > ra ? 1 : -1
     })
   // Fewer units are missing than there are parts (each share lost less than one), so one pass suffices.
   for (const index of byRemainder) {
@@ -31,13 +35,20 @@ export function largestRemainder(total: bigint, parts: readonly bigint[]): bigin
 }
 
 /**
- * A weighted ballot's power per picked choice: `power` split by the whole-number `weights` with the
- * largest remainder, so the parts sum to the voter's power exactly, whatever the weights.
+ * A weighted ballot's power per picked choice (in the order of `choices`): `power` split by the whole-number
+ * `weights` with the largest remainder, so the parts sum to the voter's power exactly, whatever the weights;
+ * a unit left between equal remainders goes to the lower choice number, so the order a ballot lists its
+ * choices in never moves one.
  */
-export function weightedAllocation(power: bigint, weights: readonly number[]): bigint[] {
+export function weightedAllocation(
+  power: bigint,
+  weights: readonly number[],
+  choices: readonly number[] = weights.map((_, index) => index + 1),
+): bigint[] {
   return largestRemainder(
     power,
     weights.map((weight) => BigInt(weight)),
+    choices,
   )
 }
 

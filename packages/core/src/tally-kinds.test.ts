@@ -227,11 +227,16 @@ describe('weightedAllocation', () => {
     expect(weightedAllocation(1n, [1_000_000, 1])).toEqual([1n, 0n])
   })
 
-  test('behavior: equal remainders give the units left over to the earlier positions', () => {
+  test('behavior: equal remainders give the units left over to the lower choice numbers, whatever order the ballot lists them in', () => {
     expect(weightedAllocation(5n, [1, 1])).toEqual([3n, 2n])
     expect(weightedAllocation(10n, [1, 1, 1])).toEqual([4n, 3n, 3n])
     // 10 · 2/6 = 3.33 twice, 10 · 1/6 = 1.67 twice: the two units left go to the 1.67s.
     expect(weightedAllocation(10n, [2, 1, 1, 2])).toEqual([3n, 2n, 2n, 3n])
+    // Choices 3 and 1 listed in that order: the unit left goes to choice 1, listed second.
+    expect(weightedAllocation(5n, [1, 1], [3, 1])).toEqual([2n, 3n])
+    const listed = (choices: number[], weights: number[]) =>
+      tally(rulesOf('weighted', 3, 0n), [{ choices, weights, power: 10n }]).perChoice
+    expect(listed([3, 2, 1], [1, 1, 1])).toEqual(listed([1, 2, 3], [1, 1, 1]))
   })
 })
 

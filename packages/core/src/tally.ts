@@ -129,7 +129,7 @@ export function voteContribution(rules: TallyRules, vote: CountedVote): TallyTot
 function choiceParts(kind: ProposalKind, vote: CountedVote): bigint[] {
   switch (kind) {
     case 'weighted':
-      return weightedAllocation(vote.power, weightsOf(vote))
+      return weightedAllocation(vote.power, weightsOf(vote), vote.choices)
     case 'quadratic':
       return quadraticRoots(vote.power, weightsOf(vote))
     case 'ranked-choice':

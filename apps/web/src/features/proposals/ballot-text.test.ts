@@ -13,9 +13,10 @@ test('behavior: weights read as shares of the voter’s power, split as the tall
   expect(ballotText('weighted', CHOICES, { choices: [1, 2], weights: [3, 2], power: '1250' })).toBe(
     'Library 60.00 % · Garden 40.00 %',
   )
-  // 1 unit of power split 1 : 1 goes whole to the earlier choice (weightedAllocation), as the tally counts it.
+  // 1 unit of power split 1 : 1 goes whole to the lower choice number (weightedAllocation), listed second
+  // here, as the tally counts it.
   expect(ballotText('quadratic', CHOICES, { choices: [3, 1], weights: [1, 1], power: '1' })).toBe(
-    'Kitchen 100.00 % · Library 0.00 %',
+    'Kitchen 0.00 % · Library 100.00 %',
   )
   // Three equal weights of 10,000 units: 3334 + 3333 + 3333.
   expect(ballotText('weighted', CHOICES, { choices: [1, 2, 3], weights: [7, 7, 7], power: '10000' })).toBe(

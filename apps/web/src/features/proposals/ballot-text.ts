@@ -23,7 +23,7 @@ export function ballotText(
   if (kindTakesWeights(kind) && weights && weights.length === choices.length) {
     const power = BigInt(ballot.power)
     // A voter without power moves nothing: their weights alone say what they asked for.
-    const parts = power > 0n ? weightedAllocation(power, weights) : weights.map(BigInt)
+    const parts = power > 0n ? weightedAllocation(power, weights, choices) : weights.map(BigInt)
     const shares = sharesInBasisPoints(parts)
     return choices
       .map((choice, index) => `${name(choice)} ${formatBasisPoints(shares[index] ?? 0n)}`)
