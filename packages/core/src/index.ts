@@ -285,6 +285,7 @@ export type { SiwePolicy } from './siwe/policy.ts'
 export { checkSiwePolicy } from './siwe/policy.ts'
 export type {
   CountedVote,
+  EliminationRule,
   ProposalState,
   RankedBallot,
   Tally,
@@ -300,6 +301,7 @@ export {
   nextStateChange,
   PROPOSAL_STATES,
   proposalState,
+  rankedElimination,
   rankedRounds,
   settleTally,
   sharesInBasisPoints,

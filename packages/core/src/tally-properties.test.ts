@@ -100,7 +100,7 @@ describe('tally properties: the newer kinds', () => {
     )
   })
 
-  test('property: quadratic power shown sums to the voting power, and the leader has the largest shown power', () => {
+  test('property: quadratic power shown sums to the voting power; no other choice shows more than a leader, and tied leaders differ by at most the one unit the rescale gives the lower choice number', () => {
     fc.assert(
       fc.property(
         fc
@@ -116,14 +116,25 @@ describe('tally properties: the newer kinds', () => {
             ballots,
           )
           expect(result.perChoice.reduce((sum, power) => sum + power, 0n)).toBe(result.votingPower)
-          for (const choice of result.leading) {
-            const shown = result.perChoice[choice - 1] ?? 0n
-            expect(result.perChoice.every((power) => power <= shown)).toBe(true)
+          const shownOf = (choice: number) => result.perChoice[choice - 1] ?? 0n
+          const others = result.perChoice.filter((_, index) => !result.leading.includes(index + 1))
+          for (const leader of result.leading) {
+            expect(others.every((power) => power <= shownOf(leader))).toBe(true)
+            for (const tied of result.leading) expect(shownOf(tied) - shownOf(leader) <= 1n).toBe(true)
           }
         },
       ),
     )
     expect(quadraticPower([0n, 0n], 0n)).toEqual([0n, 0n])
+    // The case fast-check found: equal roots tie, and 3 units cannot split evenly.
+    const tied = tally({ kind: 'quadratic', choiceCount: 2, quorum: 0n, abstainCountsToQuorum: false }, [
+      { choices: [1, 2], weights: [5, 5], power: 3n },
+    ])
+    expect({ leading: tied.leading, perChoice: tied.perChoice, outcome: tied.outcome }).toEqual({
+      leading: [1, 2],
+      perChoice: [2n, 1n],
+      outcome: 'tie',
+    })
   })
 
   test("property: the order ballots arrive in never changes any kind's result", () => {

@@ -51,15 +51,39 @@ export function rankedRounds(choiceCount: number, ballots: Iterable<RankedBallot
     const majority = alive.find((choice) => powerOf(choice) * 2n > counted)
     if (majority !== undefined) return { rounds, winners: [majority] }
     if (alive.length === 1) return { rounds, winners: alive }
-    let bottom = fewest(alive, powerOf)
-    if (bottom.length === alive.length) return { rounds, winners: alive }
-    const previous = rounds.at(-2)?.perChoice
-    if (previous) bottom = fewest(bottom, (choice) => previous[choice - 1] ?? 0n)
-    const first = rounds[0]?.perChoice ?? []
-    bottom = fewest(bottom, (choice) => first[choice - 1] ?? 0n)
-    round.eliminated = bottom
-    for (const choice of bottom) continuing[choice - 1] = false
+    if (fewest(alive, powerOf).length === alive.length) return { rounds, winners: alive }
+    round.eliminated = rankedElimination(rounds, rounds.length - 1).eliminated
+    for (const choice of round.eliminated) continuing[choice - 1] = false
   }
+}
+
+/**
+ * Which tie rule chose the choices eliminated after a round: `least` (one choice had the least power),
+ * `previous-round` (tied at the bottom, fewer power in the round before), `first-preferences` (tied there
+ * too, or in round 1: fewer first preferences), `together` (tied on every rule: all go).
+ */
+export type EliminationRule = 'least' | 'previous-round' | 'first-preferences' | 'together'
+
+/**
+ * The choices the rules eliminate after `rounds[index]` (ascending), the rule that decided and the choices
+ * tied at the bottom, from the rounds' figures alone: the count itself uses it, and a page explaining
+ * published rounds asks it again instead of restating the rules. Call it on a round that ends no count
+ * (no majority, more than one choice continuing, not all tied).
+ */
+export function rankedElimination(
+  rounds: readonly Pick<RankedRound, 'perChoice'>[],
+  index: number,
+): { eliminated: number[]; rule: EliminationRule; tied: number[] } {
+  const powerIn = (round: Pick<RankedRound, 'perChoice'> | undefined) => (choice: number) =>
+    round?.perChoice[choice - 1] ?? 0n
+  const current = rounds[index]?.perChoice ?? []
+  const alive = current.flatMap((power, at) => (power === null ? [] : [at + 1]))
+  const tied = fewest(alive, powerIn(rounds[index]))
+  if (tied.length === 1) return { eliminated: tied, rule: 'least', tied }
+  const previous = index > 0 ? fewest(tied, powerIn(rounds[index - 1])) : tied
+  if (previous.length === 1) return { eliminated: previous, rule: 'previous-round', tied }
+  const first = fewest(previous, powerIn(rounds[0]))
+  return { eliminated: first, rule: first.length === 1 ? 'first-preferences' : 'together', tied }
 }
 
 /** The choices among `choices` with the least `power`. */

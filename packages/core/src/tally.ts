@@ -10,7 +10,13 @@ import { largestRemainder, quadraticRoots, weightedAllocation } from './tally-ar
 import { type RankedRound, rankedRounds } from './tally-ranked.ts'
 
 export { isqrt, quadraticRoots, weightedAllocation } from './tally-arithmetic.ts'
-export { type RankedBallot, type RankedRound, rankedRounds } from './tally-ranked.ts'
+export {
+  type EliminationRule,
+  type RankedBallot,
+  type RankedRound,
+  rankedElimination,
+  rankedRounds,
+} from './tally-ranked.ts'
 
 /**
  * 2 (ADR 058): ranked-choice, weighted and quadratic. It counts the three older kinds exactly as 1 did, so a
