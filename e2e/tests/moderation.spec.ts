@@ -45,6 +45,19 @@ async function benOnTheApi(app: App) {
     expect(response.status, await response.clone().text()).toBe(201)
     return signed.id
   }
+  // Posting is open to holders (DISCUSSION_POSTERS), read from the token index, which an app started for
+  // this file may not have caught up yet (seen under a full run's load): wait until it lists Ben's tokens.
+  await expect
+    .poll(
+      async () => {
+        const profile = (await (await fetch(`${app.url}/api/members/${ben.address}`)).json()) as {
+          balance: string
+        }
+        return BigInt(profile.balance) > 0n
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true)
   const timestamp = Math.floor(Date.now() / 1000)
   await post('/api/discussion/keys', ben, 'discussion-key', {
     member: ben.address,
