@@ -213,6 +213,7 @@ export {
 export { formatTokenAmount, shortenAddress } from './format.ts'
 export type { GlossaryTermId } from './glossary.ts'
 export { GLOSSARY, glossaryEntry, glossaryPath } from './glossary.ts'
+export { ballotText } from './governance/ballot-text.ts'
 export { PROPOSAL_KIND_HELP, PROPOSAL_KIND_LABELS, QUADRATIC_WARNING } from './governance/kind-texts.ts'
 export type { LogEntry, LogEntryKind } from './governance/log.ts'
 export {

@@ -201,4 +201,13 @@ test('behavior: the demo starts with a living forum: a topic in each category, t
     ['Against', 'Too expensive for one month.'],
   ])
   expect(page.items.filter((item) => item.type === 'comment')).toHaveLength(5)
+  // A ranked ballot's card reads as the ranking, in the voter's order (core's ballotText).
+  const [grant] = await db
+    .select({ id: proposals.id })
+    .from(proposals)
+    .where(eq(titleOf, 'Which project gets this quarter’s community grant?'))
+  const grantPage = await threadItems(deps, grant?.id as string, { limit: 50 }, undefined)
+  expect(grantPage.items.flatMap((item) => (item.type === 'vote' ? [item.vote.choice] : []))).toContain(
+    '1. Open-source tooling · 2. Translation of the docs · 3. Local meetups fund · 4. Accessibility audit',
+  )
 }, 120_000)

@@ -3,7 +3,13 @@
 // ancestors' log seqs and its own, zero-padded) is that order; a vote card's path is its vote's log seq. A
 // page is a range of the (thread, path) index after the cursor's path, and of the proposal's votes with a
 // reason, so it costs a page whatever the thread's size.
-import type { DiscussionPageQuery, ThreadPage, VoteCardJson } from '@guildhall/core'
+import {
+  ballotText,
+  type DiscussionPageQuery,
+  type ProposalKind,
+  type ThreadPage,
+  type VoteCardJson,
+} from '@guildhall/core'
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Address, Hex } from 'viem'
 import type { Db } from '../platform/db/client.ts'
@@ -118,6 +124,7 @@ async function voteCards(db: Db, proposalId: string, after: string, limit: numbe
       power: votes.power,
       seq: sql<number>`${votes.reasonLogSeq}`.mapWith(Number),
       choices: sql<string[]>`${proposals.message}->'choices'`,
+      kind: sql<ProposalKind>`${proposals.message}->>'kind'`,
       earlier: sql<boolean>`exists (select 1 from ${votes} as earlier where earlier.proposal_id = ${votes.proposalId} and earlier.voter = ${votes.voter} and earlier.id <> ${votes.id})`,
     })
     .from(votes)
@@ -139,7 +146,7 @@ async function voteCards(db: Db, proposalId: string, after: string, limit: numbe
       vote: {
         voteId: row.voteId as Hex,
         voter: row.voter as Address,
-        choice: row.message.choices.map((choice) => row.choices[choice - 1] ?? `Choice ${choice}`).join(', '),
+        choice: ballotText(row.kind, row.choices, { ...row.message, power: row.power }),
         power: String(row.power),
         reason: row.message.reason,
         castAt: row.message.timestamp,

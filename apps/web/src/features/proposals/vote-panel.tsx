@@ -1,4 +1,5 @@
 import {
+  ballotText,
   GOVERNANCE_LIMITS,
   kindTakesWeights,
   type ProposalDetail,
@@ -16,7 +17,6 @@ import { useDaoChain } from '../../lib/dao-chain.ts'
 import { SwitchChainButton } from '../../lib/switch-chain-button.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
 import { SessionGateNotice, useSessionGate } from '../auth/session-gate.tsx'
-import { ballotText } from './ballot-text.ts'
 import { useCastVote } from './queries/cast-vote.ts'
 import { useMyVote } from './queries/votes.ts'
 import { useVotingPower } from './queries/voting-power.ts'

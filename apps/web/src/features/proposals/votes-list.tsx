@@ -1,5 +1,6 @@
 import {
   ADDRESS_START_PATTERN,
+  ballotText,
   kindTakesWeights,
   type ProposalDetail,
   relativeTime,
@@ -15,7 +16,6 @@ import { describeRequestError } from '../../lib/api.ts'
 import { SEARCH_PAUSE_MS, useDebouncedValue } from '../../lib/debounced-value.ts'
 import { MemberName } from '../../lib/names.tsx'
 import { useTokenAmount } from '../../lib/token.ts'
-import { ballotText } from './ballot-text.ts'
 import { exactTime } from './format.ts'
 import { useVotes } from './queries/votes.ts'
 

@@ -1,13 +1,8 @@
-import {
-  formatBasisPoints,
-  kindTakesWeights,
-  type ProposalKind,
-  sharesInBasisPoints,
-  weightedAllocation,
-} from '@guildhall/core'
+import { formatBasisPoints, sharesInBasisPoints, weightedAllocation } from '../tally.ts'
+import { kindTakesWeights, type ProposalKind } from './rules.ts'
 
 /**
- * A ballot as a line to read: "1. A · 2. C · 3. B" (ranked choice, in the voter's order); "A 60.00 % ·
+ * A ballot as a line to read (the votes list, the vote panel, a vote card in the thread): "1. A · 2. C · 3. B" (ranked choice, in the voter's order); "A 60.00 % ·
  * B 40.00 %" (weighted, quadratic: each weight as a share of the voter's power, split as the tally splits
  * it, so the shares are of what each choice received); "A, B" otherwise.
  */
