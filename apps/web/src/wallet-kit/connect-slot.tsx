@@ -147,6 +147,8 @@ export function ConnectSlot() {
           className="connect-stand-in"
           style={{ background: config.accentColor, opacity: hidden ? 0 : undefined }}
           aria-hidden={hidden || Kit !== undefined || undefined}
+          // Hidden from assistive technology, it must not take the focus either (axe: aria-hidden-focus).
+          tabIndex={hidden || Kit !== undefined ? -1 : undefined}
           onPointerEnter={load}
           onTouchStart={load}
           onFocus={load}
