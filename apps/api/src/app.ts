@@ -15,6 +15,7 @@ import { healthRoutes } from './platform/http/health.ts'
 import { openapiPlugin } from './platform/http/openapi.ts'
 import { securityPlugin, serverOptions } from './platform/http/security.ts'
 import { leaderJobs } from './platform/jobs/leader.ts'
+import { silentObserver } from './platform/observer.ts'
 import type { Settings } from './settings/env.ts'
 import { tokenArea } from './token/area.ts'
 import { treasuryArea } from './treasury/area.ts'
@@ -44,7 +45,7 @@ export async function buildApp({
   // Before the routes: it checks their inputs and answers by their schemas, and documents them (ADR 045).
   await app.register(openapiPlugin, { appUrl: publicConfig.appUrl })
 
-  const context: AreaContext = { settings, database, now, logger: app.log }
+  const context: AreaContext = { settings, database, now, logger: app.log, observer: silentObserver }
   const auth = authArea(context)
   const token = tokenArea(context)
   const names = namesArea(context)

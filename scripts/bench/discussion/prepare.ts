@@ -7,6 +7,7 @@ import {
   createProposal,
   type GovernanceDeps,
   ProposalReads,
+  silentObserver,
   type TokenIndex,
 } from '@guildhall/api/operations'
 import { demoDomain, demoTokenIndex } from '@guildhall/api/testbed'
@@ -91,6 +92,7 @@ function governanceDeps(
     treasury: null,
     now: () => new Date(at * 1000),
     reads: new ProposalReads(),
+    observer: silentObserver,
   }
 }
 

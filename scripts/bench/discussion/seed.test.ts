@@ -13,6 +13,7 @@ import {
   type GovernanceDeps,
   ProposalReads,
   postComment,
+  silentObserver,
   type TokenIndex,
 } from '@guildhall/api/operations'
 import { demoDomain, type TestDatabase, testDatabase } from '@guildhall/api/testbed'
@@ -99,6 +100,7 @@ function discussionDeps(database: TestDatabase, at: number): DiscussionDeps {
     treasury: null,
     now: () => new Date(at * 1000),
     reads: new ProposalReads(),
+    observer: silentObserver,
   }
   return {
     governance,

@@ -4,6 +4,7 @@ import {
   type GovernanceDeps,
   ProposalReads,
   settleRankedResult,
+  silentObserver,
   type TokenIndex,
   tallyRules,
 } from '@guildhall/api/operations'
@@ -75,6 +76,7 @@ test('behavior: the bulk seed leaves exactly what the vote path leaves for the s
     treasury: null,
     now: () => new Date(((signed.at(-1)?.message.timestamp ?? 0) + 1) * 1000),
     reads: new ProposalReads(),
+    observer: silentObserver,
   }
   for (const vote of signed) {
     const answer = await castVote(deps, proposal.id, { message: vote.message, signature: vote.signature })

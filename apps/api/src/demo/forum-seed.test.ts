@@ -41,6 +41,7 @@ import {
   topics,
 } from '../platform/db/schema.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
+import { silentObserver } from '../platform/observer.ts'
 import { seedDemoDatabase } from './governance-seed.ts'
 import { startDemoChain } from './local-chain.ts'
 
@@ -165,6 +166,7 @@ test('behavior: the demo starts with a living forum: a topic in each category, t
       treasury: null,
       now: () => new Date(),
       reads: new ProposalReads(),
+      observer: silentObserver,
     },
     categories: settings.discussion.categories,
     posters: 'members',

@@ -31,6 +31,7 @@ import { ProposalReads } from '../governance/proposal-reads.ts'
 import { checkTallies } from '../governance/tally-check.ts'
 import { ballots, governanceLog, memberStats, proposals, rankedResults } from '../platform/db/schema.ts'
 import { type TestDatabase, testDatabase } from '../platform/db/test-database.ts'
+import { silentObserver } from '../platform/observer.ts'
 import { seedDemoGovernance } from './governance-seed.ts'
 import { startDemoChain } from './local-chain.ts'
 
@@ -121,6 +122,7 @@ test('behavior: the demo starts with proposals in every state and real signed vo
       treasury: { safe: treasury.safe.address },
       now: () => new Date(),
       reads: new ProposalReads(),
+      observer: silentObserver,
     },
     safe: treasury.safe.address,
     chainId: LOCAL_CHAIN_ID,

@@ -42,6 +42,7 @@ import { tallyRules } from '../governance/tallies.ts'
 import { castVote } from '../governance/votes.ts'
 import type { Database } from '../platform/db/client.ts'
 import { proposals } from '../platform/db/schema.ts'
+import { silentObserver } from '../platform/observer.ts'
 import type { Settings } from '../settings/env.ts'
 import { TokenIndex } from '../token/token-index.ts'
 import { seedDemoThreads, seedDemoTopics } from './forum-seed.ts'
@@ -365,6 +366,7 @@ export async function seedDemoGovernance({
     treasury: treasury && { safe: treasury.safe },
     now: clock,
     reads: new ProposalReads(),
+    observer: silentObserver,
   })
   /** Creates one seeded proposal with its votes, each at its own time; returns its id. */
   const seedProposal = async (
@@ -478,6 +480,7 @@ export async function seedDemoDatabase(
       treasury: treasury && { safe: treasury.safe },
       now: () => new Date(),
       reads: new ProposalReads(),
+      observer: silentObserver,
     },
     categories: settings.discussion.categories,
   }

@@ -10,7 +10,7 @@ import { governanceRoutes } from './routes.ts'
 
 /** Governance runs over the token index: without a token (or a database) there is none. */
 export function governanceArea(
-  { settings, database, now }: AreaContext,
+  { settings, database, now, observer }: AreaContext,
   token: { tokenIndex: TokenIndex | undefined; client: PublicClient | undefined },
 ): (Area & { deps: GovernanceDeps }) | undefined {
   const { token: tokenConfig, governance: rules } = settings.publicConfig
@@ -27,6 +27,7 @@ export function governanceArea(
     treasury: settings.treasury ? { safe: settings.treasury.safe } : null,
     now,
     reads: new ProposalReads(),
+    observer,
   }
   return {
     deps,

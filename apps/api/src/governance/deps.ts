@@ -6,6 +6,7 @@ import type { Address, Hex, PublicClient } from 'viem'
 import type { Database } from '../platform/db/client.ts'
 import { isDatabaseUnavailable } from '../platform/db/errors.ts'
 import { ApiError } from '../platform/http/errors.ts'
+import type { Observer } from '../platform/observer.ts'
 import type { TokenIndex } from '../token/token-index.ts'
 import type { ProposalReads } from './proposal-reads.ts'
 
@@ -25,6 +26,8 @@ export interface GovernanceDeps {
   now: () => Date
   /** One proposal's reads shared by its concurrent readers (ADR 025). */
   reads: ProposalReads
+  /** Where votes' answers and log appends are reported (the metrics). */
+  observer: Observer
 }
 
 /** Unix seconds of a date (the governance clock's unit). */

@@ -34,6 +34,7 @@ import {
 import { nowSeconds } from '../../testbed/signers.ts'
 import { testSettings } from '../../testbed/test-app.ts'
 import { ballots, proposals, proposalTallies, votes } from '../platform/db/schema.ts'
+import { silentObserver } from '../platform/observer.ts'
 import { tokenArea } from '../token/area.ts'
 import { governanceArea } from './area.ts'
 import { findProposal } from './proposals.ts'
@@ -160,7 +161,7 @@ describe('stored tallies and pages (reads cost a page, not the history)', () => 
 
   test('behavior: a detail read still running when a vote is stored is not shared with the reader who asks after the vote (ADR 025)', async () => {
     const settings = testSettings({ rpcUrl: anvil.url, deployment, env: { SIGN_IN: 'off' } })
-    const context = { settings, database, now: () => new Date(), logger: app.log }
+    const context = { settings, database, now: () => new Date(), logger: app.log, observer: silentObserver }
     const deps = governanceArea(context, tokenArea(context))?.deps
     if (!deps) throw new Error('no governance deps')
     const { id } = await createProposal(ada, { title: 'Read after a vote' })

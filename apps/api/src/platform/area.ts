@@ -6,6 +6,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { Settings } from '../settings/env.ts'
 import type { Database } from './db/client.ts'
 import type { LeaderJob } from './jobs/leader.ts'
+import type { Observer } from './observer.ts'
 
 /** What every area is built from. */
 export interface AreaContext {
@@ -14,6 +15,8 @@ export interface AreaContext {
   database: Database | undefined
   now: () => Date
   logger: FastifyBaseLogger
+  /** Where the areas report what the metrics count (silentObserver without metrics). */
+  observer: Observer
 }
 
 export interface Area {
