@@ -15,8 +15,11 @@ import { healthRoutes } from './platform/http/health.ts'
 import { openapiPlugin } from './platform/http/openapi.ts'
 import { securityPlugin, serverOptions } from './platform/http/security.ts'
 import { leaderJobs } from './platform/jobs/leader.ts'
+import { Metrics } from './platform/metrics/metrics.ts'
+import { metricsPlugin } from './platform/metrics/metrics-http.ts'
 import { silentObserver } from './platform/observer.ts'
 import type { Settings } from './settings/env.ts'
+import { metricsEnabled } from './settings/metrics.ts'
 import { tokenArea } from './token/area.ts'
 import { treasuryArea } from './treasury/area.ts'
 import { webShellPlugin } from './web/web-shell.ts'
@@ -42,10 +45,19 @@ export async function buildApp({
   // First: routes take the error handler and the hooks that exist when they are added.
   await app.register(errorsPlugin)
   await app.register(securityPlugin, { settings, database })
+  // Kept only where something reads them (ADR 065), one registry per app; its hook before any route.
+  const metrics = metricsEnabled(settings.metrics) ? new Metrics() : undefined
+  await app.register(metricsPlugin, { metrics, token: settings.metrics.token })
   // Before the routes: it checks their inputs and answers by their schemas, and documents them (ADR 045).
   await app.register(openapiPlugin, { appUrl: publicConfig.appUrl })
 
-  const context: AreaContext = { settings, database, now, logger: app.log, observer: silentObserver }
+  const context: AreaContext = {
+    settings,
+    database,
+    now,
+    logger: app.log,
+    observer: metrics ?? silentObserver,
+  }
   const auth = authArea(context)
   const token = tokenArea(context)
   const names = namesArea(context)
@@ -69,8 +81,16 @@ export async function buildApp({
 
   const notifications = notificationsArea(context)
 
-  const leadership = leaderJobs(database, [token.job, names.job, treasury.job, notifications.job], app.log)
+  const jobs = {
+    token: token.job,
+    names: names.job,
+    treasury: treasury.job,
+    notifications: notifications.job,
+  }
+  const leadership = leaderJobs(database, Object.values(jobs), app.log)
   if (leadership) {
+    const running = Object.entries(jobs).flatMap(([name, job]) => (job ? [name] : []))
+    metrics?.watchLeadership(leadership, running)
     app.addHook('onReady', async () => leadership.start())
     app.addHook('onClose', async () => leadership.stop())
   }

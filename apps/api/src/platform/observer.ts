@@ -19,6 +19,8 @@ export interface Observer {
   liveStreamOpened(): void
   liveStreamClosed(why: LiveStreamEnd): void
   liveStreamRefused(why: LiveStreamRefusal): void
+  /** The token index's sync read the chain's head and has indexed up to this block (after each range). */
+  tokenIndexSynced(headBlock: number, indexedBlock: number): void
 }
 
 const nothing = () => {}
@@ -30,4 +32,5 @@ export const silentObserver: Observer = {
   liveStreamOpened: nothing,
   liveStreamClosed: nothing,
   liveStreamRefused: nothing,
+  tokenIndexSynced: nothing,
 }

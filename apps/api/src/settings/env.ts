@@ -1,10 +1,11 @@
 // The server's settings, read from its environment once at start (README, Configuration). The variables
-// and their checks are in variables.ts (with limits.ts, name-service.ts, treasury.ts and moderation.ts); the chains and the public
+// and their checks are in variables.ts (with limits.ts, name-service.ts, treasury.ts, moderation.ts and metrics.ts); the chains and the public
 // config the web app learns are built in chains.ts and public-config.ts.
 import { type DiscussionPosters, formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import type { z } from 'zod'
 import { type ChainSettings, chainProblems, chainSettings } from './chains.ts'
 import { timeoutProblems } from './limits.ts'
+import { type MetricsSettings, metricsPortProblems, metricsSettings } from './metrics.ts'
 import { type ModerationSettings, moderationSettings } from './moderation.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
 import { type TreasurySettings, treasuryProblems, treasurySettings } from './treasury.ts'
@@ -49,6 +50,8 @@ export interface Settings {
   discussion: { categories: string[]; posters: DiscussionPosters; rateLimitPerMinute: number }
   /** Moderators and the flags that hide a comment (ADR 054). */
   moderation: ModerationSettings
+  /** Prometheus metrics (ADR 065): their own listener, the public path's token. */
+  metrics: MetricsSettings
 }
 
 export class EnvError extends Error {
@@ -67,6 +70,7 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
     ...timeoutProblems(env),
     ...walletConnectProblems(env),
     ...treasuryProblems(env),
+    ...metricsPortProblems(env, envSchema.shape.PORT.safeParse(env.PORT).data),
   ]
   if (!parsed.success || problems.length > 0)
     throw new EnvError(`Invalid configuration:\n${problems.join('\n')}`)
@@ -117,5 +121,6 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       rateLimitPerMinute: e.DISCUSSION_RATE_LIMIT_PER_MINUTE,
     },
     moderation: moderationSettings(e),
+    metrics: metricsSettings(e),
   }
 }

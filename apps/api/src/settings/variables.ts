@@ -1,7 +1,7 @@
 // Every environment variable the server reads, with its check and default. zod lists the problems of an
 // invalid environment in the order of this object's keys, the order kept from before these variables were
 // grouped with their jobs (the name service's, the limits' and the treasury's are in name-service.ts, limits.ts
-// and treasury.ts, the webhooks' in webhooks.ts, the voting kinds' in voting.ts).
+// and treasury.ts, the webhooks' in webhooks.ts, the voting kinds' in voting.ts, the metrics' in metrics.ts).
 import {
   DEFAULT_GOVERNANCE_RULES,
   DEFAULT_PROPOSAL_CATEGORIES,
@@ -17,6 +17,7 @@ import { csv } from './csv.ts'
 import { discussionVariables } from './discussion.ts'
 import { executionVariables } from './execution.ts'
 import { limitVariables } from './limits.ts'
+import { metricsVariables } from './metrics.ts'
 import { moderationVariables } from './moderation.ts'
 import { nameServiceVariables } from './name-service.ts'
 import { treasuryVariables } from './treasury.ts'
@@ -100,6 +101,7 @@ export const envSchema = z.object({
   ...treasuryVariables.shape,
   ...moderationVariables.shape,
   ...webhookVariables.shape,
+  ...metricsVariables.shape,
 })
 
 /** The environment once every variable is valid. */

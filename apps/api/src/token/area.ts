@@ -10,7 +10,7 @@ import { TokenIndex } from './token-index.ts'
  * background (on the leader) and answers holders and voting power locally. Without a database there is
  * nothing to keep it in; the routes then answer that there is no index.
  */
-export function tokenArea({ settings, database, logger }: AreaContext): Area & {
+export function tokenArea({ settings, database, logger, observer }: AreaContext): Area & {
   tokenIndex: TokenIndex | undefined
   /** The DAO chain's client the index reads with (batched into multicalls), shared with governance. */
   client: PublicClient | undefined
@@ -33,6 +33,7 @@ export function tokenArea({ settings, database, logger }: AreaContext): Area & {
     confirmations: settings.tokenIndexConfirmations,
     multicall3: daoChain.multicall3,
     logger,
+    observer,
   })
   return { tokenIndex, client, job: tokenIndex, plugin: (app) => tokenRoutes(app, { tokenIndex }) }
 }

@@ -21,6 +21,7 @@ import { type Address, getAddress, type PublicClient } from 'viem'
 import type { Db } from '../platform/db/client.ts'
 import { DEFAULT_MAX_RANGE } from '../platform/indexer/log-range.ts'
 import { BackgroundLoop } from '../platform/jobs/background-loop.ts'
+import type { Observer } from '../platform/observer.ts'
 import { IndexReads } from './index/reads.ts'
 import { IndexSync, type SyncResult, type TokenIndexLogger } from './index/sync.ts'
 
@@ -47,6 +48,8 @@ export type TokenIndexOptions = {
   /** Members counted into the directory's participation per transaction (ELIGIBILITY_CHUNK). */
   eligibilityChunk?: number
   logger?: TokenIndexLogger
+  /** Told how far behind the head the index is as it syncs (the metrics' lag). */
+  observer?: Pick<Observer, 'tokenIndexSynced'>
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 4_000
@@ -84,6 +87,7 @@ export class TokenIndex extends IndexReads {
       eligibilityChunk: options.eligibilityChunk,
       logger: options.logger,
       stopped: () => this.#loop.stopping,
+      progress: (head, indexedBlock) => options.observer?.tokenIndexSynced(head, indexedBlock),
     })
     this.#loop = new BackgroundLoop({
       pass: async () => {

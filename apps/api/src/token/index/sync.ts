@@ -43,6 +43,8 @@ export type IndexSyncOptions = {
   logger: TokenIndexLogger | undefined
   /** True once the sync should end after the range in progress. */
   stopped: () => boolean
+  /** Told the head and the indexed block when a sync starts and after each range (the metrics' lag). */
+  progress: (headBlock: number, indexedBlock: number) => void
 }
 
 /** Brings the index up to head − confirmations; TokenIndex (token-index.ts) runs one at a time. */
@@ -55,6 +57,7 @@ export class IndexSync {
   readonly #eligibilityChunk: number | undefined
   readonly #logger: TokenIndexLogger | undefined
   readonly #stopped: () => boolean
+  readonly #progress: (headBlock: number, indexedBlock: number) => void
 
   constructor(options: IndexSyncOptions) {
     this.#db = options.db
@@ -65,6 +68,7 @@ export class IndexSync {
     this.#eligibilityChunk = options.eligibilityChunk
     this.#logger = options.logger
     this.#stopped = options.stopped
+    this.#progress = options.progress
   }
 
   /** Indexes up to head − confirmations, rewinding a reorg first. */
@@ -77,6 +81,7 @@ export class IndexSync {
       cursor = await this.#rewind(cursor)
       rewoundTo = cursor.block
     }
+    this.#progress(head, cursor.block)
     while (cursor.block < targetBlock && !this.#stopped()) {
       const next = await this.#indexRange(cursor, targetBlock)
       if (next === 'fork') {
@@ -85,6 +90,7 @@ export class IndexSync {
       } else {
         cursor = next
       }
+      this.#progress(head, cursor.block)
     }
     await this.#countEligibleMembers(cursor)
     return { indexedBlock: cursor.block, targetBlock, rewoundTo }
