@@ -3,7 +3,7 @@
 // METRICS_TOKEN, 401 without it or with another, Prometheus text with it; requests counted under their
 // route's template; the leader and the token index's lag as the index runs; METRICS_PORT's own listener.
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { parsePrometheusText, sampleValue } from '../../../testbed/prometheus-text.ts'
 import { startTestbed, stopTestbed, type Testbed, testApp, testSettings } from '../../../testbed/test-app.ts'
 import { startServer } from '../../server.ts'
@@ -16,7 +16,11 @@ const apps: FastifyInstance[] = []
 beforeAll(async () => {
   testbed = await startTestbed()
 }, 120_000)
-afterAll(() => stopTestbed(testbed, ...apps))
+// Each test's apps close after it: on PostgreSQL an open one would keep the leader lock from the next.
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close()
+})
+afterAll(() => stopTestbed(testbed))
 
 async function appWith(env: Record<string, string>) {
   const app = await testApp(testbed, { env })
@@ -99,7 +103,7 @@ describe('the public /metrics', () => {
     ).toBe(2)
   })
 
-  test('behavior: the one instance (PGlite) leads its job (the token index), and once the index has synced on the local chain its lag is 0 blocks', async () => {
+  test('behavior: a lone instance leads its job (the token index), and once the index has synced on the local chain its lag is 0 blocks', async () => {
     const app = await appWith({ METRICS_TOKEN: TOKEN })
     let families = await scrape(app)
     const deadline = Date.now() + 30_000
