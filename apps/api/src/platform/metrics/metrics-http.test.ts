@@ -2,6 +2,8 @@
 // database (PGlite, or PostgreSQL under scripts/with-postgres.sh): the public /metrics 404 without
 // METRICS_TOKEN, 401 without it or with another, Prometheus text with it; requests counted under their
 // route's template; the leader and the token index's lag as the index runs; METRICS_PORT's own listener.
+import { createServer } from 'node:net'
+import { getFreePort } from '@guildhall/devchain/anvil'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { parsePrometheusText, sampleValue } from '../../../testbed/prometheus-text.ts'
@@ -150,5 +152,39 @@ describe('METRICS_PORT', () => {
     }
     // Closed with the server: nothing listens there any more.
     await expect(fetch(`${server.metricsUrl}/metrics`)).rejects.toThrow()
+  }, 60_000)
+
+  test('error: a METRICS_PORT already taken fails the start with EADDRINUSE, and nothing is left listening', async () => {
+    const holder = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+    const address = holder.address()
+    const taken = typeof address === 'object' && address ? address.port : 0
+    const port = await getFreePort()
+    try {
+      const settings = testSettings({
+        origin: null,
+        env: {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          METRICS_PORT: String(taken),
+          SIGN_IN: 'off',
+          LOG_LEVEL: 'silent',
+        },
+      })
+      const error = await startServer(settings).then(
+        () => undefined,
+        (e: unknown) => e as NodeJS.ErrnoException,
+      )
+      expect(error?.code).toBe('EADDRINUSE')
+      // The public listener it had opened is closed again: the port is free.
+      const again = createServer()
+      await new Promise<void>((resolve, reject) => {
+        again.once('error', reject)
+        again.listen(port, '127.0.0.1', resolve)
+      })
+      await new Promise<void>((resolve) => again.close(() => resolve()))
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()))
+    }
   }, 60_000)
 })
