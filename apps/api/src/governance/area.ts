@@ -10,7 +10,7 @@ import { governanceRoutes } from './routes.ts'
 
 /** Governance runs over the token index: without a token (or a database) there is none. */
 export function governanceArea(
-  { settings, database, now, observer }: AreaContext,
+  { settings, database, now, observer, signatures }: AreaContext,
   token: { tokenIndex: TokenIndex | undefined; client: PublicClient | undefined },
 ): (Area & { deps: GovernanceDeps }) | undefined {
   const { token: tokenConfig, governance: rules } = settings.publicConfig
@@ -28,6 +28,7 @@ export function governanceArea(
     now,
     reads: new ProposalReads(),
     observer,
+    recover: signatures.recover,
   }
   return {
     deps,

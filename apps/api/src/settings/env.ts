@@ -7,6 +7,7 @@ import { type ChainSettings, chainProblems, chainSettings } from './chains.ts'
 import { timeoutProblems } from './limits.ts'
 import { type ModerationSettings, moderationSettings } from './moderation.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
+import { signatureThreads } from './signatures.ts'
 import { type TreasurySettings, treasuryProblems, treasurySettings } from './treasury.ts'
 import { envSchema } from './variables.ts'
 import { type WebhookSettings, webhookSettings } from './webhooks.ts'
@@ -49,6 +50,8 @@ export interface Settings {
   discussion: { categories: string[]; posters: DiscussionPosters; rateLimitPerMinute: number }
   /** Moderators and the flags that hide a comment (ADR 054). */
   moderation: ModerationSettings
+  /** Worker threads that check signatures (ADR 063). */
+  signatureThreads: number
 }
 
 export class EnvError extends Error {
@@ -117,5 +120,6 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       rateLimitPerMinute: e.DISCUSSION_RATE_LIMIT_PER_MINUTE,
     },
     moderation: moderationSettings(e),
+    signatureThreads: signatureThreads(e),
   }
 }
