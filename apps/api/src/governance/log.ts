@@ -3,9 +3,8 @@
 import { LOG_GENESIS_HASH, type LogEntry, logEntryHash } from '@guildhall/core'
 import { and, asc, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
-import type { Tx } from '../platform/db/client.ts'
+import type { Database, Tx } from '../platform/db/client.ts'
 import { governanceLog } from '../platform/db/schema.ts'
-import type { GovernanceDeps } from './deps.ts'
 
 /** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
 export const LOG_LOCK_KEY = 0x6775696c64 // "guild"
@@ -129,7 +128,7 @@ export function logEntry(row: typeof governanceLog.$inferSelect): LogEntry {
 
 /** The entries of one proposal and its votes up to `lastSeq`, in log order, a page at a time (only `kind` ones when given). */
 export async function* proposalLogPages(
-  deps: GovernanceDeps,
+  deps: { database: Database },
   proposalId: string,
   lastSeq: number,
   kind?: LogEntry['kind'],
@@ -157,7 +156,7 @@ export async function* proposalLogPages(
 }
 
 /** The log from entry `after` + 1 on, one bounded page. */
-export async function logPage(deps: GovernanceDeps, after: bigint) {
+export async function logPage(deps: { database: Database }, after: bigint) {
   const rows = await deps.database.db
     .select()
     .from(governanceLog)

@@ -86,7 +86,7 @@ export class VoteWriter {
           this.#observer,
           batch.map(({ vote }) => vote),
         )
-        batch.forEach(({ answer }, index) => answer(answers[index] as VoteAnswer | ApiError))
+        for (const [index, { answer }] of batch.entries()) answer(answers[index] as VoteAnswer | ApiError)
       }
     })().finally(() => {
       this.#running = undefined
