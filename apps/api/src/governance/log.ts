@@ -5,6 +5,7 @@ import { and, asc, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import type { Database, Tx } from '../platform/db/client.ts'
 import { governanceLog } from '../platform/db/schema.ts'
+import type { Observer } from '../platform/observer.ts'
 
 /** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
 export const LOG_LOCK_KEY = 0x6775696c64 // "guild"
@@ -98,9 +99,14 @@ export async function appendToLog(
   return { entries, lock: { waitMs: Number(granted.rows[0]?.waited ?? 0), requestedAt } }
 }
 
-/** The one-message append of the writers that store one message per transaction (proposals, statements, discussion). */
-export async function appendLog(tx: Tx, entry: LogAppend): Promise<LogEntry> {
-  const { entries } = await appendToLog(tx, [entry])
+/**
+ * The one-message append of the writers that store one message per transaction (proposals, statements,
+ * discussion, Safe signatures). Given an observer, it reports the append with the lock held until the append
+ * returned: their commit follows at once, and what they do under the lock after it is theirs to keep short.
+ */
+export async function appendLog(tx: Tx, entry: LogAppend, observer?: Observer): Promise<LogEntry> {
+  const { entries, lock } = await appendToLog(tx, [entry])
+  observer?.logAppended(1, lock.waitMs, logLockHeldMs(lock))
   return entries[0] as LogEntry
 }
 
