@@ -18,6 +18,7 @@ import {
   cleo,
   createProposal,
   database,
+  deployment,
   domain,
   finn,
   postVote,
@@ -25,15 +26,18 @@ import {
   useGovernanceBed,
 } from '../../testbed/beds/governance.ts'
 import { nowSeconds } from '../../testbed/signers.ts'
-import { postJson } from '../../testbed/test-app.ts'
+import { postJson, testSettings } from '../../testbed/test-app.ts'
 import { checkMemberStats } from '../member-stats/vote-moves.ts'
 import { ballots, governanceLog, proposalTallies, votes } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { silentObserver } from '../platform/observer.ts'
+import { tokenArea } from '../token/area.ts'
+import { governanceArea } from './area.ts'
 import { logEntry } from './log.ts'
 import { tallyRules } from './tallies.ts'
 import { checkTallies } from './tally-check.ts'
 import { type CheckedVote, VoteWriter } from './vote-writer.ts'
+import { castVote } from './votes.ts'
 
 useGovernanceBed()
 
@@ -233,5 +237,38 @@ describe('votes in batches across instances', () => {
     expect((await checkTallies(database.db)).mismatches).toEqual([])
     expect(await logProblem()).toBeNull()
     await writer.close()
+  })
+
+  test('behavior: every vote answer is reported (accepted, replayed, the refusal’s code), and each transaction that appends to the log once, with its entries and lock times', async () => {
+    const answered: string[] = []
+    const appended: { entries: number; waitMs: number; holdMs: number }[] = []
+    const observer = {
+      ...silentObserver,
+      voteAnswered: (outcome: string) => answered.push(outcome),
+      logAppended: (entries: number, waitMs: number, holdMs: number) =>
+        appended.push({ entries, waitMs, holdMs }),
+    }
+    const settings = testSettings({ rpcUrl: anvil.url, deployment, env: { SIGN_IN: 'off' } })
+    const context = { settings, database, now: () => new Date(), logger: app.log, observer }
+    const area = governanceArea(context, tokenArea(context))
+    if (!area) throw new Error('no governance area')
+    const proposal = await createProposal(ada, { title: 'Reported' })
+    const now = nowSeconds()
+    const later = await signedVote(ben, proposal.id, { timestamp: now })
+    const earlier = await signedVote(ben, proposal.id, { timestamp: now - 2, choices: [2] })
+    expect(await castVote(area.deps, proposal.id, later)).toMatchObject({ created: true })
+    expect(await castVote(area.deps, proposal.id, later)).toMatchObject({ created: false })
+    await expect(castVote(area.deps, proposal.id, earlier)).rejects.toMatchObject({ code: 'superseded' })
+    await expect(castVote(area.deps, proposal.id, await signedVote(finn, proposal.id))).rejects.toMatchObject(
+      {
+        code: 'not-delegated',
+      },
+    )
+    expect(answered).toEqual(['accepted', 'replayed', 'superseded', 'not-delegated'])
+    // The accepted vote's batch appended one entry; the superseded one's appended nothing.
+    expect(appended.map((one) => one.entries)).toEqual([1])
+    expect(appended[0]?.waitMs).toBeGreaterThanOrEqual(0)
+    expect(appended[0]?.holdMs).toBeGreaterThan(0)
+    await area.deps.voteWriter?.close()
   })
 })
