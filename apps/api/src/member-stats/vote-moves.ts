@@ -37,7 +37,7 @@ export async function recordVotes(
     })
 }
 
-/** Every ballot of a proposal written in bulk (the scale bench's seed) counted as `recordVote` counts them. */
+/** Every ballot of a proposal written in bulk (the scale bench's seed) counted as `recordVotes` counts them. */
 export async function recordBallots(tx: Tx, proposalId: string) {
   await tx.execute(sql`
     insert into member_stats (address, votes_cast, last_vote_at)
