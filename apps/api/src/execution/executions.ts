@@ -415,12 +415,16 @@ export async function addSignature(
 
   try {
     await deps.governance.database.db.transaction(async (tx) => {
-      const logged = await appendLog(tx, {
-        kind: 'safe-signature',
-        messageId: safeSignatureId(safeTxHash, owner),
-        proposalId: proposal.id as Hex,
-        signature,
-      })
+      const logged = await appendLog(
+        tx,
+        {
+          kind: 'safe-signature',
+          messageId: safeSignatureId(safeTxHash, owner),
+          proposalId: proposal.id as Hex,
+          signature,
+        },
+        deps.governance.observer,
+      )
       await tx.insert(safeSignatures).values({ safeTxHash, owner, signature, logSeq: logged.seq })
     })
   } catch (error) {

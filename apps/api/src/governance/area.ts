@@ -7,6 +7,7 @@ import type { GovernanceDeps } from './deps.ts'
 import { eventRoutes } from './live/routes.ts'
 import { ProposalReads } from './proposal-reads.ts'
 import { governanceRoutes } from './routes.ts'
+import { VoteWriter } from './vote-writer.ts'
 
 /** Governance runs over the token index: without a token (or a database) there is none. */
 export function governanceArea(
@@ -29,10 +30,13 @@ export function governanceArea(
     reads: new ProposalReads(),
     observer,
     recover: signatures.recover,
+    voteWriter: new VoteWriter(database, observer),
   }
   return {
     deps,
     plugin: async (app) => {
+      // Every vote handed to the writer is answered before the database closes.
+      app.addHook('onClose', () => deps.voteWriter?.close())
       await app.register(governanceRoutes, {
         deps,
         writeRateLimitPerMinute: settings.governanceRateLimitPerMinute,

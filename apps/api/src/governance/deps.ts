@@ -9,6 +9,7 @@ import { ApiError } from '../platform/http/errors.ts'
 import type { Observer } from '../platform/observer.ts'
 import type { TokenIndex } from '../token/token-index.ts'
 import type { ProposalReads } from './proposal-reads.ts'
+import type { VoteWriter } from './vote-writer.ts'
 
 export interface GovernanceDeps {
   database: Database
@@ -33,6 +34,10 @@ export interface GovernanceDeps {
    * scripts): on the calling thread.
    */
   recover?: RecoverSigner
+   * The instance's queue that stores checked votes in batches (ADR 062). Absent (deps built by hand: seeds,
+   * tests): each vote is a batch of its own.
+   */
+  voteWriter?: VoteWriter
 }
 
 /** Unix seconds of a date (the governance clock's unit). */
