@@ -34,6 +34,7 @@ export interface GovernanceDeps {
    * scripts): on the calling thread.
    */
   recover?: RecoverSigner
+  /**
    * The instance's queue that stores checked votes in batches (ADR 062). Absent (deps built by hand: seeds,
    * tests): each vote is a batch of its own.
    */
