@@ -1,6 +1,7 @@
 // Live events as server-sent events (@fastify/sse, ADR 024): a proposal's tallies, and the proposals list's
 // new proposals. Each event's id is the log entry it stands at; a client that reconnects sends it back as
-// Last-Event-ID and gets what it missed, read from the database, before the live events go on.
+// Last-Event-ID and gets what it missed, read from the database, before the live events go on. The open
+// streams, their caps and their writes are LiveStreams' (streams.ts, ADR 064).
 import fastifySse from '@fastify/sse'
 import { liveExecutionSchema, liveProposalSchema, liveTallySchema, liveThreadSchema } from '@guildhall/core'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
