@@ -92,6 +92,7 @@ export async function eventRoutes(
     } catch (error) {
       // The client reconnects with the same Last-Event-ID and is replayed again.
       request.log.error({ err: error }, 'live events replay')
+      opened.release('server')
       reply.sse.close()
       return
     }
