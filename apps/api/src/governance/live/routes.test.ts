@@ -454,8 +454,9 @@ describe('at size (ADR 064)', () => {
       expect(first.length - 1).toBeGreaterThanOrEqual(1)
       expect(first.length - 1).toBeLessThanOrEqual(windows)
       expect(liveTallySchema.parse(first.at(-1)?.data).tally.voters).toBe(3)
+      // After each stream's own first event (the totals when it opened, read for it alone), the same events.
       for (const stream of streams) {
-        expect(await last(stream)).toEqual(first)
+        expect((await last(stream)).slice(1)).toEqual(first.slice(1))
         stream.close()
       }
     } finally {
