@@ -43,7 +43,7 @@ export function governanceArea(
         exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
         powerRateLimitPerMinute: settings.powerRateLimitPerMinute,
       })
-      await app.register(eventRoutes, { deps })
+      await app.register(eventRoutes, { deps, caps: settings.live })
     },
   }
 }

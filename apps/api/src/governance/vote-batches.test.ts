@@ -8,7 +8,7 @@ import { asc, count, inArray } from 'drizzle-orm'
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import type { Hex, PrivateKeyAccount } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import {
   ada,
   anvil,
@@ -31,6 +31,7 @@ import { checkMemberStats } from '../member-stats/vote-moves.ts'
 import { ballots, governanceLog, proposalTallies, votes } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { silentObserver } from '../platform/observer.ts'
+import { signaturePool } from '../platform/signatures/pool.ts'
 import { tokenArea } from '../token/area.ts'
 import { governanceArea } from './area.ts'
 import { logEntry } from './log.ts'
@@ -249,7 +250,9 @@ describe('votes in batches across instances', () => {
         appended.push({ entries, waitMs, holdMs }),
     }
     const settings = testSettings({ rpcUrl: anvil.url, deployment, env: { SIGN_IN: 'off' } })
-    const context = { settings, database, now: () => new Date(), logger: app.log, observer }
+    const signatures = signaturePool({ threads: 1, observer, logger: app.log })
+    onTestFinished(() => signatures.close())
+    const context = { settings, database, now: () => new Date(), logger: app.log, observer, signatures }
     const area = governanceArea(context, tokenArea(context))
     if (!area) throw new Error('no governance area')
     const proposal = await createProposal(ada, { title: 'Reported' })

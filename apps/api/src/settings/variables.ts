@@ -18,6 +18,7 @@ import { csv } from './csv.ts'
 import { discussionVariables } from './discussion.ts'
 import { executionVariables } from './execution.ts'
 import { limitVariables } from './limits.ts'
+import { liveVariables } from './live.ts'
 import { moderationVariables } from './moderation.ts'
 import { nameServiceVariables } from './name-service.ts'
 import { signatureVariables } from './signatures.ts'
@@ -97,6 +98,7 @@ export const envSchema = z.object({
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).optional(),
   ...limitVariables.shape,
+  ...liveVariables.shape,
   ...executionVariables.shape,
   ...discussionVariables.shape,
   ...treasuryVariables.shape,
