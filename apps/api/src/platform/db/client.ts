@@ -50,6 +50,11 @@ export type Database = {
   /** True when a trivial query succeeds now. Never throws. */
   ping(): Promise<boolean>
   /**
+   * PGlite only: a copy of its data folder (a gzipped tar, for `loadDataDir`), taken between two transactions
+   * so it holds every transaction committed before it and nothing of one after (ADR 067).
+   */
+  dump?: () => Promise<Blob>
+  /**
    * PostgreSQL only: the pool (for libraries that take a pg pool, e.g. the shared rate-limit store) and a
    * new connection outside it (for a session-level advisory lock held for a long time, e.g. leadership).
    */
@@ -127,6 +132,10 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
         return false
       }
     },
+    // Every transaction holds PGlite's transaction lock, and so does every statement outside one: inside it the
+    // files (tables and write-ahead log) hold every commit so far and no transaction half done, a copy
+    // PostgreSQL opens as after a crash. The dump itself takes only the query lock.
+    dump: () => client._runExclusiveTransaction(() => client.dumpDataDir('gzip')),
     async listen(channel, onNotify) {
       // One process, one connection: nothing to reopen.
       const unlisten = await client.listen(channel, onNotify)
