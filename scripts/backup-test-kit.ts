@@ -5,12 +5,12 @@ import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { type Database, governanceLog, votes } from '@guildhall/api/database'
+import type { DemoChain } from '@guildhall/api/demo'
 import { checkTallies } from '@guildhall/api/operations'
 import { type ApiProcess, startVoteLoad } from '@guildhall/api/testbed'
 import { type LogEntry, logChainProblem } from '@guildhall/core'
 import { asc } from 'drizzle-orm'
 import { expect } from 'vitest'
-import type { DemoChain } from '../apps/api/src/demo/local-chain.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const run = promisify(execFile)

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '@guildhall/api/database'
-import { testEnv } from '@guildhall/api/demo'
+import { type DemoChain, testEnv } from '@guildhall/api/demo'
 import {
   type ApiProcess,
   startApiProcess,
@@ -18,7 +18,6 @@ import {
 } from '@guildhall/api/testbed'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { DemoChain } from '../apps/api/src/demo/local-chain.ts'
 import { backupUnderLoad, expectRestoredCopy, operatorCommand } from './backup-test-kit.ts'
 
 let chain: DemoChain

@@ -3,14 +3,13 @@
 // while votes come in restores into a fresh folder whole (every vote answered 201 before the backup started,
 // one log chain, tallies equal to a recount); a restore onto the folder the server runs on is refused and
 // changes nothing. The PostgreSQL path is scripts/backup.postgres.test.ts.
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase, PID_FILE } from '@guildhall/api/database'
-import { testEnv } from '@guildhall/api/demo'
+import { type DemoChain, testEnv } from '@guildhall/api/demo'
 import { type ApiProcess, startApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { DemoChain } from '../apps/api/src/demo/local-chain.ts'
 import { backupUnderLoad, expectRestoredCopy, operatorCommand } from './backup-test-kit.ts'
 
 let chain: DemoChain
@@ -72,4 +71,23 @@ describe('npm run backup / npm run restore (embedded database)', () => {
       await database.close()
     }
   }, 300_000)
+
+  test('error: a file that is not a copy of the embedded database is refused and changes nothing (exit 1); without a file the usage is printed (exit 2)', async () => {
+    const notACopy = join(folder, 'notes.txt')
+    await writeFile(notACopy, 'not a backup')
+    const target = join(folder, 'never')
+    const refused = await operatorCommand('restore', [notACopy], { DATA_DIR: target })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^Refused: ${notACopy} is not a copy of the embedded database \\(.+\\)\\. Nothing was changed\\.\n$`,
+      ),
+    )
+    expect((await readdir(folder)).filter((name) => name.startsWith('never'))).toEqual([])
+    const usage = await operatorCommand('restore', [], { DATA_DIR: target })
+    expect(usage).toMatchObject({
+      code: 2,
+      stderr: 'Usage: npm run restore -- <file written by npm run backup>\n',
+    })
+  }, 120_000)
 })
