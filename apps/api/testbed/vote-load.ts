@@ -9,7 +9,7 @@ import { voters } from './vote-burst.ts'
 
 const REQUEST_TIMEOUT_MS = 30_000
 
-export type VoteAnswer = { id: Hex; status: number; at: number }
+type VoteAnswer = { id: Hex; status: number; at: number }
 
 export type VoteLoad = {
   /** Every answer so far, in the order they came. */
