@@ -45,7 +45,7 @@ describe('npm run backup / npm run restore (embedded database)', () => {
     const refused = await operatorCommand('restore', [file], { DATA_DIR: live })
     expect(refused.code).toBe(1)
     expect(refused.stderr).toBe(
-      `Refused: a server (pid ${api.child.pid}) is running on ${live}. Stop it first (a backup needs no stop; a restore does). Nothing was changed.\n`,
+      `Refused: a server or command (pid ${api.child.pid}) is running on ${live}. Stop it first (a backup needs no stop; a restore does). Nothing was changed.\n`,
     )
     expect((await readdir(folder)).sort()).toEqual(['copy.tar.gz', 'live'])
     expect((await fetch(`${api.origin}/api/health`)).status).toBe(200)

@@ -40,12 +40,13 @@ async function main(): Promise<number> {
     await stat(folder).catch(() => {
       throw new Error(`${folder} does not exist: DATA_DIR must be the folder the server has`)
     })
-    const server = await dataDirHolder(folder)
-    if (server !== undefined) {
-      await requestBackup(folder, server, file, { timeoutMs: SERVER_COPY_TIMEOUT_MS })
-      how = `by the running server (pid ${server}), between two transactions`
+    const holder = await dataDirHolder(folder)
+    if (holder?.role === 'server') {
+      await requestBackup(folder, holder.pid, file, { timeoutMs: SERVER_COPY_TIMEOUT_MS })
+      how = `by the running server (pid ${holder.pid}), between two transactions`
     } else {
-      const release = await claimDataDir(folder)
+      // Another command holding the folder is refused here (DataDirInUse), said as the error it is.
+      const release = await claimDataDir(folder, 'command')
       try {
         const database = await openDatabase({ dataDir: folder })
         try {

@@ -62,11 +62,11 @@ async function restorePglite(file: string, dataDir: string): Promise<number> {
   let release: () => Promise<void> = async () => undefined
   if (existing) {
     try {
-      release = await claimDataDir(dataDir)
+      release = await claimDataDir(dataDir, 'command')
     } catch (error) {
       if (!(error instanceof DataDirInUse)) throw error
       throw new Refused(
-        `a server (pid ${error.pid}) is running on ${dataDir}. Stop it first (a backup needs no stop; a restore does). Nothing was changed.`,
+        `a server or command (pid ${error.pid}) is running on ${dataDir}. Stop it first (a backup needs no stop; a restore does). Nothing was changed.`,
       )
     }
   }

@@ -14,7 +14,7 @@ export async function startServer(
   // The embedded database's folder: this server's alone while it runs, and copied on SIGUSR2 (ADR 067).
   const dataDir = settings.database.url ? undefined : settings.database.dataDir
   if (dataDir !== undefined) await mkdir(dataDir, { recursive: true })
-  const release = dataDir === undefined ? async () => undefined : await claimDataDir(dataDir)
+  const release = dataDir === undefined ? async () => undefined : await claimDataDir(dataDir, 'server')
   let database: Database
   try {
     database = await openDatabase({ databaseUrl: settings.database.url, dataDir })

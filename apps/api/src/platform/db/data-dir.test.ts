@@ -18,22 +18,24 @@ describe('claimDataDir', () => {
     const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
     const exited = new Promise((done) => other.once('exit', done))
     try {
-      await writeFile(join(folder, PID_FILE), `${other.pid}\n`)
-      expect(await dataDirHolder(folder)).toBe(other.pid)
-      await expect(claimDataDir(folder)).rejects.toEqual(new DataDirInUse(folder, other.pid as number))
+      await writeFile(join(folder, PID_FILE), `${other.pid} server\n`)
+      expect(await dataDirHolder(folder)).toEqual({ pid: other.pid, role: 'server' })
+      await expect(claimDataDir(folder, 'command')).rejects.toEqual(
+        new DataDirInUse(folder, other.pid as number),
+      )
     } finally {
       other.kill('SIGKILL')
       await exited
     }
     expect(await dataDirHolder(folder)).toBeUndefined()
-    const release = await claimDataDir(folder)
-    expect(await readFile(join(folder, PID_FILE), 'utf8')).toBe(`${process.pid}\n`)
+    const release = await claimDataDir(folder, 'command')
+    expect(await readFile(join(folder, PID_FILE), 'utf8')).toBe(`${process.pid} command\n`)
     await release()
     await expect(readFile(join(folder, PID_FILE), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' })
   })
 
   test('behavior: the release leaves a pid file that is no longer this process’s', async () => {
-    const release = await claimDataDir(folder)
+    const release = await claimDataDir(folder, 'server')
     await writeFile(join(folder, PID_FILE), '1\n')
     await release()
     expect(await readFile(join(folder, PID_FILE), 'utf8')).toBe('1\n')

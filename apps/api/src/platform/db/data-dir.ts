@@ -26,30 +26,37 @@ export class DataDirInUse extends Error {
   }
 }
 
-/** The live process other than this one whose pid the folder holds, if any. */
-export async function dataDirHolder(dataDir: string): Promise<number | undefined> {
-  const pid = Number.parseInt(await readFile(join(dataDir, PID_FILE), 'utf8').catch(() => ''), 10)
+/** Who holds the folder: the server (which makes copies on request), or an operator's command. */
+export type DataDirRole = 'server' | 'command'
+
+/** The live process other than this one whose pid the folder holds, and its role, if any. */
+export async function dataDirHolder(
+  dataDir: string,
+): Promise<{ pid: number; role: DataDirRole } | undefined> {
+  const [pidText, role] = (await readFile(join(dataDir, PID_FILE), 'utf8').catch(() => '')).trim().split(' ')
+  const pid = Number.parseInt(pidText ?? '', 10)
   // Our own pid or our parent's is a file left by an earlier life of this process or its launcher (a
   // container restarted with the same pids), as PostgreSQL reasons for its postmaster.pid.
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || pid === process.ppid) return undefined
+  const holder = { pid, role: role === 'server' ? 'server' : 'command' } as const
   try {
     process.kill(pid, 0)
-    return pid
+    return holder
   } catch (error) {
     // EPERM: alive, another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? holder : undefined
   }
 }
 
 /**
- * Writes this process's pid into `dataDir` (created if missing) unless a live process holds it
+ * Writes this process's pid and role into `dataDir` (which must exist) unless a live process holds it
  * (DataDirInUse). Resolves to the release, which removes the pid file if it is still ours.
  */
-export async function claimDataDir(dataDir: string): Promise<() => Promise<void>> {
+export async function claimDataDir(dataDir: string, role: DataDirRole): Promise<() => Promise<void>> {
   const holder = await dataDirHolder(dataDir)
-  if (holder !== undefined) throw new DataDirInUse(dataDir, holder)
+  if (holder !== undefined) throw new DataDirInUse(dataDir, holder.pid)
   const file = join(dataDir, PID_FILE)
-  await writeFile(file, `${process.pid}\n`)
+  await writeFile(file, `${process.pid} ${role}\n`)
   return async () => {
     const pid = await readFile(file, 'utf8').catch(() => '')
     if (Number.parseInt(pid, 10) === process.pid) await rm(file, { force: true })
@@ -134,7 +141,7 @@ export async function requestBackup(
       await rm(`${target}.failed`, { force: true })
       throw new Error(`the server could not write the copy: ${failed}`)
     }
-    if ((await dataDirHolder(dataDir)) !== pid) throw new Error(`the server (pid ${pid}) stopped`)
+    if ((await dataDirHolder(dataDir))?.pid !== pid) throw new Error(`the server (pid ${pid}) stopped`)
     if (Date.now() > deadline)
       throw new Error(`no copy from the server (pid ${pid}) within ${timeoutMs / 1000} s`)
     await new Promise((done) => setTimeout(done, pollMs))
