@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { openDatabase, PID_FILE } from '@guildhall/api/database'
 import { type DemoChain, testEnv } from '@guildhall/api/demo'
 import { type ApiProcess, startApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { backupUnderLoad, expectRestoredCopy, operatorCommand } from './backup-test-kit.ts'
 
@@ -89,5 +90,32 @@ describe('npm run backup / npm run restore (embedded database)', () => {
       code: 2,
       stderr: 'Usage: npm run restore -- <file written by npm run backup>\n',
     })
+  }, 120_000)
+
+  test('behavior: with no server on the folder the backup opens it itself; a copy made by a newer version (a migration this one does not ship) is refused and changes nothing', async () => {
+    const newer = join(folder, 'newer')
+    const database = await openDatabase({ dataDir: newer })
+    try {
+      await database.migrate()
+      await database.db.execute(
+        sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-a-newer-version', ${Date.now()})`,
+      )
+    } finally {
+      await database.close()
+    }
+    const file = join(folder, 'newer.tar.gz')
+    const backup = await operatorCommand('backup', [file], { DATA_DIR: newer })
+    expect(backup, backup.stderr).toMatchObject({ code: 0, stderr: '' })
+    expect(backup.stdout).toContain(`Backed up to ${file} (`)
+    expect(backup.stdout).toContain(', with no server running, ')
+    expect(await readdir(newer)).not.toContain(PID_FILE)
+
+    const target = join(folder, 'older')
+    const refused = await operatorCommand('restore', [file], { DATA_DIR: target })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toBe(
+      'Refused: the copy has 1 migration(s) this version does not know: it was made by a newer version. Restore it with that version.\n',
+    )
+    expect((await readdir(folder)).filter((name) => name.startsWith('older'))).toEqual([])
   }, 120_000)
 })
