@@ -127,10 +127,10 @@ export async function requestBackup(
 ): Promise<void> {
   const target = resolve(file)
   await rm(`${target}.failed`, { force: true })
-  await writeFile(
-    join(dataDir, `${REQUEST_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}.json`),
-    JSON.stringify({ file: target }),
-  )
+  const name = `${process.pid}-${randomBytes(4).toString('hex')}.json`
+  // Renamed into place whole: a server serving another request meanwhile never reads half of it.
+  await writeFile(join(dataDir, `.partial-${name}`), JSON.stringify({ file: target }))
+  await rename(join(dataDir, `.partial-${name}`), join(dataDir, `${REQUEST_PREFIX}${name}`))
   process.kill(pid, 'SIGUSR2')
   const deadline = Date.now() + timeoutMs
   // Polled: a file appearing in a folder, written by another process, is the whole of the answer.
