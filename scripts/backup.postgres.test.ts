@@ -8,23 +8,23 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '@guildhall/api/database'
 import { type DemoChain, testEnv } from '@guildhall/api/demo'
-import {
-  type ApiProcess,
-  startApiProcess,
-  startVoteChain,
-  stopApiProcess,
-  type TestDatabase,
-  testDatabase,
-} from '@guildhall/api/testbed'
+import { type ApiProcess, startApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { backupUnderLoad, expectRestoredCopy, operatorCommand } from './backup-test-kit.ts'
 
 let chain: DemoChain
 let folder: string
-let live: TestDatabase
 let api: ApiProcess | undefined
+// Made here rather than by testDatabase(), whose open pool would be a connection of the app's own name and
+// look like a server to the restore's check.
+const liveName = `guildhall_backup_${process.pid}`
 const emptyName = `guildhall_restore_${process.pid}`
+const urlOf = (name: string) => {
+  const url = new URL(process.env.TEST_DATABASE_URL as string)
+  url.pathname = `/${name}`
+  return url.toString()
+}
 
 /** A statement on the test server's own database (creating and dropping databases). */
 async function admin(statement: string): Promise<void> {
@@ -40,21 +40,21 @@ async function admin(statement: string): Promise<void> {
 beforeAll(async () => {
   chain = await startVoteChain()
   folder = await mkdtemp(join(tmpdir(), 'guildhall-backup-pg-'))
-  live = await testDatabase()
+  await admin(`create database "${liveName}"`)
   await admin(`create database "${emptyName}"`)
 }, 60_000)
 
 afterAll(async () => {
   if (api) await stopApiProcess(api, 'SIGKILL')
   await chain?.anvil.stop()
-  await live?.close()
+  await admin(`drop database if exists "${liveName}" with (force)`)
   await admin(`drop database if exists "${emptyName}" with (force)`)
   await rm(folder, { recursive: true, force: true })
 }, 30_000)
 
 describe('npm run backup / npm run restore (PostgreSQL)', () => {
   test('behavior: pg_dump taken while signed votes come in restores with pg_restore into a new database with every vote answered 201 before it started, one log chain and tallies equal to a recount; a restore into a database a server uses, or one holding tables, is refused', async () => {
-    const liveUrl = live.url as string
+    const liveUrl = urlOf(liveName)
     api = await startApiProcess({
       ...testEnv(chain.anvil.url, chain.deployment),
       SIGN_IN: 'off',
@@ -78,16 +78,15 @@ describe('npm run backup / npm run restore (PostgreSQL)', () => {
       /^Refused: the database DATABASE_URL names already holds \d+ tables\. Restore into a new, empty database/,
     )
 
-    const emptyUrl = new URL(liveUrl)
-    emptyUrl.pathname = `/${emptyName}`
-    const restored = await operatorCommand('restore', [file], { DATABASE_URL: emptyUrl.toString() })
+    const emptyUrl = urlOf(emptyName)
+    const restored = await operatorCommand('restore', [file], { DATABASE_URL: emptyUrl })
     expect(restored, restored.stderr).toMatchObject({ code: 0, stderr: '' })
     expect(restored.stdout).toMatch(
       /^The governance log is one chain of \d+ entries \(head 0x[0-9a-f]{64}\)\.$/m,
     )
     expect(restored.stdout).toMatch(/^All 12 proposals' stored tallies equal a recount of their ballots\.$/m)
 
-    const database = await openDatabase({ databaseUrl: emptyUrl.toString() })
+    const database = await openDatabase({ databaseUrl: emptyUrl })
     try {
       const votes = await expectRestoredCopy(database, load)
       console.log(
