@@ -1,12 +1,16 @@
-// The real API server as a child process (api-server.ts), for the fault tests and the bench: a SIGKILL
-// kills the server and nothing else, and its CPU time is its own.
+// The real API server as a child process, run as an operator runs it (server.ts run directly, from its
+// TypeScript through tsx or built into plain JavaScript), for the fault tests and the bench: a SIGKILL kills
+// the server and nothing else, and its CPU time is its own (server.ts answers its parent over IPC).
 import { type ChildProcess, fork } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { getFreePort } from '@guildhall/devchain/anvil'
-import type { ServerMessage } from './api-server.ts'
+import type { ServerMessage } from '../src/server.ts'
 import { stopChild, watchChild } from './child-process.ts'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
+/** `npm run build`'s server (scripts/build-server.ts). */
+const BUILT_SERVER = resolve(ROOT, 'apps/api/dist/server.js')
 /** PGlite creates its cluster and migrates first: tens of seconds on a busy machine. */
 const START_TIMEOUT_MS = 180_000
 
@@ -30,6 +34,11 @@ export type ApiProcessOptions = {
   port?: number
   /** Called with each line the server writes, stdout and stderr (`npm run cluster` prints them). */
   onLine?: (line: string) => void
+  /**
+   * Run the production build with plain `node` (no TypeScript loader): true for `npm run build`'s
+   * apps/api/dist/server.js, or the path of another build's server.js; by default the sources under tsx.
+   */
+  built?: boolean | string
 }
 
 /**
@@ -39,8 +48,12 @@ export type ApiProcessOptions = {
  */
 export async function startApiProcess(
   env: Record<string, string | undefined>,
-  { nodeFlags = [], port: chosenPort, onLine }: ApiProcessOptions = {},
+  { nodeFlags = [], port: chosenPort, onLine, built = false }: ApiProcessOptions = {},
 ): Promise<ApiProcess> {
+  // Run directly, the server keeps its data in ./.data by default: the demo's, here.
+  if (!env.DATABASE_URL && !env.DATA_DIR) throw new Error('startApiProcess: give DATA_DIR or DATABASE_URL')
+  const serverFile = built === false ? undefined : built === true ? BUILT_SERVER : resolve(built)
+  if (serverFile && !existsSync(serverFile)) throw new Error(`${serverFile} is not built: run npm run build`)
   const port = chosenPort ?? (await getFreePort())
   const origin = `http://127.0.0.1:${port}`
   const settings = {
@@ -50,10 +63,11 @@ export async function startApiProcess(
     ...env,
     PORT: String(port),
   }
-  const child = fork(resolve(import.meta.dirname, 'api-server.ts'), [], {
+  // execArgv is always given: a fork otherwise inherits this process's, tsx's loader when run by tsx.
+  const child = fork(serverFile ?? resolve(ROOT, 'apps/api/src/server.ts'), [], {
     cwd: ROOT,
     env: settings,
-    execArgv: ['--import', 'tsx', ...nodeFlags],
+    execArgv: serverFile ? nodeFlags : ['--import', 'tsx', ...nodeFlags],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   const { exited, output } = watchChild(child, onLine)
