@@ -62,14 +62,13 @@ export function closeOnSignals(close: () => Promise<void>): void {
 export type ServerMessage = { type: 'ready'; url: string } | { type: 'cpu'; usage: NodeJS.CpuUsage }
 
 /**
- * Started by a parent over IPC, the server says 'ready' with its URL once it listens, answers 'cpu' with its
- * own process.cpuUsage() (a bench counts the server's CPU time apart from its own), and closes when the
- * parent goes (the channel disconnects) rather than outlive it. Without a channel, nothing.
+ * Started by a parent over IPC, the server says 'ready' with its URL once it listens and answers 'cpu' with
+ * its own process.cpuUsage() (a bench counts the server's CPU time apart from its own). Without a channel,
+ * nothing.
  */
 function answerParent(url: string): void {
   const send = (message: ServerMessage) => process.send?.(message)
   if (!process.send) return
-  process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'))
   process.on('message', (message) => {
     if (message === 'cpu') send({ type: 'cpu', usage: process.cpuUsage() })
   })
@@ -78,6 +77,9 @@ function answerParent(url: string): void {
 
 // Run directly: `node apps/api/dist/server.js` (built, ADR 066) or `tsx apps/api/src/server.ts`.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // Started by a parent over IPC: it closes when the parent goes (the channel disconnects), even while
+  // starting, rather than outlive it.
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'))
   try {
     // Run directly, the embedded database lives in ./.data unless DATA_DIR or DATABASE_URL says otherwise.
     const settings = parseEnv({ DATA_DIR: '.data', ...process.env })

@@ -39,6 +39,11 @@ export type ApiProcessOptions = {
    * apps/api/dist/server.js, or the path of another build's server.js; by default the sources under tsx.
    */
   built?: boolean | string
+  /**
+   * In a process group of its own (`npm start`): a Ctrl-C at the terminal reaches only the caller, which
+   * stops it once (a second signal makes the server exit at once, before its database is closed).
+   */
+  detached?: boolean
 }
 
 /**
@@ -48,7 +53,7 @@ export type ApiProcessOptions = {
  */
 export async function startApiProcess(
   env: Record<string, string | undefined>,
-  { nodeFlags = [], port: chosenPort, onLine, built = false }: ApiProcessOptions = {},
+  { nodeFlags = [], port: chosenPort, onLine, built = false, detached = false }: ApiProcessOptions = {},
 ): Promise<ApiProcess> {
   // Run directly, the server keeps its data in ./.data by default: the demo's, here.
   if (!env.DATABASE_URL && !env.DATA_DIR) throw new Error('startApiProcess: give DATA_DIR or DATABASE_URL')
@@ -68,6 +73,7 @@ export async function startApiProcess(
     cwd: ROOT,
     env: settings,
     execArgv: serverFile ? nodeFlags : ['--import', 'tsx', ...nodeFlags],
+    detached,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   const { exited, output } = watchChild(child, onLine)
