@@ -1,6 +1,7 @@
 // The production server's start against today's (ADR 066): the same server.ts run from its TypeScript under
 // tsx, and built into plain JavaScript (scripts/build-server.ts) under plain node. Each start is timed from
-// the spawn to listening (its 'ready' over IPC), and its resident memory read once it listens. Every start
+// the spawn to listening (its 'ready' over IPC), its resident memory read once it listens, and the CPU time it
+// took to get there (its own process.cpuUsage(): a count of work, less moved by a busy machine). Every start
 // gets a fresh copy of one PGlite data dir migrated before any timing, and the demo DAO's chain, so it
 // measures a start (the token index begins following the chain), never the first migration.
 import { cp, mkdtemp, rm } from 'node:fs/promises'
@@ -10,12 +11,12 @@ import { startDemoChain, testEnv } from '@guildhall/api/demo'
 import { startApiProcess, stopApiProcess } from '@guildhall/api/testbed'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { buildServer } from '../../build-server.ts'
-import { rssMiB } from '../harness/processes.ts'
+import { cpuMs, rssMiB } from '../harness/processes.ts'
 import { spread } from '../harness/stats.ts'
 
 const root = resolve(import.meta.dirname, '../../..')
 
-type StartFigures = { startMs: number; rssMiB: number }
+type StartFigures = { startMs: number; rssMiB: number; cpuMs: number }
 export type ServerStart = { tsx: StartFigures; built: StartFigures }
 
 /** The median of `runs` starts of each (3 by default), tsx and built taking turns so both see the same load. */
@@ -40,13 +41,18 @@ export async function measureServerStart({ runs = 3 }: { runs?: number } = {}): 
         const started = performance.now()
         const api = await startApiProcess(env, { port, ...(mode === 'built' && { built: serverFile }) })
         const startMs = performance.now() - started
-        samples[mode].push({ startMs, rssMiB: rssMiB(api.child.pid as number) })
+        samples[mode].push({
+          startMs,
+          rssMiB: rssMiB(api.child.pid as number),
+          cpuMs: cpuMs(await api.cpu()),
+        })
         await stopApiProcess(api, 'SIGTERM')
       }
     }
     const median = (figures: StartFigures[]): StartFigures => ({
       startMs: spread(figures.map((f) => f.startMs)).median,
       rssMiB: spread(figures.map((f) => f.rssMiB)).median,
+      cpuMs: spread(figures.map((f) => f.cpuMs)).median,
     })
     return { tsx: median(samples.tsx), built: median(samples.built) }
   } finally {
