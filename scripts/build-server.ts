@@ -16,7 +16,7 @@ import { build, type Plugin } from 'esbuild'
 const root = resolve(import.meta.dirname, '..')
 const api = join(root, 'apps/api')
 /** Where `npm run build` writes it. */
-export const SERVER_DIST = join(api, 'dist')
+const SERVER_DIST = join(api, 'dist')
 
 /**
  * Packages left to node_modules, imported at run time: those with files of their own beside their code
