@@ -15,7 +15,7 @@ import {
 } from '@guildhall/api/testbed'
 import { createPublicClient, createTestClient, http } from 'viem'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
-import { buildServer, type ServerBuild } from './build-server.ts'
+import { buildServer, refuseFileFinders, type ServerBuild } from './build-server.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
 /** Inside the repository, so the bundle's external packages resolve from node_modules as in apps/api/dist. */
@@ -111,3 +111,17 @@ test('behavior: the built server runs under plain node (no TypeScript loader): i
   expect(cast.status).toBe(201)
   expect(await cast.json()).toMatchObject({ id: vote.id, created: true })
 }, 180_000)
+
+test('error: a bundled library that finds files from __dirname fails the build with its name; our code and other libraries pass', async () => {
+  // @fastify/swagger reads its own package.json from __dirname: what EXTERNAL keeps out of the bundle.
+  await expect(
+    refuseFileFinders([
+      'apps/api/src/server.ts',
+      'node_modules/fastify/fastify.js',
+      'node_modules/@fastify/swagger/lib/util/read-package-json.js',
+    ]),
+  ).rejects.toThrow(/add them to EXTERNAL in scripts\/build-server\.ts: @fastify\/swagger$/)
+  await expect(
+    refuseFileFinders(['apps/api/src/server.ts', 'node_modules/fastify/fastify.js']),
+  ).resolves.toBeUndefined()
+})

@@ -82,7 +82,7 @@ function packageOf(input: string): string | undefined {
  * Fails the build when bundled library code uses `__dirname` or `__filename`: in the bundle they would not
  * name the library's folder, so such a package must stay external (EXTERNAL).
  */
-async function refuseFileFinders(inputs: string[]): Promise<void> {
+export async function refuseFileFinders(inputs: string[]): Promise<void> {
   const finders = new Set<string>()
   for (const input of inputs) {
     const name = packageOf(input)
