@@ -3,7 +3,9 @@
 // the server and nothing else, and its CPU time is its own (server.ts answers its parent over IPC).
 import { type ChildProcess, fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import type { ServerMessage } from '../src/server.ts'
 import { stopChild, watchChild } from './child-process.ts'
@@ -55,10 +57,12 @@ export async function startApiProcess(
   env: Record<string, string | undefined>,
   { nodeFlags = [], port: chosenPort, onLine, built = false, detached = false }: ApiProcessOptions = {},
 ): Promise<ApiProcess> {
-  // Run directly, the server keeps its data in ./.data by default: the demo's, here.
-  if (!env.DATABASE_URL && !env.DATA_DIR) throw new Error('startApiProcess: give DATA_DIR or DATABASE_URL')
   const serverFile = built === false ? undefined : built === true ? BUILT_SERVER : resolve(built)
   if (serverFile && !existsSync(serverFile)) throw new Error(`${serverFile} is not built: run npm run build`)
+  // Run directly, the server keeps its data in ./.data by default (the demo's, here): without DATA_DIR or
+  // DATABASE_URL it gets a fresh data dir of its own instead, removed once it exits.
+  const ownDataDir =
+    env.DATABASE_URL || env.DATA_DIR ? undefined : await mkdtemp(join(tmpdir(), 'guildhall-api-process-'))
   const port = chosenPort ?? (await getFreePort())
   const origin = `http://127.0.0.1:${port}`
   const settings = {
@@ -66,6 +70,7 @@ export async function startApiProcess(
     PUBLIC_ORIGIN: origin,
     LOG_LEVEL: 'silent',
     ...env,
+    ...(ownDataDir && { DATA_DIR: ownDataDir }),
     PORT: String(port),
   }
   // execArgv is always given: a fork otherwise inherits this process's, tsx's loader when run by tsx.
@@ -77,6 +82,7 @@ export async function startApiProcess(
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   const { exited, output } = watchChild(child, onLine)
+  if (ownDataDir) void exited.then(() => rm(ownDataDir, { recursive: true, force: true }))
   const next = <T extends ServerMessage['type']>(type: T, timeoutMs: number) =>
     new Promise<Extract<ServerMessage, { type: T }>>((resolveMessage, reject) => {
       const onMessage = (message: ServerMessage) => {
