@@ -46,6 +46,8 @@ export async function buildServer({ outDir = SERVER_DIST }: { outDir?: string } 
   await mkdir(outDir, { recursive: true })
   const serverFile = join(outDir, 'server.js')
   const result = await build({
+    // The metafile's paths (read below) are relative to the repository, wherever the build is run from.
+    absWorkingDir: root,
     entryPoints: [join(api, 'src/server.ts')],
     outfile: serverFile,
     bundle: true,
