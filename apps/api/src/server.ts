@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises'
+import { pathToFileURL } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
 import { type Database, openDatabase } from './platform/db/client.ts'
@@ -73,12 +74,34 @@ export function closeOnSignals(close: () => Promise<void>): void {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** What the server says to a parent that started it with an IPC channel (`fork`): `npm start`, the testbed. */
+export type ServerMessage = { type: 'ready'; url: string } | { type: 'cpu'; usage: NodeJS.CpuUsage }
+
+/**
+ * Started by a parent over IPC, the server says 'ready' with its URL once it listens and answers 'cpu' with
+ * its own process.cpuUsage() (a bench counts the server's CPU time apart from its own). Without a channel,
+ * nothing.
+ */
+function answerParent(url: string): void {
+  const send = (message: ServerMessage) => process.send?.(message)
+  if (!process.send) return
+  process.on('message', (message) => {
+    if (message === 'cpu') send({ type: 'cpu', usage: process.cpuUsage() })
+  })
+  send({ type: 'ready', url })
+}
+
+// Run directly: `node apps/api/dist/server.js` (built, ADR 066) or `tsx apps/api/src/server.ts`.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // Started by a parent over IPC: it closes when the parent goes (the channel disconnects), even while
+  // starting, rather than outlive it.
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'))
   try {
     // Run directly, the embedded database lives in ./.data unless DATA_DIR or DATABASE_URL says otherwise.
     const settings = parseEnv({ DATA_DIR: '.data', ...process.env })
     const server = await startServer(settings)
     closeOnSignals(server.close)
+    answerParent(server.url)
   } catch (error) {
     if (error instanceof EnvError) {
       console.error(error.message)

@@ -86,8 +86,13 @@ export type DatabaseOptions = {
 
 const gzipAsync = promisify(gzip)
 
-/** The committed migrations, found relative to this file (not the working directory). */
-export const migrationsFolder = fileURLToPath(new URL('../../../drizzle', import.meta.url))
+/**
+ * The committed migrations, found relative to this module (not the working directory): apps/api/drizzle from
+ * the TypeScript sources (tsx, Vitest), the copy beside the bundle once built (`npm run build`, ADR 066).
+ */
+export const migrationsFolder = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? '../../../drizzle' : './drizzle', import.meta.url),
+)
 
 /** PostgreSQL pool settings (per process). */
 export const poolSettings = {
