@@ -18,6 +18,7 @@ import { leaderJobs } from './platform/jobs/leader.ts'
 import { Metrics } from './platform/metrics/metrics.ts'
 import { metricsPlugin } from './platform/metrics/metrics-http.ts'
 import { silentObserver } from './platform/observer.ts'
+import { signaturePool } from './platform/signatures/pool.ts'
 import type { Settings } from './settings/env.ts'
 import { metricsEnabled } from './settings/metrics.ts'
 import { tokenArea } from './token/area.ts'
@@ -30,6 +31,8 @@ export interface AppDeps {
   database?: Database
   logger?: boolean | { level: string }
   now?: () => Date
+  /** The signature pool's worker file (platform/signatures/recover-worker.mjs; tests give one that crashes). */
+  signatureWorker?: URL
 }
 
 /** Builds the HTTP app from its areas; never listens (tests use inject(), server.ts listens). */
@@ -38,6 +41,7 @@ export async function buildApp({
   database,
   logger = false,
   now = () => new Date(),
+  signatureWorker,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(settings, logger))
   const { publicConfig } = settings
@@ -51,13 +55,15 @@ export async function buildApp({
   // Before the routes: it checks their inputs and answers by their schemas, and documents them (ADR 045).
   await app.register(openapiPlugin, { appUrl: publicConfig.appUrl })
 
-  const context: AreaContext = {
-    settings,
-    database,
-    now,
+  const observer = metrics ?? silentObserver
+  const signatures = signaturePool({
+    threads: settings.signatureThreads,
+    observer,
     logger: app.log,
-    observer: metrics ?? silentObserver,
-  }
+    worker: signatureWorker,
+  })
+  app.addHook('onClose', () => signatures.close())
+  const context: AreaContext = { settings, database, now, logger: app.log, observer, signatures }
   const auth = authArea(context)
   const token = tokenArea(context)
   const names = namesArea(context)

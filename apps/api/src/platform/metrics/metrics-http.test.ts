@@ -5,9 +5,18 @@
 import { createServer } from 'node:net'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import type { FastifyInstance } from 'fastify'
+import { createPublicClient, createTestClient, http } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { parsePrometheusText, sampleValue } from '../../../testbed/prometheus-text.ts'
-import { startTestbed, stopTestbed, type Testbed, testApp, testSettings } from '../../../testbed/test-app.ts'
+import { demoDomain, member, signProposal, signVote } from '../../../testbed/signers.ts'
+import {
+  postJson,
+  startTestbed,
+  stopTestbed,
+  type Testbed,
+  testApp,
+  testSettings,
+} from '../../../testbed/test-app.ts'
 import { startServer } from '../../server.ts'
 
 const TOKEN = 'c3f1e2d4a5b6978812ab34cd56ef7890c3f1e2d4a5b69788'
@@ -119,6 +128,39 @@ describe('the public /metrics', () => {
       ['token', 1],
     ])
   })
+})
+
+describe('votes', () => {
+  test('behavior: a stored vote moves guildhall_votes_total{outcome="accepted"}, its replay "replayed", a refused one its code', async () => {
+    const app = await appWith({ METRICS_TOKEN: TOKEN, SIGN_IN: 'off' })
+    const { anvil, deployment } = testbed
+    await createTestClient({ mode: 'anvil', transport: http(anvil.url) }).mine({ blocks: 2 })
+    const snapshot = Number(await createPublicClient({ transport: http(anvil.url) }).getBlockNumber()) - 1
+    const domain = demoDomain(deployment)
+    // The request body: exactly the message and the signature.
+    const body = ({ message, signature }: { message: unknown; signature: string }) => ({ message, signature })
+    const proposal = await signProposal(member(1), domain, { snapshot, title: 'Counted' })
+    const created = await postJson(app, '/api/proposals', body(proposal))
+    expect(created.statusCode, created.body).toBe(201)
+    const url = `/api/proposals/${proposal.id}/votes`
+
+    const vote = body(await signVote(member(3), domain, { proposal: proposal.id }))
+    expect((await postJson(app, url, vote)).statusCode).toBe(201)
+    expect((await postJson(app, url, vote)).statusCode).toBe(200)
+    // Iris (anvil's account 9) holds no tokens: refused before anything is stored.
+    const refused = await postJson(
+      app,
+      url,
+      body(await signVote(member(9), domain, { proposal: proposal.id })),
+    )
+    expect(refused.statusCode).toBe(403)
+    const { error: code } = refused.json() as { error: string }
+
+    const families = await scrape(app)
+    expect(sampleValue(families, 'guildhall_votes_total', { outcome: 'accepted' })).toBe(1)
+    expect(sampleValue(families, 'guildhall_votes_total', { outcome: 'replayed' })).toBe(1)
+    expect(sampleValue(families, 'guildhall_votes_total', { outcome: code })).toBe(1)
+  }, 60_000)
 })
 
 describe('METRICS_PORT', () => {
