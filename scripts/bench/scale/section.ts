@@ -18,11 +18,12 @@ import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
 import type { Browser } from 'playwright-core'
 import { ensureHaproxy } from '../../system-deps.ts'
 import type { BenchContext, SectionResult } from '../harness/context.ts'
+import { signReVotes } from '../harness/holder-votes.ts'
+import { prepareScaleChain } from '../harness/holders.ts'
 import { startPostgres } from '../harness/postgres.ts'
 import type { ScaleInstances } from '../harness/schema.ts'
 import { round1 } from '../harness/stats.ts'
 import { scaleBudget } from './budget.ts'
-import { prepareScaleChain } from './chain.ts'
 import { measureInstances } from './cluster.ts'
 import { directoryLatency } from './directory.ts'
 import { cappedExport } from './exports.ts'
@@ -41,7 +42,6 @@ import {
 } from './plan.ts'
 import { prepareDatabase, smallProposal } from './prepare.ts'
 import { formatScaleReport } from './report.ts'
-import { signReVotes } from './votes.ts'
 
 async function runScaleBench({
   outDir,
