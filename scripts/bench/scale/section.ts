@@ -7,9 +7,10 @@
 // - vote ingest at 50 concurrent (re-votes of 1000 holders), PGlite beside PostgreSQL;
 // - the bundle export's time and the API process's peak memory, at 100 votes and at 100,000; a log page;
 // then on PostgreSQL the same ingest through 1 instance directly, 1 behind HAProxy and 3 behind HAProxy.
-// Each job is a module of this folder: plan (sizes, budget, figures' shape), chain, votes and prepare
-// (one database), readers, ingest, exports, measure (one server), directory, page (the browser), cluster,
-// budget and report.
+// Each job is a module of this folder: plan (sizes, budget, figures' shape), prepare (one database),
+// readers, exports, measure (one server), directory, page (the browser), cluster, budget and report; the
+// holders' chain and votes, the vote POSTs and the session sampling are the harness's (holders.ts,
+// holder-votes.ts, vote-burst.ts, sessions.ts), shared with the closing-hour section.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
