@@ -197,7 +197,15 @@ export function formatClosingHourReport(r: ClosingHourResult): string {
   const start =
     'skipped' in r.serverStart
       ? `server start: ${r.serverStart.skipped}`
-      : `server start (median of 3, spawn → listening): tsx ${r.serverStart.tsx.startMs} ms, ${r.serverStart.tsx.rssMiB} MiB; built ${r.serverStart.built.startMs} ms, ${r.serverStart.built.rssMiB} MiB`
+      : `server start (median of 3, spawn → listening): ${(['tsx', 'built'] as const)
+          .map((mode) => {
+            const figures = (r.serverStart as Exclude<ClosingHourResult['serverStart'], { skipped: string }>)[
+              mode
+            ]
+            const cpu = figures.cpuMs === undefined ? '' : `, ${Math.round(figures.cpuMs)} ms CPU`
+            return `${mode} ${Math.round(figures.startMs)} ms, ${figures.rssMiB} MiB${cpu}`
+          })
+          .join('; ')}`
   const budget = table([
     ['budget line', 'measured', 'limit', ''],
     ...r.budget.map((line) => [

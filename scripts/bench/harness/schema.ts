@@ -521,8 +521,9 @@ const closingHourResult = z.object({
   ]),
   serverStart: z.union([
     z.object({
-      tsx: z.object({ startMs: z.number(), rssMiB: z.number() }),
-      built: z.object({ startMs: z.number(), rssMiB: z.number() }),
+      /** build's measureServerStart: median of 3, spawn → listening, RSS and the process's CPU then. */
+      tsx: z.object({ startMs: z.number(), rssMiB: z.number(), cpuMs: z.number().optional() }),
+      built: z.object({ startMs: z.number(), rssMiB: z.number(), cpuMs: z.number().optional() }),
     }),
     skipped,
   ]),
