@@ -6,8 +6,8 @@
 // proposal or a member differs, 2 the check could not run.
 
 import { openDatabase } from '@guildhall/api/database'
-import { checkMemberStats, checkTallies } from '@guildhall/api/operations'
 import { runCli } from './run-cli.ts'
+import { reportTallies } from './stored-checks.ts'
 
 async function main(): Promise<number> {
   const databaseUrl = process.env.DATABASE_URL
@@ -20,27 +20,7 @@ async function main(): Promise<number> {
   }
   const database = await openDatabase({ databaseUrl, dataDir })
   try {
-    const { proposals, mismatches } = await checkTallies(database.db)
-    for (const mismatch of mismatches) {
-      console.log(`Proposal ${mismatch.proposalId} DIFFERS:`)
-      console.log(`  stored:     ${JSON.stringify(mismatch.stored)}`)
-      console.log(`  recounted:  ${JSON.stringify(mismatch.recounted)}`)
-    }
-    const directory = await checkMemberStats(database.db)
-    for (const mismatch of directory.mismatches) {
-      console.log(`Member ${mismatch.address} DIFFERS:`)
-      console.log(`  stored:     ${JSON.stringify(mismatch.stored)}`)
-      console.log(`  recounted:  ${JSON.stringify(mismatch.recounted)}`)
-    }
-    if (mismatches.length > 0)
-      console.log(`${mismatches.length} of ${proposals} proposals differ from a recount of their ballots.`)
-    else console.log(`All ${proposals} proposals' stored tallies equal a recount of their ballots.`)
-    if (directory.mismatches.length > 0)
-      console.log(
-        `${directory.mismatches.length} of ${directory.members} members' directory figures differ from a recount.`,
-      )
-    else console.log(`All ${directory.members} members' directory figures equal a recount from the index.`)
-    return mismatches.length > 0 || directory.mismatches.length > 0 ? 1 : 0
+    return (await reportTallies(database.db, console.log)) ? 0 : 1
   } finally {
     await database.close()
   }

@@ -1,11 +1,14 @@
 // `npm start`: a local anvil chain with persisted state, the demo DAO and its treasury Safe, the local name service (a second
 // anvil with chain id 1 and a stand-in IPFS gateway, for the server's name lookups only), and the API serving
-// the web app, all on one printed URL. Ctrl-C stops everything it started.
+// the web app, all on one printed URL. The API is the production server `npm run build` made, run with plain
+// node as an operator runs it (ADR 066). Ctrl-C stops everything it started.
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
-import { closeOnSignals, EnvError, parseEnv, startServer } from '@guildhall/api'
+import { closeOnSignals, EnvError, parseEnv } from '@guildhall/api'
+import { openDatabase } from '@guildhall/api/database'
 import { demoChainGenesis, demoEnv, seedDemoDatabase } from '@guildhall/api/demo'
+import { type ApiProcess, startApiProcess, stopApiProcess } from '@guildhall/api/testbed'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
 import { ensureDemoDao } from '@guildhall/devchain/demo-dao'
@@ -38,10 +41,12 @@ async function main() {
     ...(!existsSync(statePath) && { genesisTimestamp: demoChainGenesis() }),
   })
   let nameService: NameService | undefined
+  let server: ApiProcess | undefined
   let stopping = false
-  const stopChains = async () => {
+  const stop = async () => {
     if (stopping) return
     stopping = true
+    if (server) await stopApiProcess(server, 'SIGTERM')
     await nameService?.stop()
     await anvil.stop()
   }
@@ -62,7 +67,7 @@ async function main() {
     const safes = await deploySafes({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
     // Deployed afresh on every start (the same names and addresses each time): nothing to keep.
     nameService = await startNameService()
-    const settings = parseEnv({
+    const env = {
       // The embedded database lives beside the chain's state, so a restart keeps both.
       DATA_DIR: join(dataDir, 'db'),
       ...demoEnv({
@@ -72,17 +77,29 @@ async function main() {
         nameService,
         webDist: join(root, 'apps/web/dist'),
       }),
+    }
+    const settings = parseEnv(env)
+    // Proposals in every state with the demo members' signed votes, the first time only; before the server
+    // opens the database, which PGlite gives one process at a time.
+    const database = await openDatabase({
+      databaseUrl: settings.database.url,
+      dataDir: settings.database.dataDir,
     })
-    const server = await startServer(settings)
-    // Proposals in every state with the demo members' signed votes, the first time only.
-    const seeded = await seedDemoDatabase(settings, server.database, {
-      safe: treasury.safe.address,
-      usdg: treasury.usdg,
-    })
-    closeOnSignals(async () => {
-      await server.close()
-      await stopChains()
-    })
+    let seeded: number
+    try {
+      await database.migrate()
+      seeded = await seedDemoDatabase(settings, database, {
+        safe: treasury.safe.address,
+        usdg: treasury.usdg,
+      })
+    } finally {
+      await database.close()
+    }
+    closeOnSignals(stop)
+    server = await startApiProcess(
+      { ...env, HOST: settings.host, PUBLIC_ORIGIN: settings.publicConfig.appUrl },
+      { built: true, port: settings.port, detached: true, onLine: (line) => console.log(line) },
+    )
     console.log(`\nGuildhall is running at ${settings.publicConfig.appUrl}\n`)
     console.log(`  chain    anvil ${anvil.url} (chain id ${LOCAL_CHAIN_ID}), state in ${dataDir}`)
     console.log(`  token    ${deployment.tokenName} (${deployment.tokenSymbol}) at ${deployment.token}`)
@@ -108,7 +125,7 @@ async function main() {
     console.log(`           with RPC URL ${settings.publicConfig.chains[0]?.rpcUrl}`)
     console.log('\nPress Ctrl-C to stop.')
   } catch (error) {
-    await stopChains()
+    await stop()
     throw error
   }
 }

@@ -16,6 +16,7 @@ import { openapiPlugin } from './platform/http/openapi.ts'
 import { securityPlugin, serverOptions } from './platform/http/security.ts'
 import { leaderJobs } from './platform/jobs/leader.ts'
 import { silentObserver } from './platform/observer.ts'
+import { signaturePool } from './platform/signatures/pool.ts'
 import type { Settings } from './settings/env.ts'
 import { tokenArea } from './token/area.ts'
 import { treasuryArea } from './treasury/area.ts'
@@ -27,6 +28,8 @@ export interface AppDeps {
   database?: Database
   logger?: boolean | { level: string }
   now?: () => Date
+  /** The signature pool's worker file (platform/signatures/recover-worker.mjs; tests give one that crashes). */
+  signatureWorker?: URL
 }
 
 /** Builds the HTTP app from its areas; never listens (tests use inject(), server.ts listens). */
@@ -35,6 +38,7 @@ export async function buildApp({
   database,
   logger = false,
   now = () => new Date(),
+  signatureWorker,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(settings, logger))
   const { publicConfig } = settings
@@ -45,7 +49,15 @@ export async function buildApp({
   // Before the routes: it checks their inputs and answers by their schemas, and documents them (ADR 045).
   await app.register(openapiPlugin, { appUrl: publicConfig.appUrl })
 
-  const context: AreaContext = { settings, database, now, logger: app.log, observer: silentObserver }
+  const observer = silentObserver
+  const signatures = signaturePool({
+    threads: settings.signatureThreads,
+    observer,
+    logger: app.log,
+    worker: signatureWorker,
+  })
+  app.addHook('onClose', () => signatures.close())
+  const context: AreaContext = { settings, database, now, logger: app.log, observer, signatures }
   const auth = authArea(context)
   const token = tokenArea(context)
   const names = namesArea(context)

@@ -1,12 +1,18 @@
-// The real API server as a child process (api-server.ts), for the fault tests and the bench: a SIGKILL
-// kills the server and nothing else, and its CPU time is its own.
+// The real API server as a child process, run as an operator runs it (server.ts run directly, from its
+// TypeScript through tsx or built into plain JavaScript), for the fault tests and the bench: a SIGKILL kills
+// the server and nothing else, and its CPU time is its own (server.ts answers its parent over IPC).
 import { type ChildProcess, fork } from 'node:child_process'
-import { resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { getFreePort } from '@guildhall/devchain/anvil'
-import type { ServerMessage } from './api-server.ts'
+import type { ServerMessage } from '../src/server.ts'
 import { stopChild, watchChild } from './child-process.ts'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
+/** `npm run build`'s server (scripts/build-server.ts). */
+const BUILT_SERVER = resolve(ROOT, 'apps/api/dist/server.js')
 /** PGlite creates its cluster and migrates first: tens of seconds on a busy machine. */
 const START_TIMEOUT_MS = 180_000
 
@@ -30,6 +36,16 @@ export type ApiProcessOptions = {
   port?: number
   /** Called with each line the server writes, stdout and stderr (`npm run cluster` prints them). */
   onLine?: (line: string) => void
+  /**
+   * Run the production build with plain `node` (no TypeScript loader): true for `npm run build`'s
+   * apps/api/dist/server.js, or the path of another build's server.js; by default the sources under tsx.
+   */
+  built?: boolean | string
+  /**
+   * In a process group of its own (`npm start`): a Ctrl-C at the terminal reaches only the caller, which
+   * stops it once (a second signal makes the server exit at once, before its database is closed).
+   */
+  detached?: boolean
 }
 
 /**
@@ -39,8 +55,14 @@ export type ApiProcessOptions = {
  */
 export async function startApiProcess(
   env: Record<string, string | undefined>,
-  { nodeFlags = [], port: chosenPort, onLine }: ApiProcessOptions = {},
+  { nodeFlags = [], port: chosenPort, onLine, built = false, detached = false }: ApiProcessOptions = {},
 ): Promise<ApiProcess> {
+  const serverFile = built === false ? undefined : built === true ? BUILT_SERVER : resolve(built)
+  if (serverFile && !existsSync(serverFile)) throw new Error(`${serverFile} is not built: run npm run build`)
+  // Run directly, the server keeps its data in ./.data by default (the demo's, here): without DATA_DIR or
+  // DATABASE_URL it gets a fresh data dir of its own instead, removed once it exits.
+  const ownDataDir =
+    env.DATABASE_URL || env.DATA_DIR ? undefined : await mkdtemp(join(tmpdir(), 'guildhall-api-process-'))
   const port = chosenPort ?? (await getFreePort())
   const origin = `http://127.0.0.1:${port}`
   const settings = {
@@ -48,15 +70,19 @@ export async function startApiProcess(
     PUBLIC_ORIGIN: origin,
     LOG_LEVEL: 'silent',
     ...env,
+    ...(ownDataDir && { DATA_DIR: ownDataDir }),
     PORT: String(port),
   }
-  const child = fork(resolve(import.meta.dirname, 'api-server.ts'), [], {
+  // execArgv is always given: a fork otherwise inherits this process's, tsx's loader when run by tsx.
+  const child = fork(serverFile ?? resolve(ROOT, 'apps/api/src/server.ts'), [], {
     cwd: ROOT,
     env: settings,
-    execArgv: ['--import', 'tsx', ...nodeFlags],
+    execArgv: serverFile ? nodeFlags : ['--import', 'tsx', ...nodeFlags],
+    detached,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   const { exited, output } = watchChild(child, onLine)
+  if (ownDataDir) void exited.then(() => rm(ownDataDir, { recursive: true, force: true }))
   const next = <T extends ServerMessage['type']>(type: T, timeoutMs: number) =>
     new Promise<Extract<ServerMessage, { type: T }>>((resolveMessage, reject) => {
       const onMessage = (message: ServerMessage) => {

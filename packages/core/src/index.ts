@@ -275,6 +275,8 @@ export { relativeTime, STATE_LABELS, timeLine } from './proposal-text.ts'
 export { isWebSocketUrl, rpcTransport } from './rpc-transport.ts'
 export {
   ChainUnavailableError,
+  type RecoverSigner,
+  recoverSigner,
   SIGNATURE_CHECK_GAS,
   verifyHashSignature,
   verifyPersonalSignature,

@@ -69,6 +69,16 @@ function couldNotAsk(error: unknown): boolean {
   )
 }
 
+/**
+ * The address whose key made the ECDSA signature `signature` of `hash`, or null when it is not a valid
+ * ECDSA signature. Anything it throws is the recoverer's own failure and reaches the caller.
+ */
+export type RecoverSigner = (hash: Hex, signature: Hex) => Promise<Address | null>
+
+/** Recovery on the calling thread (viem's recoverAddress); the API moves it onto worker threads (ADR 063). */
+export const recoverSigner: RecoverSigner = (hash, signature) =>
+  recoverAddress({ hash, signature }).catch(() => null)
+
 /** True when `signature` proves that `address` signed the personal message `message` (EIP-191). */
 export function verifyPersonalSignature({
   message,
@@ -78,6 +88,7 @@ export function verifyPersonalSignature({
   message: string
   signature: Hex
   client: PublicClient
+  recover?: RecoverSigner
 }): Promise<boolean> {
   return verifyHashSignature({ ...rest, hash: hashMessage(message) })
 }
@@ -94,6 +105,7 @@ export async function verifyHashSignature({
   signature,
   client,
   timeoutMs = SIGNATURE_CHECK_TIMEOUT_MS,
+  recover = recoverSigner,
 }: {
   address: Address
   hash: Hex
@@ -101,13 +113,13 @@ export async function verifyHashSignature({
   client: PublicClient
   /** The longest wait on the chain (SIGNATURE_CHECK_TIMEOUT_MS); then ChainUnavailableError. */
   timeoutMs?: number
+  /** Where ECDSA recovery runs (recoverSigner: on this thread); its errors are thrown as they are. */
+  recover?: RecoverSigner
 }): Promise<boolean> {
+  // Not a valid ECDSA signature (null): a contract account may still accept it.
   if (size(signature) === 65) {
-    try {
-      if (isAddressEqual(await recoverAddress({ hash, signature }), address)) return true
-    } catch {
-      // Not a valid ECDSA signature; a contract account may still accept it.
-    }
+    const signer = await recover(hash, signature)
+    if (signer && isAddressEqual(signer, address)) return true
   }
   return withDeadline(timeoutMs, () => verifyOnChain({ address, hash, signature, client }))
 }

@@ -13,6 +13,7 @@ export function authArea({
   settings,
   database,
   now,
+  signatures,
 }: AreaContext):
   | (Area & { signedIn: (request: FastifyRequest) => Promise<Address | undefined> })
   | undefined {
@@ -38,6 +39,7 @@ export function authArea({
       statement: signInStatement(settings.publicConfig.dao.name),
     },
     clientFor: (chainId) => clients.get(chainId) as PublicClient | undefined,
+    recover: signatures.recover,
   }
   const secure = origin.startsWith('https://')
   return {

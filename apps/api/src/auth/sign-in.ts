@@ -6,6 +6,7 @@ import {
   checkSiwePolicy,
   parseRfc3339,
   parseSiweMessageStrict,
+  type RecoverSigner,
   type SiwePolicy,
   verifyPersonalSignature,
 } from '@guildhall/core'
@@ -31,6 +32,8 @@ export interface SignInDeps {
   policy: Omit<SiwePolicy, 'now' | 'nonce'>
   /** A client for each allowed chain, used only for contract accounts. */
   clientFor: (chainId: number) => PublicClient | undefined
+  /** ECDSA recovery on the app's worker threads (ADR 063); a failed worker is a 503 signature_check_failed. */
+  recover: RecoverSigner
 }
 
 /** An opaque random token (32 bytes) for a cookie. */
@@ -94,6 +97,7 @@ export async function verifySignIn(
       message: input.message,
       signature: input.signature,
       client,
+      recover: deps.recover,
     })
   } catch (error) {
     if (error instanceof ChainUnavailableError) {

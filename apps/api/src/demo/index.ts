@@ -3,6 +3,7 @@
 
 export { seedDemoDatabase } from './governance-seed.ts'
 export {
+  type DemoChain,
   demoChainGenesis,
   demoEnv,
   nameServiceEnv,

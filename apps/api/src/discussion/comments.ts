@@ -55,15 +55,19 @@ export async function postComment(
     if (locked.lockedBy !== null) throw threadLocked(locked)
     if (edit) {
       const edited = await editableComment(tx, message, author)
-      const seq = await recordMessage(tx, {
-        kind: 'comment',
-        id,
-        threadId: message.thread,
-        author,
-        key,
-        message,
-        signature,
-      })
+      const seq = await recordMessage(
+        tx,
+        {
+          kind: 'comment',
+          id,
+          threadId: message.thread,
+          author,
+          key,
+          message,
+          signature,
+        },
+        deps.governance.observer,
+      )
       await tx.insert(commentVersions).values({
         versionId: id,
         commentId: edited.id,
@@ -88,15 +92,19 @@ export async function postComment(
     const depth = commentDepth(parent ? parent.depth : null)
     const tooDeep = commentDepthProblem(depth)
     if (tooDeep) throw new ApiError(422, 'too_deep', tooDeep)
-    const seq = await recordMessage(tx, {
-      kind: 'comment',
-      id,
-      threadId: message.thread,
-      author,
-      key,
-      message,
-      signature,
-    })
+    const seq = await recordMessage(
+      tx,
+      {
+        kind: 'comment',
+        id,
+        threadId: message.thread,
+        author,
+        key,
+        message,
+        signature,
+      },
+      deps.governance.observer,
+    )
     await tx.insert(comments).values({
       id,
       threadId: message.thread,
@@ -180,15 +188,19 @@ export async function withdrawComment(
     }
     if (comment.withdrawnSeq !== null)
       throw new ApiError(409, 'withdrawn', 'This comment was withdrawn already.')
-    const seq = await recordMessage(tx, {
-      kind: 'withdrawal',
-      id,
-      threadId: comment.threadId as Hex,
-      author,
-      key,
-      message,
-      signature,
-    })
+    const seq = await recordMessage(
+      tx,
+      {
+        kind: 'withdrawal',
+        id,
+        threadId: comment.threadId as Hex,
+        author,
+        key,
+        message,
+        signature,
+      },
+      deps.governance.observer,
+    )
     await tx.update(comments).set({ withdrawnSeq: seq }).where(eq(comments.id, comment.id))
   })
   return commentById(deps, message.comment, signedIn)

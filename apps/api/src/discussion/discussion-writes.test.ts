@@ -37,6 +37,7 @@ import {
 } from '../../testbed/beds/discussion.ts'
 import { nowSeconds } from '../../testbed/signers.ts'
 import { discussionMessages, governanceLog, threads } from '../platform/db/schema.ts'
+import { silentObserver } from '../platform/observer.ts'
 import { recordMessage } from './signed.ts'
 
 useDiscussionBed()
@@ -176,15 +177,19 @@ describe('keys and a signed comment', () => {
     expect(revoked.statusCode, revoked.body).toBe(200)
     await expect(
       database.db.transaction((tx) =>
-        recordMessage(tx, {
-          kind: 'comment',
-          id: comment.id,
-          threadId: thread,
-          author: ben.address,
-          key: key.address,
-          message: comment.message,
-          signature: comment.signature,
-        }),
+        recordMessage(
+          tx,
+          {
+            kind: 'comment',
+            id: comment.id,
+            threadId: thread,
+            author: ben.address,
+            key: key.address,
+            message: comment.message,
+            signature: comment.signature,
+          },
+          silentObserver,
+        ),
       ),
     ).rejects.toMatchObject({ status: 403, code: 'key_revoked' })
     expect(

@@ -48,7 +48,11 @@ export async function authoriseKey(
   checkTimestamp(deps, message.timestamp)
   await checkSignature(governance, message.member, id, signature)
   return db.transaction(async (tx) => {
-    const logged = await appendLog(tx, { kind: 'discussion-key', messageId: id, proposalId: null, signature })
+    const logged = await appendLog(
+      tx,
+      { kind: 'discussion-key', messageId: id, proposalId: null, signature },
+      governance.observer,
+    )
     const [row] = await tx
       .insert(discussionKeys)
       .values({
@@ -101,15 +105,19 @@ export async function revokeKey(
   const byKey = discussionSigner(governance.domain, 'key-revocation', message, signature) === message.key
   if (!byKey) await checkSignature(governance, message.member, id, signature)
   return db.transaction(async (tx) => {
-    const seq = await recordMessage(tx, {
-      kind: 'key-revocation',
-      id,
-      threadId: null,
-      author: message.member,
-      key: byKey ? message.key : message.member,
-      message,
-      signature,
-    })
+    const seq = await recordMessage(
+      tx,
+      {
+        kind: 'key-revocation',
+        id,
+        threadId: null,
+        author: message.member,
+        key: byKey ? message.key : message.member,
+        message,
+        signature,
+      },
+      deps.governance.observer,
+    )
     const [row] = await tx
       .update(discussionKeys)
       .set({ revokedSeq: seq, revokedAt: message.timestamp })

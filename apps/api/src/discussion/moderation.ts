@@ -102,15 +102,19 @@ export async function moderate(
     if (message.action === 'unlock' && thread.lockedBy === null) {
       throw new ApiError(409, 'not_locked', 'This thread is not locked.')
     }
-    const logSeq = await recordMessage(tx, {
-      kind: 'moderation',
-      id,
-      threadId: thread.id as Hex,
-      author: message.moderator,
-      key,
-      message,
-      signature,
-    })
+    const logSeq = await recordMessage(
+      tx,
+      {
+        kind: 'moderation',
+        id,
+        threadId: thread.id as Hex,
+        author: message.moderator,
+        key,
+        message,
+        signature,
+      },
+      deps.governance.observer,
+    )
     const at = message.timestamp
     if (message.action === 'hide' || message.action === 'unhide') {
       const hide = message.action === 'hide'
@@ -178,15 +182,19 @@ export async function flagComment(
       .from(commentFlags)
       .where(and(eq(commentFlags.commentId, comment.id), eq(commentFlags.author, author)))
     if (earlier) throw new ApiError(409, 'already_flagged', 'You have already flagged this comment.')
-    const logSeq = await recordMessage(tx, {
-      kind: 'flag',
-      id,
-      threadId: threadId as Hex,
-      author,
-      key,
-      message,
-      signature,
-    })
+    const logSeq = await recordMessage(
+      tx,
+      {
+        kind: 'flag',
+        id,
+        threadId: threadId as Hex,
+        author,
+        key,
+        message,
+        signature,
+      },
+      deps.governance.observer,
+    )
     await tx
       .insert(commentFlags)
       .values({ commentId: comment.id, author, reason: message.reason, power, logSeq })

@@ -31,7 +31,11 @@ export async function react(
     // A locked thread takes no new reactions either, as the thread says.
     const thread = await lockThread(tx, threadId)
     if (thread.lockedBy !== null) throw threadLocked(thread)
-    const seq = await recordMessage(tx, { kind: 'reaction', id, threadId, author, key, message, signature })
+    const seq = await recordMessage(
+      tx,
+      { kind: 'reaction', id, threadId, author, key, message, signature },
+      deps.governance.observer,
+    )
     const target = { targetId: message.target, author, reaction: message.reaction }
     // The latest in log order stands, as the recount folds them.
     await tx

@@ -19,6 +19,7 @@ import { appendLog } from '../governance/log.ts'
 import type { Tx } from '../platform/db/client.ts'
 import { discussionKeys, discussionMessages, threads } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
+import type { Observer } from '../platform/observer.ts'
 import type { DiscussionDeps } from './deps.ts'
 
 /** The session's address, or a 401. */
@@ -118,14 +119,19 @@ export async function recordMessage(
     message: object
     signature: Hex
   },
+  observer: Observer,
 ): Promise<number> {
-  const logged = await appendLog(tx, {
-    kind: entry.kind,
-    messageId: entry.id,
-    proposalId: null,
-    signature: entry.signature,
-    ...(entry.threadId ? { threadId: entry.threadId } : {}),
-  })
+  const logged = await appendLog(
+    tx,
+    {
+      kind: entry.kind,
+      messageId: entry.id,
+      proposalId: null,
+      signature: entry.signature,
+      ...(entry.threadId ? { threadId: entry.threadId } : {}),
+    },
+    observer,
+  )
   // Under the log's lock, which a revocation holds until it commits: a revocation committed since
   // `checkKeySigned` read the key is seen here, so no message of a key is logged after its revocation.
   const [key] = await tx

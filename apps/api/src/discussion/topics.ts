@@ -34,7 +34,11 @@ export async function createTopic(
   await db.transaction(async (tx) => {
     // The thread first, so the message's entry marks its activity.
     await tx.insert(threads).values({ id, kind: 'topic', topicId: id, lastActivitySeq: 0 })
-    const seq = await recordMessage(tx, { kind: 'topic', id, threadId: id, author, key, message, signature })
+    const seq = await recordMessage(
+      tx,
+      { kind: 'topic', id, threadId: id, author, key, message, signature },
+      deps.governance.observer,
+    )
     await tx.insert(topics).values({
       id,
       author,

@@ -9,6 +9,7 @@ import {
   FINALITY_DELAY_SECONDS,
   type ProposalExecution,
   proposalState,
+  recoverSigner,
   type SafeConfirmation,
   type SafeSignatureRequest,
   type SafeTransaction,
@@ -16,7 +17,7 @@ import {
   safeSignatureId,
 } from '@guildhall/core'
 import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm'
-import { type Address, type Hex, isAddressEqual, parseSignature, recoverAddress } from 'viem'
+import { type Address, type Hex, isAddressEqual, parseSignature } from 'viem'
 import { chainRead, seconds } from '../governance/deps.ts'
 import { appendLog } from '../governance/log.ts'
 import { proposalResult } from '../governance/results.ts'
@@ -407,18 +408,23 @@ export async function addSignature(
     throw badSignature(
       'A Safe signature here is 65 bytes of ECDSA (r, s, v with v 27 or 28), signed by the owner’s key.',
     )
-  const signer = await recoverAddress({ hash: safeTxHash, signature }).catch(() => null)
+  // On the app's signature threads (ADR 063), like votes' checks.
+  const signer = await (deps.governance.recover ?? recoverSigner)(safeTxHash, signature)
   if (!signer || !isAddressEqual(signer, owner))
     throw badSignature('The signature does not match this Safe transaction hash and this owner.')
 
   try {
     await deps.governance.database.db.transaction(async (tx) => {
-      const logged = await appendLog(tx, {
-        kind: 'safe-signature',
-        messageId: safeSignatureId(safeTxHash, owner),
-        proposalId: proposal.id as Hex,
-        signature,
-      })
+      const logged = await appendLog(
+        tx,
+        {
+          kind: 'safe-signature',
+          messageId: safeSignatureId(safeTxHash, owner),
+          proposalId: proposal.id as Hex,
+          signature,
+        },
+        deps.governance.observer,
+      )
       await tx.insert(safeSignatures).values({ safeTxHash, owner, signature, logSeq: logged.seq })
     })
   } catch (error) {

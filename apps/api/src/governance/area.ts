@@ -7,10 +7,11 @@ import type { GovernanceDeps } from './deps.ts'
 import { eventRoutes } from './live/routes.ts'
 import { ProposalReads } from './proposal-reads.ts'
 import { governanceRoutes } from './routes.ts'
+import { VoteWriter } from './vote-writer.ts'
 
 /** Governance runs over the token index: without a token (or a database) there is none. */
 export function governanceArea(
-  { settings, database, now, observer }: AreaContext,
+  { settings, database, now, observer, signatures }: AreaContext,
   token: { tokenIndex: TokenIndex | undefined; client: PublicClient | undefined },
 ): (Area & { deps: GovernanceDeps }) | undefined {
   const { token: tokenConfig, governance: rules } = settings.publicConfig
@@ -28,17 +29,21 @@ export function governanceArea(
     now,
     reads: new ProposalReads(),
     observer,
+    recover: signatures.recover,
+    voteWriter: new VoteWriter(database, observer),
   }
   return {
     deps,
     plugin: async (app) => {
+      // Every vote handed to the writer is answered before the database closes.
+      app.addHook('onClose', () => deps.voteWriter?.close())
       await app.register(governanceRoutes, {
         deps,
         writeRateLimitPerMinute: settings.governanceRateLimitPerMinute,
         exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
         powerRateLimitPerMinute: settings.powerRateLimitPerMinute,
       })
-      await app.register(eventRoutes, { deps })
+      await app.register(eventRoutes, { deps, caps: settings.live })
     },
   }
 }

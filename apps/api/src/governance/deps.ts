@@ -1,7 +1,7 @@
 // What the governance services (proposals, votes, voting power, results, the log) work with, and the
 // chain checks proposals and votes share.
 import type { GovernanceDomain, GovernanceRules } from '@guildhall/core'
-import { ChainUnavailableError, verifyHashSignature } from '@guildhall/core'
+import { ChainUnavailableError, type RecoverSigner, verifyHashSignature } from '@guildhall/core'
 import type { Address, Hex, PublicClient } from 'viem'
 import type { Database } from '../platform/db/client.ts'
 import { isDatabaseUnavailable } from '../platform/db/errors.ts'
@@ -9,6 +9,7 @@ import { ApiError } from '../platform/http/errors.ts'
 import type { Observer } from '../platform/observer.ts'
 import type { TokenIndex } from '../token/token-index.ts'
 import type { ProposalReads } from './proposal-reads.ts'
+import type { VoteWriter } from './vote-writer.ts'
 
 export interface GovernanceDeps {
   database: Database
@@ -28,6 +29,16 @@ export interface GovernanceDeps {
   reads: ProposalReads
   /** Where votes' answers and log appends are reported (the metrics). */
   observer: Observer
+  /**
+   * Where signatures are recovered: the app's worker threads (ADR 063). Absent in deps built by hand (seeds,
+   * scripts): on the calling thread.
+   */
+  recover?: RecoverSigner
+  /**
+   * The instance's queue that stores checked votes in batches (ADR 062). Absent (deps built by hand: seeds,
+   * tests): each vote is a batch of its own.
+   */
+  voteWriter?: VoteWriter
 }
 
 /** Unix seconds of a date (the governance clock's unit). */
@@ -46,11 +57,20 @@ export async function chainRead<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A 401 unless `signature` proves `address` signed the digest `hash`; a 503 when the chain cannot tell. */
+/**
+ * A 401 unless `signature` proves `address` signed the digest `hash`; a 503 when the chain cannot tell, or
+ * when the worker checking it failed (signature_check_failed).
+ */
 export async function checkSignature(deps: GovernanceDeps, address: Address, hash: Hex, signature: Hex) {
   let valid: boolean
   try {
-    valid = await verifyHashSignature({ address, hash, signature, client: deps.client })
+    valid = await verifyHashSignature({
+      address,
+      hash,
+      signature,
+      client: deps.client,
+      recover: deps.recover,
+    })
   } catch (error) {
     if (error instanceof ChainUnavailableError) {
       throw ApiError.contractCheckUnavailable()

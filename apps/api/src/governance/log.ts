@@ -1,11 +1,11 @@
 // The hash-chained log of every accepted proposal, vote, delegate statement and discussion message: appending to it (inside the transaction that
 // stores the message) and reading it back.
 import { LOG_GENESIS_HASH, type LogEntry, logEntryHash } from '@guildhall/core'
-import { and, asc, desc, eq, gt, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
-import type { Tx } from '../platform/db/client.ts'
+import type { Database, Tx } from '../platform/db/client.ts'
 import { governanceLog } from '../platform/db/schema.ts'
-import type { GovernanceDeps } from './deps.ts'
+import type { Observer } from '../platform/observer.ts'
 
 /** One key for pg_advisory_xact_lock: appends to the log happen one after another, so the chain is linear. */
 export const LOG_LOCK_KEY = 0x6775696c64 // "guild"
@@ -21,38 +21,101 @@ export const LOG_CHANNEL = 'guildhall_log'
  */
 export type LogNotice = { seq: number; kind: LogEntry['kind']; proposalId: Hex | null; threadId?: Hex }
 
+/** A message to append: its entry's fields besides the chain's, and where it belongs (`LogNotice`). */
+export type LogAppend = {
+  kind: LogEntry['kind']
+  messageId: Hex
+  proposalId: Hex | null
+  signature: Hex
+  threadId?: Hex
+}
+
+/** What an append took: the log's lock waited for (ms, on the database's clock) and when it was asked for. */
+export type LogLockTimes = { waitMs: number; requestedAt: number }
+
 /**
- * Appends an entry to the log inside `tx`; the advisory lock makes appends take turns. The notice goes out
- * when `tx` commits, and not at all if it rolls back.
+ * Appends `appends` in order inside `tx`, after taking the log's lock: the advisory lock makes appends take
+ * turns, so the chain stays linear with every writer's entries. The head is read after the lock (its own
+ * statement: a statement's snapshot is taken when it starts), the entries are hashed here, and one statement
+ * inserts them, notifies, and runs `also`'s CTEs (`name as (…)`, given the chained entries), so the lock is
+ * held for three round trips and the commit whatever the number of entries. The notices go out when `tx`
+ * commits, and not at all if it rolls back.
  */
-export async function appendLog(
+export async function appendToLog(
   tx: Tx,
-  entry: { kind: LogEntry['kind']; messageId: Hex; proposalId: Hex | null; signature: Hex; threadId?: Hex },
-): Promise<LogEntry> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${LOG_LOCK_KEY})`)
+  appends: readonly LogAppend[],
+  also: (entries: readonly LogEntry[]) => SQL[] = () => [],
+): Promise<{ entries: LogEntry[]; lock: LogLockTimes }> {
+  const requestedAt = performance.now()
+  const granted = await tx.execute<{ waited: number }>(
+    sql`select pg_advisory_xact_lock(${LOG_LOCK_KEY})::text as locked, extract(epoch from clock_timestamp() - statement_timestamp())::float8 * 1000 as waited`,
+  )
   const [last] = await tx
     .select({ seq: governanceLog.seq, hash: governanceLog.hash })
     .from(governanceLog)
     .orderBy(desc(governanceLog.seq))
     .limit(1)
-  const unhashed = {
-    seq: (last?.seq ?? 0) + 1,
+  let before = { seq: last?.seq ?? 0, hash: (last?.hash as Hex | undefined) ?? LOG_GENESIS_HASH }
+  const entries = appends.map((append) => {
+    const unhashed = {
+      seq: before.seq + 1,
+      kind: append.kind,
+      messageId: append.messageId,
+      signature: append.signature,
+      prevHash: before.hash,
+    }
+    const entry = { ...unhashed, hash: logEntryHash(unhashed) }
+    before = entry
+    return entry
+  })
+  const rows = entries.map((entry, index) => ({
+    seq: entry.seq,
     kind: entry.kind,
-    messageId: entry.messageId,
+    message_id: entry.messageId,
+    proposal_id: appends[index]?.proposalId ?? null,
     signature: entry.signature,
-    prevHash: (last?.hash as Hex | undefined) ?? LOG_GENESIS_HASH,
-  }
-  const logged = { ...unhashed, hash: logEntryHash(unhashed) }
-  await tx.insert(governanceLog).values({ ...logged, proposalId: entry.proposalId })
-  const notice: LogNotice = {
-    seq: logged.seq,
-    kind: logged.kind,
-    proposalId: entry.proposalId,
-    ...(entry.threadId ? { threadId: entry.threadId } : {}),
-  }
-  await tx.execute(sql`select pg_notify(${LOG_CHANNEL}, ${JSON.stringify(notice)})`)
-  return logged
+    prev_hash: entry.prevHash,
+    hash: entry.hash,
+  }))
+  const notices = entries.map((entry, index) => {
+    const { proposalId = null, threadId } = appends[index] ?? {}
+    const notice: LogNotice = {
+      seq: entry.seq,
+      kind: entry.kind,
+      proposalId,
+      ...(threadId ? { threadId } : {}),
+    }
+    return JSON.stringify(notice)
+  })
+  const ctes = [
+    sql`logged as (insert into ${governanceLog} (seq, kind, message_id, proposal_id, signature, prev_hash, hash)
+      select seq, kind, message_id, proposal_id, signature, prev_hash, hash from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as e(seq bigint, kind text, message_id text, proposal_id text, signature text, prev_hash text, hash text))`,
+    ...also(entries),
+  ]
+  await tx.execute(
+    sql`with ${sql.join(ctes, sql`, `)} select pg_notify(${LOG_CHANNEL}, n)::text from jsonb_array_elements_text(${JSON.stringify(notices)}::jsonb) as n`,
+  )
+  return { entries, lock: { waitMs: Number(granted.rows[0]?.waited ?? 0), requestedAt } }
 }
+
+/**
+ * The one-message append of the writers that store one message per transaction (proposals, statements,
+ * discussion, Safe signatures). Given an observer, it reports the append with the lock held until the append
+ * returned: their commit follows at once, and what they do under the lock after it is theirs to keep short.
+ */
+export async function appendLog(tx: Tx, entry: LogAppend, observer?: Observer): Promise<LogEntry> {
+  const { entries, lock } = await appendToLog(tx, [entry])
+  observer?.logAppended(1, lock.waitMs, logLockHeldMs(lock))
+  return entries[0] as LogEntry
+}
+
+/**
+ * How long a transaction held the log's lock, in ms: from the lock granted (asked for at `requestedAt`, waited
+ * `waitMs` on the database) until now, its commit returned. It includes the event loop's delays in reading the
+ * answers of the statements under the lock, which hold the lock as much as the statements do.
+ */
+export const logLockHeldMs = (lock: LogLockTimes) => performance.now() - lock.requestedAt - lock.waitMs
 
 /** Rows a read of a proposal's entries takes at most. */
 const PROPOSAL_PAGE_SIZE = 2000
@@ -71,7 +134,7 @@ export function logEntry(row: typeof governanceLog.$inferSelect): LogEntry {
 
 /** The entries of one proposal and its votes up to `lastSeq`, in log order, a page at a time (only `kind` ones when given). */
 export async function* proposalLogPages(
-  deps: GovernanceDeps,
+  deps: { database: Database },
   proposalId: string,
   lastSeq: number,
   kind?: LogEntry['kind'],
@@ -99,7 +162,7 @@ export async function* proposalLogPages(
 }
 
 /** The log from entry `after` + 1 on, one bounded page. */
-export async function logPage(deps: GovernanceDeps, after: bigint) {
+export async function logPage(deps: { database: Database }, after: bigint) {
   const rows = await deps.database.db
     .select()
     .from(governanceLog)

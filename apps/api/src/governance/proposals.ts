@@ -89,7 +89,11 @@ export async function createProposal(
       .onConflictDoNothing()
       .returning({ id: proposals.id })
     if (inserted.length === 0) return { id, created: false }
-    const logged = await appendLog(tx, { kind: 'proposal', messageId: id, proposalId: id, signature })
+    const logged = await appendLog(
+      tx,
+      { kind: 'proposal', messageId: id, proposalId: id, signature },
+      deps.observer,
+    )
     await insertEmptyTally(tx, id, message, logged.seq)
     await linkTopic(tx, id, message.body)
     return { id, created: true }

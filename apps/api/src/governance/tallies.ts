@@ -1,8 +1,7 @@
-// Stored tallies: each proposal's `TallyTotals` live in one row that every vote moves in its own
-// transaction, so reading a result costs one row whatever the number of votes. The rule for what a vote
+// Stored tallies: each proposal's `TallyTotals` live in one row that each batch of votes moves once, by the
+// batch's sum (vote-writer.ts), so reading a result costs one row whatever the number of votes. The rule for what a vote
 // adds is core's `voteContribution`, the same one a recount folds over the votes.
 import {
-  addToTotals,
   type CountedVote,
   emptyTallyTotals,
   type ProposalMessage,
@@ -11,7 +10,6 @@ import {
   type TallyRules,
   type TallyTotals,
   type VoteMessage,
-  voteContribution,
   voteWeights,
 } from '@guildhall/core'
 import { eq } from 'drizzle-orm'
@@ -55,40 +53,9 @@ export async function insertEmptyTally(tx: Tx, proposalId: string, message: Prop
     .values({ proposalId, ...rowOf(emptyTallyTotals(message.choices.length)), lastSeq: seq })
 }
 
-/**
- * Locks the proposal's tally row until the transaction ends: votes on one proposal take turns from here
- * on, so the ballot a vote reads is still the counting one when it writes.
- */
-export async function lockTally(tx: Tx, proposalId: string): Promise<TallyTotals> {
-  const [row] = await tx
-    .select()
-    .from(proposalTallies)
-    .where(eq(proposalTallies.proposalId, proposalId))
-    .for('update')
-  if (!row) throw new Error(`Proposal ${proposalId} has no tally row`)
-  return totalsOf(row)
-}
-
 /** What a stored vote counts with: its choices (a ranking on ranked-choice) and, from a version 2 vote, its weights. */
 export function countedVote(message: VoteMessage, power: bigint): CountedVote {
   return { choices: message.choices, weights: voteWeights(message), power }
-}
-
-/** Moves the locked totals from the voter's replaced ballot (if any) to their new one, logged as entry `seq`. */
-export async function moveTally(
-  tx: Tx,
-  proposalId: string,
-  rules: TallyRules,
-  locked: TallyTotals,
-  change: { replaced: CountedVote | null; counting: CountedVote; seq: number },
-) {
-  let totals = locked
-  if (change.replaced) totals = addToTotals(totals, voteContribution(rules, change.replaced), -1)
-  totals = addToTotals(totals, voteContribution(rules, change.counting))
-  await tx
-    .update(proposalTallies)
-    .set({ ...rowOf(totals), lastSeq: change.seq })
-    .where(eq(proposalTallies.proposalId, proposalId))
 }
 
 /**

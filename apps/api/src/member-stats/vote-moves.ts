@@ -7,23 +7,37 @@ import { ballots, memberStats } from '../platform/db/schema.ts'
 import { MEMBER_STATS_RECOUNT } from './token-moves.ts'
 
 /**
- * A vote stored in `tx`: a first ballot on the proposal counts one more vote cast (a re-vote does not), and
- * the latest vote's time moves.
+ * The votes a batch stored in `tx`, one move per voter: each first ballot on a proposal counts one more vote
+ * cast (a re-vote does not), and the latest vote's time moves. In address order, so two batches (or a batch
+ * and the token index) lock the rows they share in the same order.
  */
-export async function recordVote(tx: Tx, voter: string, timestamp: number, firstBallot: boolean) {
+export async function recordVotes(
+  tx: Tx,
+  moves: readonly { voter: string; timestamp: number; firstBallot: boolean }[],
+) {
+  const byVoter = new Map<string, { address: string; votesCast: number; lastVoteAt: number }>()
+  for (const { voter, timestamp, firstBallot } of moves) {
+    const row = byVoter.get(voter) ?? { address: voter, votesCast: 0, lastVoteAt: timestamp }
+    row.votesCast += firstBallot ? 1 : 0
+    row.lastVoteAt = Math.max(row.lastVoteAt, timestamp)
+    byVoter.set(voter, row)
+  }
+  if (byVoter.size === 0) return
   await tx
     .insert(memberStats)
-    .values({ address: voter, votesCast: firstBallot ? 1 : 0, lastVoteAt: timestamp })
+    .values(
+      [...byVoter.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)),
+    )
     .onConflictDoUpdate({
       target: memberStats.address,
       set: {
-        votesCast: sql`${memberStats.votesCast} + ${firstBallot ? 1 : 0}`,
+        votesCast: sql`${memberStats.votesCast} + excluded.votes_cast`,
         lastVoteAt: sql`greatest(${memberStats.lastVoteAt}, excluded.last_vote_at)`,
       },
     })
 }
 
-/** Every ballot of a proposal written in bulk (the scale bench's seed) counted as `recordVote` counts them. */
+/** Every ballot of a proposal written in bulk (the scale bench's seed) counted as `recordVotes` counts them. */
 export async function recordBallots(tx: Tx, proposalId: string) {
   await tx.execute(sql`
     insert into member_stats (address, votes_cast, last_vote_at)

@@ -68,7 +68,7 @@ export async function publishStatement(
       message,
       signature,
     })
-    await appendLog(tx, { kind: 'statement', messageId: id, proposalId: null, signature })
+    await appendLog(tx, { kind: 'statement', messageId: id, proposalId: null, signature }, deps.observer)
     return { id, created: true }
   })
 }

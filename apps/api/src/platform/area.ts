@@ -7,6 +7,7 @@ import type { Settings } from '../settings/env.ts'
 import type { Database } from './db/client.ts'
 import type { LeaderJob } from './jobs/leader.ts'
 import type { Observer } from './observer.ts'
+import type { SignaturePool } from './signatures/pool.ts'
 
 /** What every area is built from. */
 export interface AreaContext {
@@ -17,6 +18,8 @@ export interface AreaContext {
   logger: FastifyBaseLogger
   /** Where the areas report what the metrics count (silentObserver without metrics). */
   observer: Observer
+  /** Signature recovery on worker threads (ADR 063), one pool per app. */
+  signatures: SignaturePool
 }
 
 export interface Area {

@@ -1,12 +1,15 @@
 // The server's settings, read from its environment once at start (README, Configuration). The variables
-// and their checks are in variables.ts (with limits.ts, name-service.ts, treasury.ts and moderation.ts); the chains and the public
-// config the web app learns are built in chains.ts and public-config.ts.
+// and their checks are in variables.ts (with limits.ts, live.ts, name-service.ts, treasury.ts and
+// moderation.ts); the chains and the public config the web app learns are built in chains.ts and
+// public-config.ts.
 import { type DiscussionPosters, formatIssues, LOCAL_CHAIN_ID, type PublicConfig } from '@guildhall/core'
 import type { z } from 'zod'
 import { type ChainSettings, chainProblems, chainSettings } from './chains.ts'
 import { timeoutProblems } from './limits.ts'
+import { type LiveSettings, liveSettings } from './live.ts'
 import { type ModerationSettings, moderationSettings } from './moderation.ts'
 import { publicConfigOf, walletConnectProblems } from './public-config.ts'
+import { signatureThreads } from './signatures.ts'
 import { type TreasurySettings, treasuryProblems, treasurySettings } from './treasury.ts'
 import { envSchema } from './variables.ts'
 import { type WebhookSettings, webhookSettings } from './webhooks.ts'
@@ -49,6 +52,10 @@ export interface Settings {
   discussion: { categories: string[]; posters: DiscussionPosters; rateLimitPerMinute: number }
   /** Moderators and the flags that hide a comment (ADR 054). */
   moderation: ModerationSettings
+  /** Worker threads that check signatures (ADR 063). */
+  signatureThreads: number
+  /** Caps on open live streams, per client address and per instance (ADR 064). */
+  live: LiveSettings
 }
 
 export class EnvError extends Error {
@@ -117,5 +124,7 @@ export function parseEnv(env: Record<string, string | undefined>): Settings {
       rateLimitPerMinute: e.DISCUSSION_RATE_LIMIT_PER_MINUTE,
     },
     moderation: moderationSettings(e),
+    signatureThreads: signatureThreads(e),
+    live: liveSettings(e),
   }
 }

@@ -1,7 +1,8 @@
 // Every environment variable the server reads, with its check and default. zod lists the problems of an
 // invalid environment in the order of this object's keys, the order kept from before these variables were
 // grouped with their jobs (the name service's, the limits' and the treasury's are in name-service.ts, limits.ts
-// and treasury.ts, the webhooks' in webhooks.ts, the voting kinds' in voting.ts).
+// and treasury.ts, the webhooks' in webhooks.ts, the voting kinds' in voting.ts,
+// the signature threads' in signatures.ts).
 import {
   DEFAULT_GOVERNANCE_RULES,
   DEFAULT_PROPOSAL_CATEGORIES,
@@ -17,8 +18,10 @@ import { csv } from './csv.ts'
 import { discussionVariables } from './discussion.ts'
 import { executionVariables } from './execution.ts'
 import { limitVariables } from './limits.ts'
+import { liveVariables } from './live.ts'
 import { moderationVariables } from './moderation.ts'
 import { nameServiceVariables } from './name-service.ts'
+import { signatureVariables } from './signatures.ts'
 import { treasuryVariables } from './treasury.ts'
 import { votingVariables } from './voting.ts'
 import { webhookVariables } from './webhooks.ts'
@@ -95,11 +98,13 @@ export const envSchema = z.object({
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).optional(),
   ...limitVariables.shape,
+  ...liveVariables.shape,
   ...executionVariables.shape,
   ...discussionVariables.shape,
   ...treasuryVariables.shape,
   ...moderationVariables.shape,
   ...webhookVariables.shape,
+  ...signatureVariables.shape,
 })
 
 /** The environment once every variable is valid. */

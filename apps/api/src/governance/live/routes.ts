@@ -1,6 +1,7 @@
 // Live events as server-sent events (@fastify/sse, ADR 024): a proposal's tallies, and the proposals list's
 // new proposals. Each event's id is the log entry it stands at; a client that reconnects sends it back as
-// Last-Event-ID and gets what it missed, read from the database, before the live events go on.
+// Last-Event-ID and gets what it missed, read from the database, before the live events go on. The open
+// streams, their caps and their writes are LiveStreams' (streams.ts, ADR 064).
 import fastifySse from '@fastify/sse'
 import { liveExecutionSchema, liveProposalSchema, liveTallySchema, liveThreadSchema } from '@guildhall/core'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -8,19 +9,15 @@ import { z } from 'zod'
 import { ApiError } from '../../platform/http/errors.ts'
 import { type ApiTypeProvider, errorAnswers } from '../../platform/http/openapi.ts'
 import { named, proposalIdParams } from '../../platform/http/params.ts'
+import type { LiveSettings } from '../../settings/live.ts'
 import type { GovernanceDeps } from '../deps.ts'
 import { requireProposal } from '../proposals.ts'
 import { proposalResultAt } from '../results.ts'
 import { type LiveEvent, LiveEvents, type LiveSend } from './live-events.ts'
+import { LiveStreams } from './streams.ts'
 
 /** A proposal's watchers get at most one tally per this many ms, however fast votes arrive (ADR 024). */
 const TALLY_COALESCE_MS = 250
-/** A comment line this often keeps proxies from closing a quiet stream (below REQUEST_TIMEOUT_MS's 30 s). */
-const HEARTBEAT_MS = 15_000
-/** Open streams per client address on one server: a few tabs each, and a bound on what one client holds. */
-export const STREAMS_PER_CLIENT = 16
-/** A client this far behind on reading is cut off; it reconnects and resumes from its last event id. */
-const MAX_UNREAD_BYTES = 64 * 1024
 
 /** A stream of server-sent events, each `data` one of these as JSON; its `id` a log seq (send it back as Last-Event-ID). */
 const eventStream = (description: string, data: z.core.$ZodType) => ({
@@ -32,14 +29,17 @@ const liveReadySchema = z.strictObject({ seq: z.int() })
 
 export interface EventRouteOptions {
   deps: GovernanceDeps
+  /** LIVE_STREAMS_PER_CLIENT and LIVE_MAX_STREAMS. */
+  caps: LiveSettings
   coalesceMs?: number
 }
 
 export async function eventRoutes(
   app: FastifyInstance,
-  { deps, coalesceMs = TALLY_COALESCE_MS }: EventRouteOptions,
+  { deps, caps, coalesceMs = TALLY_COALESCE_MS }: EventRouteOptions,
 ) {
-  await app.register(fastifySse, { heartbeatInterval: HEARTBEAT_MS })
+  // No heartbeat timer per stream: LiveStreams beats every stream from one (ADR 064).
+  await app.register(fastifySse, { heartbeatInterval: 0 })
   const live = new LiveEvents({
     database: deps.database,
     now: deps.now,
@@ -49,12 +49,9 @@ export async function eventRoutes(
     onError: (error) => app.log.error({ err: error }, 'live events'),
   })
   await live.start()
-  const streamsByClient = new Map<string, number>()
-  const openStreams = new Set<FastifyReply>()
+  const streams = new LiveStreams({ ...caps, observer: deps.observer })
   // Open streams never end by themselves: closing the server ends them first.
-  app.addHook('preClose', async () => {
-    for (const reply of openStreams) reply.sse.close()
-  })
+  app.addHook('preClose', async () => streams.closeAll())
   app.addHook('onClose', () => live.stop())
 
   /**
@@ -67,36 +64,25 @@ export async function eventRoutes(
     watch: (send: LiveSend) => () => void,
     replay: (after: number | undefined) => Promise<LiveEvent[]>,
   ) {
-    const client = request.ip
-    const open = streamsByClient.get(client) ?? 0
-    if (open >= STREAMS_PER_CLIENT) {
-      throw new ApiError(429, 'too_many_streams', 'Too many live views are open from this address.', 10)
-    }
-    streamsByClient.set(client, open + 1)
+    const opened = streams.open(request.ip, reply.raw, () => reply.sse.close())
     let lastSent = -1
     let waiting: LiveEvent[] | undefined = []
     const write = (event: LiveEvent) => {
       const seq = Number(event.id)
       if (seq <= lastSent || !reply.sse.isConnected) return
-      if (reply.raw.writableLength > MAX_UNREAD_BYTES) return reply.sse.close()
       lastSent = seq
-      reply.sse.send(event).catch(() => reply.sse.close())
+      opened.send(event)
     }
     const unwatch = watch((event) => (waiting ? waiting.push(event) : write(event)))
-    openStreams.add(reply)
-    let released = false
-    const release = () => {
-      if (released) return
-      released = true
+    reply.sse.onClose(() => {
       unwatch()
-      openStreams.delete(reply)
-      const left = (streamsByClient.get(client) ?? 1) - 1
-      if (left > 0) streamsByClient.set(client, left)
-      else streamsByClient.delete(client)
-    }
-    reply.sse.onClose(release)
+      opened.release('client')
+    })
     // Gone already (while the proposal was read): its close has passed, so nothing else would release it.
-    if (!reply.sse.isConnected) return release()
+    if (!reply.sse.isConnected) {
+      unwatch()
+      return opened.release('client')
+    }
     reply.sse.keepAlive()
     reply.sse.sendHeaders()
     // Node holds written headers until the first byte of body; a resumed stream may have nothing to say yet.
@@ -106,6 +92,7 @@ export async function eventRoutes(
     } catch (error) {
       // The client reconnects with the same Last-Event-ID and is replayed again.
       request.log.error({ err: error }, 'live events replay')
+      opened.release('server')
       reply.sse.close()
       return
     }

@@ -1,6 +1,8 @@
 // @guildhall/api/database: the database from outside this package (the operator's checks, the bench, the
-// cluster): open and migrate it, and the tables a script reads or seeds.
-export { type Database, openDatabase, poolSettings } from './client.ts'
+// cluster): open and migrate it, the tables a script reads or seeds, and the embedded database's folder as the
+// backup and restore commands hold and copy it.
+export { type Database, migrationsFolder, openDatabase, poolSettings } from './client.ts'
+export { claimDataDir, DataDirInUse, dataDirHolder, PID_FILE, requestBackup } from './data-dir.ts'
 export {
   ballots,
   comments,

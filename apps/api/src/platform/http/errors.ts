@@ -40,6 +40,16 @@ export class ApiError extends Error {
     )
   }
 
+  /** The thread checking a signature failed (a worker that crashed is replaced: the next try gets another). */
+  static signatureCheckFailed(): ApiError {
+    return new ApiError(
+      503,
+      'signature_check_failed',
+      'The signature could not be checked just now. Try again in a moment.',
+      1,
+    )
+  }
+
   /** A chain read (head, voting power, token holders) got no answer. */
   static chainUnavailable(): ApiError {
     return new ApiError(503, 'chain_unavailable', 'The chain node did not answer. Try again shortly.', 5)

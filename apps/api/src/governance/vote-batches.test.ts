@@ -1,0 +1,277 @@
+// Votes in batches (ADR 062): several instances, each with its own vote writer, on one database (PGlite, or
+// PostgreSQL under scripts/with-postgres.sh) and a real chain (anvil with the demo DAO). Whatever the
+// interleaving, the stored tallies equal a recount and the log stays one chain with every writer's entries;
+// a vote refused inside a batch or before it fails none of the others; a batch whose transaction fails
+// answers each of its votes 503 and leaves nothing.
+import { logChainProblem, voteId } from '@guildhall/core'
+import { asc, count, inArray } from 'drizzle-orm'
+import fc from 'fast-check'
+import type { FastifyInstance } from 'fastify'
+import type { Hex, PrivateKeyAccount } from 'viem'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import {
+  ada,
+  anvil,
+  app,
+  appOn,
+  ben,
+  cleo,
+  createProposal,
+  database,
+  deployment,
+  domain,
+  finn,
+  postVote,
+  signedVote,
+  useGovernanceBed,
+} from '../../testbed/beds/governance.ts'
+import { nowSeconds } from '../../testbed/signers.ts'
+import { postJson, testSettings } from '../../testbed/test-app.ts'
+import { checkMemberStats } from '../member-stats/vote-moves.ts'
+import { ballots, governanceLog, proposalTallies, votes } from '../platform/db/schema.ts'
+import { ApiError } from '../platform/http/errors.ts'
+import { silentObserver } from '../platform/observer.ts'
+import { signaturePool } from '../platform/signatures/pool.ts'
+import { tokenArea } from '../token/area.ts'
+import { governanceArea } from './area.ts'
+import { logEntry } from './log.ts'
+import { tallyRules } from './tallies.ts'
+import { checkTallies } from './tally-check.ts'
+import { type CheckedVote, VoteWriter } from './vote-writer.ts'
+import { castVote } from './votes.ts'
+
+useGovernanceBed()
+
+/** The whole log, in order, as one chain from the genesis: the first problem, or null. */
+async function logProblem() {
+  const rows = await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
+  const entries = rows.map(logEntry)
+  expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, index) => index + 1))
+  return logChainProblem(entries)
+}
+
+/** A vote signed by `voter` on a proposal, checked as the request would check it, for a writer of its own. */
+async function checkedVote(
+  voter: PrivateKeyAccount,
+  proposal: Awaited<ReturnType<typeof createProposal>>,
+  fields: { timestamp?: number; choices?: number[]; reason?: string } = {},
+): Promise<CheckedVote> {
+  const { message, signature } = await signedVote(voter, proposal.id, fields)
+  return {
+    id: voteId(domain, message),
+    proposalId: proposal.id,
+    message,
+    signature,
+    power: 1_000n,
+    powerSource: 'index',
+    rules: tallyRules(proposal.message),
+  }
+}
+
+/** What a writer reported of its log appends: one line per transaction. */
+function countingObserver() {
+  const appends: number[] = []
+  return { appends, observer: { ...silentObserver, logAppended: (entries: number) => appends.push(entries) } }
+}
+
+describe('votes in batches across instances', () => {
+  let others: FastifyInstance[]
+  beforeAll(async () => {
+    others = [await appOn(anvil.url), await appOn(anvil.url)]
+  })
+  afterAll(async () => {
+    for (const other of others) await other.close()
+  })
+
+  test('property: concurrent first votes, re-votes, superseded votes and replays through three instances, while proposals are created → every stored tally equals a recount, the log is one chain (seqs 1..n), the members directory equals a recount', async () => {
+    const voters = [ada, ben, cleo]
+    const step = fc.record({
+      voter: fc.integer({ min: 0, max: voters.length - 1 }),
+      instance: fc.integer({ min: 0, max: 2 }),
+      // A narrow window of seconds, so equal timestamps (the lower id wins) and earlier votes come up often.
+      age: fc.integer({ min: 0, max: 4 }),
+      choice: fc.integer({ min: 1, max: 3 }),
+      // Sent again (the very same signed vote) through another instance.
+      replay: fc.boolean(),
+    })
+    let run = 0
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 10 }),
+        fc.array(step, { minLength: 0, maxLength: 10 }),
+        async (first, second) => {
+          run += 1
+          const proposals = [
+            await createProposal(ada, { title: `Batches ${run} a` }),
+            await createProposal(ben, {
+              title: `Batches ${run} b`,
+              kind: 'single-choice',
+              choices: ['Oak', 'Ash', 'Elm'],
+            }),
+          ]
+          const instances = [app, ...others]
+          const now = nowSeconds()
+          const sends = async (steps: typeof first, proposal: (typeof proposals)[number]) => {
+            const signed = await Promise.all(
+              steps.map((s) =>
+                signedVote(voters[s.voter] as PrivateKeyAccount, proposal.id, {
+                  timestamp: now - s.age,
+                  choices: [s.choice],
+                  reason: s.choice === 2 ? `Reason ${s.age}` : '',
+                }),
+              ),
+            )
+            return steps.flatMap((s, index) => {
+              const one = signed[index] as Awaited<(typeof signed)[number]>
+              const url = `/api/proposals/${proposal.id}/votes`
+              const through = instances[s.instance] as FastifyInstance
+              const again = instances[(s.instance + 1) % instances.length] as FastifyInstance
+              const body = { message: one.message, signature: one.signature }
+              return [postJson(through, url, body), ...(s.replay ? [postJson(again, url, body)] : [])]
+            })
+          }
+          const [answers, other] = await Promise.all([
+            Promise.all([
+              ...(await sends(first, proposals[0] as (typeof proposals)[number])),
+              ...(await sends(second, proposals[1] as (typeof proposals)[number])),
+            ]),
+            // Another writer appends to the log meanwhile.
+            createProposal(cleo, { title: `Meanwhile ${run}` }),
+          ])
+          const statuses = answers.map((answer) => answer.statusCode)
+          expect(
+            statuses.every((status) => [200, 201, 409].includes(status)),
+            String(statuses),
+          ).toBe(true)
+          expect(other.response.statusCode).toBe(201)
+          expect((await checkTallies(database.db)).mismatches).toEqual([])
+          expect(await logProblem()).toBeNull()
+          expect((await checkMemberStats(database.db)).mismatches).toEqual([])
+        },
+      ),
+      { numRuns: 10, seed: 20261127 },
+    )
+  }, 180_000)
+
+  test('behavior: one batch, one transaction: a vote superseded inside it answers its own 409 and the others are stored; a replay in it answers 200 with whether it counts', async () => {
+    const proposal = await createProposal(ada, { title: 'One batch' })
+    const now = nowSeconds()
+    const later = await checkedVote(ben, proposal, { timestamp: now, choices: [2] })
+    const earlier = await checkedVote(ben, proposal, { timestamp: now - 3, choices: [3] })
+    const other = await checkedVote(cleo, proposal, { choices: [1], reason: 'Yes' })
+    const { appends, observer } = countingObserver()
+    const writer = new VoteWriter(database, observer)
+    // Handed over in one turn: one batch.
+    const answers = await Promise.allSettled([
+      writer.write(later),
+      writer.write(earlier),
+      writer.write(other),
+      writer.write(later),
+    ])
+    expect(appends).toEqual([2])
+    expect(answers[0]).toEqual({ status: 'fulfilled', value: { id: later.id, created: true, counts: true } })
+    expect(answers[1]).toMatchObject({ status: 'rejected', reason: { status: 409, code: 'superseded' } })
+    expect(answers[2]).toEqual({ status: 'fulfilled', value: { id: other.id, created: true, counts: true } })
+    expect(answers[3]).toEqual({ status: 'fulfilled', value: { id: later.id, created: false, counts: true } })
+    const stored = await database.db
+      .select({ id: votes.id, reasonLogSeq: votes.reasonLogSeq })
+      .from(votes)
+      .where(inArray(votes.id, [later.id, earlier.id, other.id]))
+    expect(stored.map((row) => row.id).sort()).toEqual([later.id, other.id].sort())
+    // The vote with a reason keeps its entry's seq (its card in the thread).
+    expect(stored.find((row) => row.id === other.id)?.reasonLogSeq).toBeGreaterThan(0)
+    expect((await checkTallies(database.db)).mismatches).toEqual([])
+    expect(await logProblem()).toBeNull()
+    await writer.close()
+  })
+
+  test('behavior: a vote without voting power (never delegated) is refused (403) before the batch, and the votes sent with it are stored', async () => {
+    const proposal = await createProposal(ada, { title: 'Without power' })
+    const url = `/api/proposals/${proposal.id}/votes`
+    const [adaVote, finnVote, benVote] = await Promise.all([
+      signedVote(ada, proposal.id),
+      signedVote(finn, proposal.id),
+      signedVote(ben, proposal.id, { choices: [2] }),
+    ])
+    const answers = await Promise.all(
+      [adaVote, finnVote, benVote].map((one) => postVote(url, one as { message: unknown; signature: Hex })),
+    )
+    expect(answers.map((answer) => answer.statusCode)).toEqual([201, 403, 201])
+    expect(answers[1]?.json()).toMatchObject({ error: 'not-delegated' })
+    const [{ n } = { n: -1 }] = await database.db
+      .select({ n: count() })
+      .from(ballots)
+      .where(inArray(ballots.proposalId, [proposal.id]))
+    expect(n).toBe(2)
+    expect((await checkTallies(database.db)).mismatches).toEqual([])
+  })
+
+  test('behavior: a batch whose transaction fails (a vote on no stored proposal breaks its foreign key) → every vote of it answers 503 database_unavailable, and nothing of it is stored', async () => {
+    const proposal = await createProposal(ada, { title: 'Failed batch' })
+    const good = [await checkedVote(ben, proposal), await checkedVote(cleo, proposal, { reason: 'Why not' })]
+    const orphan = { ...(await checkedVote(ada, proposal)), proposalId: `0x${'ab'.repeat(32)}` as Hex }
+    const tallyBefore = await database.db.select().from(proposalTallies)
+    const [{ n: logBefore } = { n: -1 }] = await database.db.select({ n: count() }).from(governanceLog)
+    const { appends, observer } = countingObserver()
+    const writer = new VoteWriter(database, observer)
+    const answers = await Promise.allSettled([...good, orphan].map((vote) => writer.write(vote)))
+    for (const answer of answers) {
+      expect(answer.status).toBe('rejected')
+      const reason = (answer as PromiseRejectedResult).reason
+      expect(reason).toBeInstanceOf(ApiError)
+      expect(reason).toMatchObject({
+        status: 503,
+        code: 'database_unavailable',
+        message: 'The database does not answer. Try again shortly.',
+      })
+    }
+    expect(appends).toEqual([])
+    const ids = [...good, orphan].map((vote) => vote.id)
+    expect(await database.db.select().from(votes).where(inArray(votes.id, ids))).toEqual([])
+    expect(await database.db.select().from(proposalTallies)).toEqual(tallyBefore)
+    const [{ n: logAfter } = { n: -1 }] = await database.db.select({ n: count() }).from(governanceLog)
+    expect(logAfter).toBe(logBefore)
+    // The same votes in a batch of their own then go in: nothing was half written.
+    expect(await Promise.all(good.map((vote) => writer.write(vote)))).toEqual(
+      good.map((vote) => ({ id: vote.id, created: true, counts: true })),
+    )
+    expect((await checkTallies(database.db)).mismatches).toEqual([])
+    expect(await logProblem()).toBeNull()
+    await writer.close()
+  })
+
+  test('behavior: every vote answer is reported (accepted, replayed, the refusal’s code), and each transaction that appends to the log once, with its entries and lock times', async () => {
+    const answered: string[] = []
+    const appended: { entries: number; waitMs: number; holdMs: number }[] = []
+    const observer = {
+      ...silentObserver,
+      voteAnswered: (outcome: string) => answered.push(outcome),
+      logAppended: (entries: number, waitMs: number, holdMs: number) =>
+        appended.push({ entries, waitMs, holdMs }),
+    }
+    const settings = testSettings({ rpcUrl: anvil.url, deployment, env: { SIGN_IN: 'off' } })
+    const signatures = signaturePool({ threads: 1, observer, logger: app.log })
+    onTestFinished(() => signatures.close())
+    const context = { settings, database, now: () => new Date(), logger: app.log, observer, signatures }
+    const area = governanceArea(context, tokenArea(context))
+    if (!area) throw new Error('no governance area')
+    const proposal = await createProposal(ada, { title: 'Reported' })
+    const now = nowSeconds()
+    const later = await signedVote(ben, proposal.id, { timestamp: now })
+    const earlier = await signedVote(ben, proposal.id, { timestamp: now - 2, choices: [2] })
+    expect(await castVote(area.deps, proposal.id, later)).toMatchObject({ created: true })
+    expect(await castVote(area.deps, proposal.id, later)).toMatchObject({ created: false })
+    await expect(castVote(area.deps, proposal.id, earlier)).rejects.toMatchObject({ code: 'superseded' })
+    await expect(castVote(area.deps, proposal.id, await signedVote(finn, proposal.id))).rejects.toMatchObject(
+      {
+        code: 'not-delegated',
+      },
+    )
+    expect(answered).toEqual(['accepted', 'replayed', 'superseded', 'not-delegated'])
+    // The accepted vote's batch appended one entry; the superseded one's appended nothing.
+    expect(appended.map((one) => one.entries)).toEqual([1])
+    expect(appended[0]?.waitMs).toBeGreaterThanOrEqual(0)
+    expect(appended[0]?.holdMs).toBeGreaterThan(0)
+    await area.deps.voteWriter?.close()
+  })
+})

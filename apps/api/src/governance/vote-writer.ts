@@ -1,0 +1,358 @@
+// Group commit of votes (ADR 062): a vote checked outside (proposal, time, choices, signature, power) waits
+// here, and the votes that arrive while a batch commits go together in the next one, in ONE transaction.
+// Per voter and proposal a lock decides which vote counts (never the proposal's row); the shared part, the
+// log's lock with the log entries, each touched tally's move and the notices, comes last, just before the
+// commit, so its hold does not grow with the votes in flight and is shared by every vote of the batch.
+import {
+  addToTotals,
+  emptyTallyTotals,
+  supersedes,
+  type TallyRules,
+  type TallyTotals,
+  type VoteMessage,
+  voteContribution,
+} from '@guildhall/core'
+import { eq, inArray, sql } from 'drizzle-orm'
+import type { Hex } from 'viem'
+import { recordVotes } from '../member-stats/vote-moves.ts'
+import type { Database, Tx } from '../platform/db/client.ts'
+import { ballots, proposalTallies, votes } from '../platform/db/schema.ts'
+import { ApiError } from '../platform/http/errors.ts'
+import type { Observer } from '../platform/observer.ts'
+import { appendToLog, type LogAppend, logLockHeldMs } from './log.ts'
+import { countedVote } from './tallies.ts'
+
+/** A vote that passed every check but the ones only its turn can answer (replayed, superseded). */
+export type CheckedVote = {
+  id: Hex
+  proposalId: Hex
+  message: VoteMessage
+  signature: Hex
+  power: bigint
+  powerSource: string
+  rules: TallyRules
+}
+
+/** What a vote's request answers when stored or replayed. */
+export type VoteAnswer = { id: Hex; created: boolean; counts: boolean }
+
+/** Votes one transaction takes at most; the rest wait for the next. */
+const MAX_BATCH = 500
+
+/**
+ * Class of the two-key advisory locks that make one voter's votes on one proposal take turns (the second key
+ * a hash of both); a space apart from the log's one-key lock. A hash shared by two voters only makes them wait.
+ */
+const VOTER_LOCK_CLASS = 0x766f7465 // "vote"
+
+type Waiting = { vote: CheckedVote; answer: (result: VoteAnswer | ApiError) => void }
+
+/** The per-instance queue: one batch commits at a time while the next collects. */
+export class VoteWriter {
+  readonly #database: Database
+  readonly #observer: Observer
+  #waiting: Waiting[] = []
+  #running: Promise<void> | undefined
+
+  constructor(database: Database, observer: Observer) {
+    this.#database = database
+    this.#observer = observer
+  }
+
+  /** Stores `vote` with the others of its batch: its answer, or its refusal thrown. */
+  async write(vote: CheckedVote): Promise<VoteAnswer> {
+    const result = await new Promise<VoteAnswer | ApiError>((answer) => {
+      this.#waiting.push({ vote, answer })
+      this.#start()
+    })
+    if (result instanceof ApiError) throw result
+    return result
+  }
+
+  /** Resolves once every vote handed to it is answered (the app closing). */
+  async close(): Promise<void> {
+    while (this.#running) await this.#running
+  }
+
+  #start() {
+    if (this.#running) return
+    this.#running = (async () => {
+      // One event-loop turn: the requests already read by this turn go in the first batch too.
+      await new Promise((resolve) => setImmediate(resolve))
+      while (this.#waiting.length > 0) {
+        const batch = this.#waiting.splice(0, MAX_BATCH)
+        const answers = await writeBatch(
+          this.#database,
+          this.#observer,
+          batch.map(({ vote }) => vote),
+        )
+        for (const [index, { answer }] of batch.entries()) answer(answers[index] as VoteAnswer | ApiError)
+      }
+    })().finally(() => {
+      this.#running = undefined
+      if (this.#waiting.length > 0) this.#start()
+    })
+  }
+}
+
+/** SQLSTATEs of a transaction the database chose to end that is safe to run again whole: a deadlock, a serialization failure. */
+const RETRYABLE = new Set(['40P01', '40001'])
+const sqlState = (error: unknown): unknown =>
+  (error as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ??
+  (error as { code?: unknown })?.code
+
+/**
+ * Writes `batch` in one transaction: each vote's answer or refusal, in order. When the transaction fails
+ * (after one more try if the database broke a deadlock with it) nothing of it is stored and every vote
+ * answers 503 database_unavailable.
+ */
+async function writeBatch(
+  database: Database,
+  observer: Observer,
+  batch: readonly CheckedVote[],
+): Promise<(VoteAnswer | ApiError)[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeOnce(database, observer, batch)
+    } catch (error) {
+      if (attempt === 1 && RETRYABLE.has(sqlState(error) as string)) continue
+      return batch.map(() => ApiError.databaseUnavailable())
+    }
+  }
+}
+
+const ballotKey = (proposalId: string, voter: string) => `${proposalId}/${voter}`
+
+/** The second key of a voter's lock on a proposal: 32 bits of each, mixed. */
+const voterLockKey = (proposalId: string, voter: string) =>
+  (Number.parseInt(proposalId.slice(2, 10), 16) ^ Number.parseInt(voter.slice(2, 10), 16)) | 0
+
+type Ballot = { id: string; timestamp: number; message: VoteMessage; power: bigint }
+
+async function writeOnce(
+  database: Database,
+  observer: Observer,
+  batch: readonly CheckedVote[],
+): Promise<(VoteAnswer | ApiError)[]> {
+  let appended: { entries: number; lock: Parameters<typeof logLockHeldMs>[0] } | undefined
+  const answers = await database.db.transaction(async (tx) => {
+    // One voter's votes on a proposal take turns from here (across instances): the ballot read next stays
+    // the counting one until this commits. Keys in ascending order, so two batches never wait on each other
+    // in a circle.
+    const keys = [...new Set(batch.map((vote) => voterLockKey(vote.proposalId, vote.message.voter)))]
+    keys.sort((a, b) => a - b)
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(${VOTER_LOCK_CLASS}, k::int4)::text from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k`,
+    )
+    const { ballotsNow, stored } = await readBallots(tx, batch)
+
+    // In arrival order: each vote against the ballot counting when it comes, the batch's own included.
+    const answers: (VoteAnswer | ApiError | 'replayed')[] = []
+    const accepted: { vote: CheckedVote; replaced: Ballot | undefined }[] = []
+    for (const vote of batch) {
+      const key = ballotKey(vote.proposalId, vote.message.voter)
+      // Stored before (a replay that raced its check), or twice in this batch.
+      if (stored.has(vote.id)) {
+        answers.push('replayed')
+        continue
+      }
+      const replaced = ballotsNow.get(key)
+      // The ballot moves to this vote only if it supersedes the counting one (later, or same time and lower id).
+      if (replaced && !supersedes({ id: vote.id, timestamp: vote.message.timestamp }, replaced)) {
+        answers.push(
+          new ApiError(
+            409,
+            'superseded',
+            'You have already voted later on this proposal; this earlier vote does not replace it.',
+          ),
+        )
+        continue
+      }
+      stored.add(vote.id)
+      accepted.push({ vote, replaced })
+      ballotsNow.set(key, {
+        id: vote.id,
+        timestamp: vote.message.timestamp,
+        message: vote.message,
+        power: vote.power,
+      })
+      answers.push({ id: vote.id, created: true, counts: true })
+    }
+
+    if (accepted.length > 0) {
+      await storeVotes(tx, accepted, ballotsNow)
+      const { entries, lock } = await appendToLog(
+        tx,
+        accepted.map(({ vote }) => logAppend(vote)),
+        (logged) => [tallyMoves(accepted, logged), reasonSeqs(accepted, logged)],
+      )
+      appended = { entries: entries.length, lock }
+    }
+    return answers.map((answer, index) => {
+      if (answer !== 'replayed') return answer
+      const vote = batch[index] as CheckedVote
+      const counting = ballotsNow.get(ballotKey(vote.proposalId, vote.message.voter))
+      return { id: vote.id, created: false, counts: counting?.id === vote.id }
+    })
+  })
+  if (appended) observer.logAppended(appended.entries, appended.lock.waitMs, logLockHeldMs(appended.lock))
+  return answers
+}
+
+/** The batch's voters' counting ballots (by `ballotKey`) and which of its votes are stored already. */
+async function readBallots(tx: Tx, batch: readonly CheckedVote[]) {
+  const pairs = JSON.stringify(batch.map((vote) => ({ p: vote.proposalId, v: vote.message.voter })))
+  const [counting, known] = [
+    await tx
+      .select({
+        proposalId: ballots.proposalId,
+        voter: ballots.voter,
+        id: votes.id,
+        timestamp: votes.timestamp,
+        message: votes.message,
+        power: votes.power,
+      })
+      .from(ballots)
+      .innerJoin(votes, eq(ballots.voteId, votes.id))
+      .where(
+        sql`(${ballots.proposalId}, ${ballots.voter}) in (select p, v from jsonb_to_recordset(${pairs}::jsonb) as x(p text, v text))`,
+      ),
+    await tx
+      .select({ id: votes.id })
+      .from(votes)
+      .where(
+        inArray(
+          votes.id,
+          batch.map((vote) => vote.id),
+        ),
+      ),
+  ]
+  const ballotsNow = new Map<string, Ballot>(
+    counting.map((row) => [ballotKey(row.proposalId, row.voter), row]),
+  )
+  return { ballotsNow, stored: new Set(known.map((row) => row.id)) }
+}
+
+/** The accepted votes, each voter's final ballot and the voters' directory rows, in multi-row statements. */
+async function storeVotes(
+  tx: Tx,
+  accepted: readonly { vote: CheckedVote; replaced: Ballot | undefined }[],
+  ballotsNow: ReadonlyMap<string, Ballot>,
+) {
+  await tx.insert(votes).values(
+    accepted.map(({ vote }) => ({
+      id: vote.id,
+      proposalId: vote.proposalId,
+      voter: vote.message.voter,
+      timestamp: vote.message.timestamp,
+      message: vote.message,
+      signature: vote.signature,
+      power: vote.power,
+      powerSource: vote.powerSource,
+    })),
+  )
+  const finals = new Map<string, CheckedVote>()
+  for (const { vote } of accepted) {
+    const key = ballotKey(vote.proposalId, vote.message.voter)
+    if (ballotsNow.get(key)?.id === vote.id) finals.set(key, vote)
+  }
+  await tx
+    .insert(ballots)
+    .values(
+      [...finals.values()].map((vote) => ({
+        proposalId: vote.proposalId,
+        voter: vote.message.voter,
+        voteId: vote.id,
+        timestamp: vote.message.timestamp,
+        power: vote.power,
+        // A ranked ballot keeps its ranking beside it: the settle of the rounds reads the ballots alone (ADR 060).
+        ranking: vote.rules.kind === 'ranked-choice' ? vote.message.choices : null,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [ballots.proposalId, ballots.voter],
+      set: {
+        voteId: sql`excluded.vote_id`,
+        timestamp: sql`excluded.timestamp`,
+        power: sql`excluded.power`,
+        ranking: sql`excluded.ranking`,
+      },
+    })
+  // Before the log's lock: the token index moves these rows too, and may hold them a moment.
+  await recordVotes(
+    tx,
+    accepted.map(({ vote, replaced }) => ({
+      voter: vote.message.voter,
+      timestamp: vote.message.timestamp,
+      firstBallot: !replaced,
+    })),
+  )
+}
+
+function logAppend(vote: CheckedVote): LogAppend {
+  return {
+    kind: 'vote',
+    messageId: vote.id,
+    proposalId: vote.proposalId,
+    signature: vote.signature,
+    // A vote with a reason is a card in the proposal's thread (ADR 053): its live stream hears of it.
+    ...(vote.message.reason !== '' ? { threadId: vote.proposalId } : {}),
+  }
+}
+
+/**
+ * Each touched proposal's totals moved once by the batch's sum (what the new ballots add less what the
+ * replaced ones added), as a delta on the row, standing at the batch's last entry of that proposal.
+ */
+function tallyMoves(
+  accepted: readonly { vote: CheckedVote; replaced: Ballot | undefined }[],
+  logged: readonly { seq: number }[],
+) {
+  const moves = new Map<string, { totals: TallyTotals; lastSeq: number }>()
+  accepted.forEach(({ vote, replaced }, index) => {
+    const move = moves.get(vote.proposalId) ?? {
+      totals: emptyTallyTotals(vote.rules.choiceCount),
+      lastSeq: 0,
+    }
+    move.totals = addToTotals(
+      move.totals,
+      voteContribution(vote.rules, countedVote(vote.message, vote.power)),
+    )
+    if (replaced) {
+      move.totals = addToTotals(
+        move.totals,
+        voteContribution(vote.rules, countedVote(replaced.message, replaced.power)),
+        -1,
+      )
+    }
+    move.lastSeq = (logged[index] as { seq: number }).seq
+    moves.set(vote.proposalId, move)
+  })
+  const rows = [...moves].map(([proposalId, { totals, lastSeq }]) => ({
+    proposal_id: proposalId,
+    voters: totals.voters,
+    voting_power: String(totals.votingPower),
+    quorum_power: String(totals.quorumPower),
+    per_choice: totals.perChoice.map(String),
+    last_seq: lastSeq,
+  }))
+  return sql`tallied as (update ${proposalTallies} t set
+      voters = t.voters + d.voters,
+      voting_power = t.voting_power + d.voting_power,
+      quorum_power = t.quorum_power + d.quorum_power,
+      per_choice = (select jsonb_agg(((t.per_choice ->> (u.i - 1)::int)::numeric + u.x)::text order by u.i)
+        from unnest(d.per_choice) with ordinality as u(x, i)),
+      last_seq = d.last_seq
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as d(proposal_id text, voters integer, voting_power numeric, quorum_power numeric, per_choice numeric[], last_seq bigint)
+    where t.proposal_id = d.proposal_id)`
+}
+
+/** A vote with a reason keeps its entry's seq: the place of its card in the proposal's thread. */
+function reasonSeqs(accepted: readonly { vote: CheckedVote }[], logged: readonly { seq: number }[]) {
+  const rows = accepted.flatMap(({ vote }, index) =>
+    vote.message.reason !== '' ? [{ id: vote.id, seq: (logged[index] as { seq: number }).seq }] : [],
+  )
+  return sql`reasoned as (update ${votes} v set reason_log_seq = r.seq
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, seq bigint) where v.id = r.id)`
+}

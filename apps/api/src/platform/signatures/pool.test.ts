@@ -1,0 +1,79 @@
+// The signature pool (ADR 063): recovery on worker threads (piscina) loading the plain-JavaScript worker, and
+// a worker that crashes mid-check (testbed/crashing-recover-worker.mjs) replaced while its check answers 503.
+import { type Hex, keccak256, stringToHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterEach, expect, test } from 'vitest'
+import { ApiError } from '../http/errors.ts'
+import { type Observer, silentObserver } from '../observer.ts'
+import { type SignaturePool, signaturePool } from './pool.ts'
+
+const ada = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+const ben = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a')
+const hash = keccak256(stringToHex('a vote'))
+const crashWorker = new URL('../../../testbed/crashing-recover-worker.mjs', import.meta.url)
+/** What the crashing worker ends its thread on: 65 bytes starting 0xdeaddead. */
+const crashing = `0x${'deaddead'.repeat(16)}1b` as Hex
+const logger = { error: () => {} } as unknown as Parameters<typeof signaturePool>[0]['logger']
+
+let pool: SignaturePool | undefined
+afterEach(() => pool?.close())
+
+test('behavior: the pool recovers each signer on its worker threads, null for bytes that are not a signature, and reports the time queued and run', async () => {
+  const reports: [number, number][] = []
+  const observer: Observer = {
+    ...silentObserver,
+    signatureChecked: (queued, run) => reports.push([queued, run]),
+  }
+  pool = signaturePool({ threads: 2, observer, logger })
+  const signatures = await Promise.all([ada, ben, ada, ben].map((account) => account.sign({ hash })))
+  const signers = await Promise.all(signatures.map((signature) => pool?.recover(hash, signature)))
+  expect(signers).toEqual([ada.address, ben.address, ada.address, ben.address])
+  // r = 0 is no point on the curve: not a signature, which is an answer (a contract may still accept the bytes).
+  expect(await pool.recover(hash, `0x${'00'.repeat(64)}1b`)).toBeNull()
+  expect(reports).toHaveLength(5)
+  for (const [queued, run] of reports) {
+    expect(queued).toBeGreaterThanOrEqual(0)
+    expect(run).toBeGreaterThan(0)
+  }
+})
+
+test('behavior: a worker that crashes mid-check is replaced; its check answers 503 signature_check_failed and the next ones are answered', async () => {
+  const errors: unknown[] = []
+  pool = signaturePool({
+    threads: 2,
+    observer: silentObserver,
+    logger: { error: (entry: unknown) => errors.push(entry) } as unknown as typeof logger,
+    worker: crashWorker,
+  })
+  const signature = await ada.sign({ hash })
+  // Both threads started and busy, then one of them ends mid-check: the other's check is unaffected.
+  const [crashed, other] = await Promise.allSettled([
+    pool.recover(hash, crashing),
+    pool.recover(hash, signature),
+  ])
+  expect(crashed.status).toBe('rejected')
+  const error = (crashed as PromiseRejectedResult).reason
+  expect(error).toBeInstanceOf(ApiError)
+  expect(error).toMatchObject({
+    status: 503,
+    code: 'signature_check_failed',
+    message: 'The signature could not be checked just now. Try again in a moment.',
+  })
+  expect(other).toEqual({ status: 'fulfilled', value: ada.address })
+  expect(errors).toHaveLength(1)
+  // The pool starts a thread in its place: checks keep being answered, twice as many as it has threads.
+  const again = await Promise.all(
+    [ada, ben, ada, ben].map(async (account) => pool?.recover(hash, await account.sign({ hash }))),
+  )
+  expect(again).toEqual([ada.address, ben.address, ada.address, ben.address])
+})
+
+test('behavior: a check after the pool is closed (the app closing) answers 503 signature_check_failed', async () => {
+  pool = signaturePool({ threads: 1, observer: silentObserver, logger })
+  expect(await pool.recover(hash, await ada.sign({ hash }))).toBe(ada.address)
+  await pool.close()
+  await expect(pool.recover(hash, await ada.sign({ hash }))).rejects.toMatchObject({
+    status: 503,
+    code: 'signature_check_failed',
+  })
+})

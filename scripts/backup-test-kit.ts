@@ -1,0 +1,86 @@
+// What scripts/backup.test.ts (the embedded database) and scripts/backup.postgres.test.ts share: the operator's
+// commands run as they are (`npm run backup`, `npm run restore`), a backup taken while a real server takes
+// signed votes, and what the restored copy must hold.
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { type Database, governanceLog, votes } from '@guildhall/api/database'
+import type { DemoChain } from '@guildhall/api/demo'
+import { checkTallies } from '@guildhall/api/operations'
+import { type ApiProcess, startVoteLoad } from '@guildhall/api/testbed'
+import { type LogEntry, logChainProblem } from '@guildhall/core'
+import { asc } from 'drizzle-orm'
+import { expect } from 'vitest'
+
+const ROOT = join(import.meta.dirname, '..')
+const run = promisify(execFile)
+
+/** Runs `npm run backup` or `npm run restore` with `args`, in an environment holding only `env`'s database. */
+export async function operatorCommand(
+  command: 'backup' | 'restore',
+  args: string[],
+  env: Record<string, string>,
+) {
+  const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, `scripts/${command}.ts`), ...args],
+      { cwd: ROOT, env: { ...inherited, ...env } },
+    )
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string }
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
+  }
+}
+
+/** Votes accepted before the backup begins; and after it ends, so the copy is proved taken mid-load. */
+const ACCEPTED_BEFORE = 40
+const ACCEPTED_AFTER = 20
+
+/**
+ * Starts votes on `api` (signed by Ada, Ben and Cleo, 20 in flight), runs `npm run backup -- <file>` with
+ * `env` once ACCEPTED_BEFORE are accepted, lets ACCEPTED_AFTER more be accepted once it has written the file,
+ * and stops. Answers the votes answered 201 before the backup started, and all answered 201.
+ */
+export async function backupUnderLoad(
+  api: ApiProcess,
+  chain: DemoChain,
+  file: string,
+  env: Record<string, string>,
+): Promise<{ before: Set<string>; accepted: Set<string>; output: string }> {
+  const load = await startVoteLoad(api.origin, chain, { proposals: 12, inFlight: 20 })
+  try {
+    await load.acceptedAtLeast(ACCEPTED_BEFORE)
+    const before = new Set(load.accepted())
+    const backup = await operatorCommand('backup', [file], env)
+    expect(backup, backup.stderr).toMatchObject({ code: 0, stderr: '' })
+    await load.acceptedAtLeast(load.accepted().length + ACCEPTED_AFTER)
+    const answers = await load.stop()
+    // Only 201, or 409 for a re-vote that arrived after its voter's later one on the same proposal.
+    expect(answers.filter((a) => a.status !== 201 && a.status !== 409)).toEqual([])
+    return { before, accepted: new Set(load.accepted()), output: backup.stdout }
+  } finally {
+    await load.stop()
+  }
+}
+
+/**
+ * The restored database: every vote answered 201 before the backup started is there, and not every vote
+ * answered 201 in all (the copy was taken mid-load); the log is one chain; the stored tallies equal a
+ * recount. Answers how many votes the copy holds.
+ */
+export async function expectRestoredCopy(
+  database: Database,
+  { before, accepted }: { before: Set<string>; accepted: Set<string> },
+): Promise<number> {
+  const stored = new Set((await database.db.select({ id: votes.id }).from(votes)).map((vote) => vote.id))
+  expect([...before].filter((id) => !stored.has(id))).toEqual([])
+  expect([...accepted].filter((id) => !stored.has(id)).length).toBeGreaterThan(0)
+  const log = await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
+  expect(logChainProblem(log as unknown as LogEntry[])).toBeNull()
+  expect(log.length).toBeGreaterThan(stored.size)
+  expect((await checkTallies(database.db)).mismatches).toEqual([])
+  return stored.size
+}
