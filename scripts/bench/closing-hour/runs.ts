@@ -58,6 +58,7 @@ export async function measureSetup({
   apiEnv,
   bodies,
   postgresCpuMs,
+  serverFile,
   streams: streamCount,
   log,
 }: {
@@ -72,6 +73,8 @@ export async function measureSetup({
   /** The timed votes and the warm-up votes (WARM_UP.votesPerInstance per instance), signed. */
   bodies: { timed: string[]; warmUp: string[] }
   postgresCpuMs: (() => number) | null
+  /** The built server every instance runs (plain node). */
+  serverFile: string
   /** Live streams to hold open on the proposal during the timed votes (0: none). */
   streams: number
   log: (message: string) => void
@@ -92,12 +95,15 @@ export async function measureSetup({
     for (let n = 0; n < instances; n++) {
       const metricsPort = await getFreePort()
       metricsPorts.push(metricsPort)
-      const api = await startApiProcess({
-        ...apiEnv,
-        ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
-        METRICS_PORT: String(metricsPort),
-        ...(proxyOrigin && { PUBLIC_ORIGIN: proxyOrigin, TRUST_PROXY: '127.0.0.1' }),
-      })
+      const api = await startApiProcess(
+        {
+          ...apiEnv,
+          ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
+          METRICS_PORT: String(metricsPort),
+          ...(proxyOrigin && { PUBLIC_ORIGIN: proxyOrigin, TRUST_PROXY: '127.0.0.1' }),
+        },
+        { built: serverFile },
+      )
       apis.push(api)
       const agent = new Agent({ keepAlive: true })
       try {

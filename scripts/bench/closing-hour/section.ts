@@ -7,13 +7,13 @@
 //   HAProxy, PGlite; votes/s, latency, CPU, PostgreSQL's sessions waiting on locks, the log lock's hold from
 //   each instance's /metrics (metrics.ts);
 // - sign-in verifies/s at 200 concurrent (sign-in.ts); the production server's start (build's server-start.ts).
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '@guildhall/api/database'
 import { testEnv } from '@guildhall/api/demo'
 import { sql } from 'drizzle-orm'
+import { buildServer } from '../../build-server.ts'
 import { ensureHaproxy } from '../../system-deps.ts'
 import type { BenchContext, SectionResult } from '../harness/context.ts'
 import { prepareScaleChain } from '../harness/holders.ts'
@@ -24,17 +24,13 @@ import { signatureFloors } from './floors.ts'
 import { CONCURRENCY, FLOOR_SAMPLES, HOLDERS, INSTANCES, STREAMS, VOTERS } from './plan.ts'
 import { closingHourBudget, formatClosingHourReport } from './report.ts'
 import { measureSetup } from './runs.ts'
+import { measureServerStart } from './server-start.ts'
 import { measureSignIn } from './sign-in.ts'
 import { signTodaysVotes } from './votes.ts'
 
-/** build's measureServerStart, once its module is in the tree; until then the line says so. */
+/** build's measureServerStart: tsx against the built server. */
 async function serverStart(log: (message: string) => void): Promise<ClosingHourResult['serverStart']> {
-  const module = join(import.meta.dirname, 'server-start.ts')
-  if (!existsSync(module)) return { skipped: 'not measured: no production server build on this branch yet' }
   log('closing hour: the server start, tsx against the built server (median of 3)')
-  const { measureServerStart } = (await import(module)) as {
-    measureServerStart: () => Promise<Exclude<ClosingHourResult['serverStart'], { skipped: string }>>
-  }
   return measureServerStart()
 }
 
@@ -88,7 +84,11 @@ async function runClosingHour(
       // One load generator: the per-client limit is not what is measured.
       GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
     } as Record<string, string>
-    const common = { chain, votes, apiEnv, bodies: signed, log }
+    // The production server (ADR 066), built into bench-results/ (inside the repository: its external
+    // packages resolve from node_modules), so a rebuild of apps/api/dist meanwhile changes nothing measured.
+    log('closing hour: building the production server')
+    const { serverFile } = await buildServer({ outDir: join(outDir, 'server-dist') })
+    const common = { chain, votes, apiEnv, bodies: signed, serverFile, log }
     const runs: ClosingHourResult['runs'] = []
     if ('skipped' in postgres) {
       runs.push({ setup: 'PostgreSQL', skipped: postgres.skipped })
@@ -125,7 +125,12 @@ async function runClosingHour(
     const signIn =
       'skipped' in postgres
         ? { skipped: `needs PostgreSQL (${postgres.skipped})` }
-        : await measureSignIn(apiEnv, await freshDatabase(postgres.url, 'closing_hour_sign_in'), log)
+        : await measureSignIn(
+            apiEnv,
+            await freshDatabase(postgres.url, 'closing_hour_sign_in'),
+            serverFile,
+            log,
+          )
     return {
       voters: VOTERS,
       concurrency: CONCURRENCY,
