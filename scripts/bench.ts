@@ -14,12 +14,16 @@
 //               comments posted per second, the proposal page against a 10-comment thread's.
 //   ranked-choice  100,000 signed ballots ranking 20 choices on one proposal: time to settle its rounds, the
 //               proposal's size and p99 at 50 readers, memory.
+//   closing-hour  the closing hour's budget (issue 26): 10,000 voters on one proposal at 200 concurrent on
+//               PostgreSQL (1 and 3 instances) and PGlite against the signature floor, 1,000 live streams,
+//               the log lock's hold, sign-in, the production server's start.
 // With no section named, every section runs. Builds go under bench-results/ (web-dist, reference/*), so a
 // rebuild of apps/web/dist meanwhile (e2e runs) cannot change the files under measurement; `--no-build`
 // reuses the previous bench builds. `--check` exits 1 when a budget line misses.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { findChromium } from '../e2e/support/chromium.ts'
+import { closingHourSection } from './bench/closing-hour/section.ts'
 import { discussionSection } from './bench/discussion/section.ts'
 import { governanceSection } from './bench/governance/section.ts'
 import { benchContext, type Section } from './bench/harness/context.ts'
@@ -46,6 +50,7 @@ const SECTIONS: Record<string, Section> = {
   treasury: treasurySection,
   discussion: discussionSection,
   'ranked-choice': rankedChoiceSection,
+  'closing-hour': closingHourSection,
 }
 
 /** The run's undo steps (the harness's); nothing to undo before the context exists. */

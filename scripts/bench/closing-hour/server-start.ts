@@ -4,7 +4,7 @@
 // took to get there (its own process.cpuUsage(): a count of work, less moved by a busy machine). Every start
 // gets a fresh copy of one PGlite data dir migrated before any timing, and the demo DAO's chain, so it
 // measures a start (the token index begins following the chain), never the first migration.
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { openDatabase } from '@guildhall/api/database'
 import { startDemoChain, testEnv } from '@guildhall/api/demo'
@@ -22,6 +22,8 @@ export type ServerStart = { tsx: StartFigures; built: StartFigures }
 /** The median of `runs` starts of each (3 by default), tsx and built taking turns so both see the same load. */
 export async function measureServerStart({ runs = 3 }: { runs?: number } = {}): Promise<ServerStart> {
   // Inside the repository: the bundle's external packages resolve from its node_modules.
+  // node_modules/.cache exists only once some tool made it (not after a bare npm ci).
+  await mkdir(join(root, 'node_modules/.cache'), { recursive: true })
   const work = await mkdtemp(join(root, 'node_modules/.cache/guildhall-server-start-'))
   const chain = await startDemoChain()
   try {

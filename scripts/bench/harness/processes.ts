@@ -59,8 +59,13 @@ export function childCpuMs(name: string): number | null {
   }
 }
 
+/** Resident memory of a process in KiB, from /proc (Linux); 0 when unreadable. */
+export function rssKiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match ? Number(match[1]) : 0
+}
+
 /** Resident memory of a process in MiB, from /proc (Linux). */
 export function rssMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return match ? Math.round(Number(match[1]) / 1024) : 0
+  return Math.round(rssKiB(pid) / 1024)
 }

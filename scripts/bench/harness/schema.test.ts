@@ -9,6 +9,7 @@ describe('docs/bench.json (the figures in docs/benchmarks.md)', () => {
   test('has the shape the bench writes, with every section', () => {
     const json = benchJsonSchema.parse(JSON.parse(readFileSync(committed, 'utf8')))
     expect(Object.keys(json.sections).sort()).toEqual([
+      'closing-hour',
       'discussion',
       'governance',
       'lighthouse',
@@ -31,7 +32,8 @@ describe('docs/bench.json (the figures in docs/benchmarks.md)', () => {
         json.scale &&
         json.treasury &&
         json.discussion &&
-        json.rankedChoice,
+        json.rankedChoice &&
+        json.closingHour,
     ).toBeTruthy()
   })
 

@@ -184,6 +184,14 @@ const scaleRun = z.object({
 })
 
 /** One vote ingest of the instances comparison: the same votes, signed anew, through a proxy or not. */
+/** Mean counts of PostgreSQL's other sessions while votes arrive (harness/sessions.ts). */
+const postgresSessions = z.object({
+  running: z.number(),
+  waitingOnTallyRow: z.number(),
+  waitingOnAdvisoryLock: z.number(),
+  waitingOnOtherLock: z.number(),
+  idleInTransaction: z.number(),
+})
 const instancesRun = z.object({
   proxy: z.enum(['none', 'HAProxy']),
   instances: z.number().int(),
@@ -207,13 +215,7 @@ const instancesRun = z.object({
    * appends take one in turn), any other (a row such as a rate-limit counter); inside a transaction,
    * waiting for the API's next statement.
    */
-  postgresSessions: z.object({
-    running: z.number(),
-    waitingOnTallyRow: z.number(),
-    waitingOnAdvisoryLock: z.number(),
-    waitingOnOtherLock: z.number(),
-    idleInTransaction: z.number(),
-  }),
+  postgresSessions,
 })
 const scaleInstances = z.union([
   z.object({
@@ -421,6 +423,117 @@ const rankedChoiceResult = z.object({
 })
 export type RankedChoiceBenchResult = z.infer<typeof rankedChoiceResult>
 
+const skipped = z.object({ skipped: z.string() })
+
+/** The closing-hour section (issue 26): one hot proposal's votes, its live watchers, sign-in, the server's start. */
+const closingHourRun = z.object({
+  /** "PostgreSQL, 1 instance", "PostgreSQL, 3 instances behind HAProxy", "PGlite, 1 instance". */
+  setup: z.string(),
+  database: z.enum(['PostgreSQL', 'PGlite']),
+  instances: z.number().int(),
+  votes: z.number().int(),
+  concurrency: z.number().int(),
+  votesPerSecond: z.number(),
+  latencyMs: latency,
+  /** Answers other than 201, or no answer; the first of them. */
+  errors: z.number().int(),
+  firstError: z.string().optional(),
+  /** CPU milliseconds per vote over the timed votes: the API processes summed, PostgreSQL's, the bench's. */
+  cpuMsPerVote: z.object({
+    apiServers: z.number(),
+    databaseServer: z.number().nullable(),
+    loadGenerator: z.number(),
+  }),
+  /** PostgreSQL only; `waitingOnAnyLock` is the sum of the three waits. */
+  postgresSessions: postgresSessions.extend({ waitingOnAnyLock: z.number() }).nullable(),
+  /**
+   * From each instance's /metrics (METRICS_PORT) before and after the timed votes: the log lock's hold and
+   * wait summed over the appending transactions, per vote accepted meanwhile.
+   */
+  logLock: z.union([
+    z.object({
+      acceptedVotes: z.number().int(),
+      transactions: z.number().int(),
+      holdMsPerVote: z.number(),
+      waitMsPerVote: z.number(),
+    }),
+    skipped,
+  ]),
+  /** Streams open on the proposal during the timed votes (the PostgreSQL 1-instance run only). */
+  live: z
+    .union([
+      z.object({
+        streams: z.number().int(),
+        /** Streams refused, cut or ended before the bench closed them. */
+        lost: z.number().int(),
+        firstLoss: z.string().optional(),
+        /** The API process's resident memory before the streams opened and with all of them open, before the votes. */
+        apiRssMiB: z.object({ before: z.number(), open: z.number() }),
+        rssKiBPerStream: z.number(),
+        tallyFrames: z.number().int(),
+        /**
+         * Per vote, until the last stream read a tally at or past its log entry: from its 201 read by the bench
+         * (after its commit: errs low) and from its POST sent (before its commit: errs high).
+         */
+        delayMs: z.object({ fromAnswer: latency, fromSend: latency }),
+        /** Votes some stream never saw a tally including (within the wait after the last answer). */
+        unseenVotes: z.number().int(),
+      }),
+      skipped,
+    ])
+    .optional(),
+})
+const closingHourLine = z.object({
+  budget: z.string(),
+  /** null: not measured in this run (`note` says why). */
+  value: z.number().nullable(),
+  limit: z.number(),
+  unit: z.string(),
+  /** at least (≥) or at most (≤) the limit. */
+  direction: z.enum(['min', 'max']),
+  pass: z.boolean().nullable(),
+  note: z.string().optional(),
+})
+const closingHourResult = z.object({
+  voters: z.number().int(),
+  concurrency: z.number().int(),
+  cores: z.number().int(),
+  cpu: z.string(),
+  loadAverage: z.object({ start: z.number(), end: z.number() }),
+  setupSeconds: z.object({ signing: z.number(), holders: z.number() }),
+  /** Checks per second of one core's CPU time, in the bench's process, one thread. */
+  floors: z.object({
+    voteChecksPerCoreSecond: z.number(),
+    signInChecksPerCoreSecond: z.number(),
+    samples: z.number().int(),
+  }),
+  runs: z.array(z.union([closingHourRun, skipped.extend({ setup: z.string() })])),
+  signIn: z.union([
+    z.object({
+      accounts: z.number().int(),
+      concurrency: z.number().int(),
+      verifiesPerSecond: z.number(),
+      latencyMs: latency,
+      errors: z.number().int(),
+      apiCpuMsPerVerify: z.number(),
+    }),
+    skipped,
+  ]),
+  serverStart: z.union([
+    z.object({
+      /** build's measureServerStart: median of 3, spawn → listening, RSS and the process's CPU then. */
+      tsx: z.object({ startMs: z.number(), rssMiB: z.number(), cpuMs: z.number().optional() }),
+      built: z.object({ startMs: z.number(), rssMiB: z.number(), cpuMs: z.number().optional() }),
+    }),
+    skipped,
+  ]),
+  budget: z.array(closingHourLine),
+  totalSeconds: z.number(),
+})
+export type ClosingHourResult = z.infer<typeof closingHourResult>
+export type ClosingHourRun = z.infer<typeof closingHourRun>
+export type ClosingHourLine = z.infer<typeof closingHourLine>
+
 export const benchJsonSchema = z.object({
   date: z.string(),
   chromium: z.string().optional(),
@@ -480,4 +593,5 @@ export const benchJsonSchema = z.object({
   treasury: treasuryResult.optional(),
   discussion: discussionResult.optional(),
   rankedChoice: rankedChoiceResult.optional(),
+  closingHour: closingHourResult.optional(),
 })

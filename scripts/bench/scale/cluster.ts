@@ -4,7 +4,7 @@
 
 import { Agent } from 'node:http'
 import { cpus } from 'node:os'
-import { type Database, openDatabase } from '@guildhall/api/database'
+import { openDatabase } from '@guildhall/api/database'
 import {
   type ApiProcess,
   type Haproxy,
@@ -14,64 +14,15 @@ import {
 } from '@guildhall/api/testbed'
 import { supersedingTimestamp } from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
-import { sql } from 'drizzle-orm'
+import { signReVotes } from '../harness/holder-votes.ts'
+import type { ScaleChain } from '../harness/holders.ts'
 import { JSON_HEADERS } from '../harness/http.ts'
 import { childCpuMs, cpuMs } from '../harness/processes.ts'
 import type { InstancesRun, ScaleInstances } from '../harness/schema.ts'
+import { sampleSessions } from '../harness/sessions.ts'
 import { round1 } from '../harness/stats.ts'
-import type { ScaleChain } from './chain.ts'
-import { voteBurst } from './ingest.ts'
+import { voteBurst } from '../harness/vote-burst.ts'
 import { CLUSTER, INGEST, INGEST_FROM, WARM_UP_FROM } from './plan.ts'
-import { signReVotes } from './votes.ts'
-
-/** Mean counts of the other sessions on `database`, sampled every 50 ms while `work` runs. */
-async function sampleSessions<T>(database: Database, work: () => Promise<T>) {
-  type Sessions = InstancesRun['postgresSessions']
-  const samples: Sessions[] = []
-  let working = true
-  const sampler = (async () => {
-    while (working) {
-      const { rows } = await database.db.execute<Record<keyof Sessions, string>>(
-        sql`select count(*) filter (where state = 'active' and wait_event_type is distinct from 'Lock') as "running",
-          count(*) filter (where wait_event_type = 'Lock' and query like '%"proposal_tallies"%for update%') as "waitingOnTallyRow",
-          count(*) filter (where wait_event_type = 'Lock' and wait_event = 'advisory') as "waitingOnAdvisoryLock",
-          count(*) filter (where wait_event_type = 'Lock' and wait_event <> 'advisory'
-            and query not like '%"proposal_tallies"%for update%') as "waitingOnOtherLock",
-          count(*) filter (where state = 'idle in transaction') as "idleInTransaction"
-          from pg_stat_activity
-          where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`,
-      )
-      const row = rows[0] as Record<keyof Sessions, string>
-      samples.push({
-        running: Number(row.running),
-        waitingOnTallyRow: Number(row.waitingOnTallyRow),
-        waitingOnAdvisoryLock: Number(row.waitingOnAdvisoryLock),
-        waitingOnOtherLock: Number(row.waitingOnOtherLock),
-        idleInTransaction: Number(row.idleInTransaction),
-      })
-      await new Promise((done) => setTimeout(done, 50))
-    }
-  })()
-  let result: T
-  try {
-    result = await work()
-  } finally {
-    working = false
-    await sampler
-  }
-  const mean = (key: keyof Sessions) =>
-    round1(samples.reduce((sum, sample) => sum + sample[key], 0) / Math.max(1, samples.length))
-  return {
-    result,
-    sessions: {
-      running: mean('running'),
-      waitingOnTallyRow: mean('waitingOnTallyRow'),
-      waitingOnAdvisoryLock: mean('waitingOnAdvisoryLock'),
-      waitingOnOtherLock: mean('waitingOnOtherLock'),
-      idleInTransaction: mean('idleInTransaction'),
-    },
-  }
-}
 
 /**
  * The ingest's votes again on PostgreSQL, signed anew for each run (a later timestamp, another choice: every

@@ -1,10 +1,10 @@
 // The scale section's figures from one API server on a prepared database: reads (readers.ts), vote POSTs
 // under readers and the ingest (ingest.ts), bundle exports and a log page (exports.ts), in that order.
 import type { ApiProcess } from '@guildhall/api/testbed'
+import type { ScaleChain } from '../harness/holders.ts'
 import { JSON_HEADERS, phaseAgents } from '../harness/http.ts'
-import type { ScaleChain } from './chain.ts'
+import { voteBurst } from '../harness/vote-burst.ts'
 import { exportBundles } from './exports.ts'
-import { voteBurst } from './ingest.ts'
 import { HOLDERS, INGEST, SMALL_VOTES } from './plan.ts'
 import { postWhileReading, readDetail, readVotesList } from './readers.ts'
 

@@ -7,12 +7,12 @@ import { demoTokenIndex } from '@guildhall/api/testbed'
 import { MULTICALL3_ADDRESS } from '@guildhall/core'
 import { desc, eq, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
+import { scaleProposalMessage, signScaleProposal, signScaleVotes } from '../harness/holder-votes.ts'
+import type { ScaleChain } from '../harness/holders.ts'
 import { round1 } from '../harness/stats.ts'
 import { seedProposalVotes } from '../harness/vote-seed.ts'
-import type { ScaleChain } from './chain.ts'
 import { seedNames } from './directory.ts'
 import { DEEP_AFTER, HOLDERS, INDEX_MAX_RANGE, SMALL_VOTES } from './plan.ts'
-import { scaleProposalMessage, signScaleProposal, signScaleVotes } from './votes.ts'
 
 export async function prepareDatabase(
   chain: ScaleChain,

@@ -7,9 +7,10 @@
 // - vote ingest at 50 concurrent (re-votes of 1000 holders), PGlite beside PostgreSQL;
 // - the bundle export's time and the API process's peak memory, at 100 votes and at 100,000; a log page;
 // then on PostgreSQL the same ingest through 1 instance directly, 1 behind HAProxy and 3 behind HAProxy.
-// Each job is a module of this folder: plan (sizes, budget, figures' shape), chain, votes and prepare
-// (one database), readers, ingest, exports, measure (one server), directory, page (the browser), cluster,
-// budget and report.
+// Each job is a module of this folder: plan (sizes, budget, figures' shape), prepare (one database),
+// readers, exports, measure (one server), directory, page (the browser), cluster, budget and report; the
+// holders' chain and votes, the vote POSTs and the session sampling are the harness's (holders.ts,
+// holder-votes.ts, vote-burst.ts, sessions.ts), shared with the closing-hour section.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,11 +19,12 @@ import { LOCAL_CHAIN_ID, MULTICALL3_ADDRESS } from '@guildhall/core'
 import type { Browser } from 'playwright-core'
 import { ensureHaproxy } from '../../system-deps.ts'
 import type { BenchContext, SectionResult } from '../harness/context.ts'
+import { signReVotes } from '../harness/holder-votes.ts'
+import { prepareScaleChain } from '../harness/holders.ts'
 import { startPostgres } from '../harness/postgres.ts'
 import type { ScaleInstances } from '../harness/schema.ts'
 import { round1 } from '../harness/stats.ts'
 import { scaleBudget } from './budget.ts'
-import { prepareScaleChain } from './chain.ts'
 import { measureInstances } from './cluster.ts'
 import { directoryLatency } from './directory.ts'
 import { cappedExport } from './exports.ts'
@@ -41,7 +43,6 @@ import {
 } from './plan.ts'
 import { prepareDatabase, smallProposal } from './prepare.ts'
 import { formatScaleReport } from './report.ts'
-import { signReVotes } from './votes.ts'
 
 async function runScaleBench({
   outDir,

@@ -21,8 +21,8 @@ import {
 import { asc, eq } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import { afterEach, expect, test } from 'vitest'
+import { scaleProposalMessage, signScaleProposal, signScaleVotes } from '../harness/holder-votes.ts'
 import { seedProposalVotes } from '../harness/vote-seed.ts'
-import { scaleProposalMessage, signScaleProposal, signScaleVotes } from './votes.ts'
 
 const VOTERS = 24
 const domain = demoDomain({ token: '0x5FbDB2315678afecb367f032d93F642f64180aa3' })

@@ -1,8 +1,9 @@
-// The scale bench's chain: the demo DAO on a fresh anvil, then SCALE holders each holding tokens and
-// delegating to themselves by their own signature (ERC20Votes delegateBySig), applied a few hundred per
-// transaction by contracts/BenchHolders.sol. The setup takes the same blocks on every run, so the proposal's
-// snapshot (the setup's last block), and with it the proposal id and every vote's digest, are the same: the signatures (a key, a
-// delegation and a vote per holder, minutes of CPU) are made once and kept in bench-results/scale-cache/.
+// Holders with real voting power, for the scale and closing-hour sections: the demo DAO on a fresh anvil,
+// then `holders` holders each holding tokens and delegating to themselves by their own signature (ERC20Votes
+// delegateBySig), applied a few hundred per transaction by contracts/BenchHolders.sol. The setup takes the
+// same blocks on every run, so the proposal's snapshot (the setup's last block), and with it the proposal id
+// and every vote's digest, are the same: the signatures (a key, a delegation and a vote per holder, minutes
+// of CPU) are made once and kept in the section's cache folder under bench-results/.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,8 +13,7 @@ import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
 import { type Address, encodeFunctionData, type Hex, type PublicClient, parseSignature } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { deployTokenHelper, startBenchChain } from '../harness/chain.ts'
-import type { SeedVote } from '../harness/vote-seed.ts'
+import { deployTokenHelper, startBenchChain } from './chain.ts'
 import {
   scaleHolderTokens,
   scaleProposalMessage,
@@ -21,7 +21,8 @@ import {
   scaleVoterKey,
   signScaleProposal,
   signScaleVote,
-} from './votes.ts'
+} from './holder-votes.ts'
+import type { SeedVote } from './vote-seed.ts'
 
 /** Holders per transaction: about 110k gas each (a signature check, two checkpoints, a balance). */
 const HOLDERS_PER_TX = 250
@@ -65,10 +66,13 @@ export async function prepareScaleChain({
   holders: count,
   cacheDir,
   log,
+  title,
 }: {
   holders: number
   cacheDir: string
   log: (message: string) => void
+  /** The proposal's title (the scale proposal's by default): a section's own proposal is another id. */
+  title?: string
 }): Promise<ScaleChain> {
   const bench = await startBenchChain()
   const { anvil, deployment, client, testClient, receipt } = bench
@@ -77,7 +81,7 @@ export async function prepareScaleChain({
     // The helper's deployment, the mint, then a transaction per batch of holders: a block each.
     const setupStart = Number(await client.getBlockNumber({ cacheTime: 0 }))
     const snapshot = setupStart + 2 + Math.ceil(count / HOLDERS_PER_TX)
-    const proposal = await signScaleProposal(domain, scaleProposalMessage(snapshot))
+    const proposal = await signScaleProposal(domain, scaleProposalMessage(snapshot, title))
 
     // The signatures: reused when the chain, token and proposal are the ones they were made for.
     const cachePath = join(cacheDir, `signatures-${count}.json`)

@@ -1,4 +1,4 @@
-// The scale bench's voters, proposal and votes, all deterministic: voter i's key is
+// The holders' keys, proposal and votes (scale and closing-hour sections), all deterministic: voter i's key is
 // keccak256("guildhall-scale-voter-" + i) (benchVoterKey), the proposal's every field is fixed but the chain's (domain and
 // snapshot block), so the same chain setup gives the same proposal id and the signatures made once are
 // reused from bench-results/ across runs.
@@ -13,8 +13,8 @@ import {
 import { anvilAccounts } from '@guildhall/devchain/accounts'
 import { type Address, type Hex, type PrivateKeyAccount, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { benchVoterKey } from '../harness/chain.ts'
-import type { SeedVote } from '../harness/vote-seed.ts'
+import { benchVoterKey } from './chain.ts'
+import type { SeedVote } from './vote-seed.ts'
 
 export const scaleVoterKey = (i: number): Hex => benchVoterKey('scale', i)
 

@@ -1,0 +1,38 @@
+// The closing-hour section's plan (issue 26): how many voters, streams and sign-ins at what concurrency, and
+// its budget, every line as the issue states it.
+
+/** Voters timed in each run: CLOSING_HOUR_VOTES overrides it for a quicker run; the budget is judged at 10,000. */
+export const VOTERS = Number(process.env.CLOSING_HOUR_VOTES ?? 10_000)
+export const CONCURRENCY = 200
+export const INSTANCES = 3
+/**
+ * Each instance first takes votes of other holders directly (untimed, on the same proposal), so no timed
+ * vote pays for a process's first requests; the holders after the timed ones, the same in every run (each
+ * run has a database of its own).
+ */
+export const WARM_UP = { votesPerInstance: 100, concurrency: 10 }
+export const HOLDERS = VOTERS + INSTANCES * WARM_UP.votesPerInstance
+/** Live streams on the proposal during the PostgreSQL 1-instance run, each from its own loopback address. */
+export const STREAMS = Number(process.env.CLOSING_HOUR_STREAMS ?? 1000)
+/** After the last vote's answer, how long the streams get to show it before a vote counts as unseen. */
+export const STREAM_CATCH_UP_MS = 15_000
+/** Signatures checked in the bench's process for each floor. */
+export const FLOOR_SAMPLES = 2000
+export const SIGN_IN = { accounts: 1000, concurrency: 200, warmUp: 100 }
+/** Blocks per eth_getLogs when the bench indexes the holders (a block holds 250 holders' events). */
+export const INDEX_MAX_RANGE = 10
+
+export const CLOSING_HOUR_BUDGET = {
+  postgresVotesPerSecond: 250,
+  /** Of (vote floor × cores). */
+  floorShare: 0.6,
+  postgresP99Ms: 400,
+  /** Mean PostgreSQL sessions waiting on any lock with 3 instances. */
+  sessionsWaiting: 1,
+  pgliteVotesPerSecond: 150,
+  pgliteP99Ratio: 2,
+  lockHoldMsPerVote: 0.5,
+  liveP99Ms: 2000,
+  /** Of (sign-in floor × cores). */
+  signInShare: 0.6,
+}
