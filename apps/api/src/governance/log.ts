@@ -1,7 +1,7 @@
 // The hash-chained log of every accepted proposal, vote, delegate statement and discussion message: appending to it (inside the transaction that
 // stores the message) and reading it back.
 import { LOG_GENESIS_HASH, type LogEntry, logEntryHash } from '@guildhall/core'
-import { and, asc, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import type { Database, Tx } from '../platform/db/client.ts'
 import { governanceLog } from '../platform/db/schema.ts'
@@ -35,10 +35,10 @@ export type LogLockTimes = { waitMs: number; requestedAt: number }
 
 /**
  * Appends `appends` in order inside `tx`, after taking the log's lock: the advisory lock makes appends take
- * turns, so the chain stays linear with every writer's entries. The head is read after the lock (its own
- * statement: a statement's snapshot is taken when it starts), the entries are hashed here, and one statement
+ * turns, so the chain stays linear with every writer's entries. The lock and the head read after it are one
+ * call of migration 0020's function (a plain statement's snapshot would predate the wait), the entries are hashed here, and one statement
  * inserts them, notifies, and runs `also`'s CTEs (`name as (…)`, given the chained entries), so the lock is
- * held for three round trips and the commit whatever the number of entries. The notices go out when `tx`
+ * held for two round trips and the commit whatever the number of entries. The notices go out when `tx`
  * commits, and not at all if it rolls back.
  */
 export async function appendToLog(
@@ -47,15 +47,15 @@ export async function appendToLog(
   also: (entries: readonly LogEntry[]) => SQL[] = () => [],
 ): Promise<{ entries: LogEntry[]; lock: LogLockTimes }> {
   const requestedAt = performance.now()
-  const granted = await tx.execute<{ waited: number }>(
-    sql`select pg_advisory_xact_lock(${LOG_LOCK_KEY})::text as locked, extract(epoch from clock_timestamp() - statement_timestamp())::float8 * 1000 as waited`,
+  // The lock, then the head read after it (migration 0020's function): one round trip.
+  const locked = await tx.execute<{ seq: number | string | null; hash: string | null; waited_ms: number }>(
+    sql`select seq, hash, waited_ms from guildhall_log_head(${LOG_LOCK_KEY})`,
   )
-  const [last] = await tx
-    .select({ seq: governanceLog.seq, hash: governanceLog.hash })
-    .from(governanceLog)
-    .orderBy(desc(governanceLog.seq))
-    .limit(1)
-  let before = { seq: last?.seq ?? 0, hash: (last?.hash as Hex | undefined) ?? LOG_GENESIS_HASH }
+  const head = locked.rows[0]
+  let before = {
+    seq: head?.seq == null ? 0 : Number(head.seq),
+    hash: (head?.hash as Hex | null | undefined) ?? LOG_GENESIS_HASH,
+  }
   const entries = appends.map((append) => {
     const unhashed = {
       seq: before.seq + 1,
@@ -96,7 +96,7 @@ export async function appendToLog(
   await tx.execute(
     sql`with ${sql.join(ctes, sql`, `)} select pg_notify(${LOG_CHANNEL}, n)::text from jsonb_array_elements_text(${JSON.stringify(notices)}::jsonb) as n`,
   )
-  return { entries, lock: { waitMs: Number(granted.rows[0]?.waited ?? 0), requestedAt } }
+  return { entries, lock: { waitMs: Number(head?.waited_ms ?? 0), requestedAt } }
 }
 
 /**
