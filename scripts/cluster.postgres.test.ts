@@ -1,5 +1,7 @@
-// `npm run cluster` as an operator runs it (without the web build: a stand-in index.html), two instances on a
-// test database whose URL carries a password, and one more secret in the operator's environment:
+// `npm run cluster` as an operator runs it (without the web build: a stand-in index.html; the server built
+// here into a folder of its own, as `npm run build` builds it), two instances on a test database whose URL
+// carries a password, and one more secret in the operator's environment:
+// - each instance is the built server under plain node, no TypeScript loader (ADR 066), restarted ones too;
 // - no setting is on any command line of the processes it started (any local user reads those with `ps`);
 //   the instances have them in their environment, which only their owner can read;
 // - each instance's log is printed behind its name, the leadership line docs/deploy.md says to watch
@@ -15,15 +17,19 @@ import { INSTANCE_KEEP_ALIVE_MS, type TestDatabase, testDatabase } from '@guildh
 import { PUBLIC_CONFIG_PLACEHOLDER } from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { buildServer, type ServerBuild } from './build-server.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const PASSWORD = 'cluster-test-password-1f3a'
 const OPERATOR_SECRET = 'operator-secret-9c2e'
 /** Anvil, the demo DAO and its seed, two instances, HAProxy: a minute or more on a busy 2-core machine. */
 const START_TIMEOUT_MS = 150_000
+/** Inside the repository, so the bundle's external packages resolve from node_modules as in apps/api/dist. */
+const SERVER_DIST = join(ROOT, 'node_modules/.cache', `guildhall-cluster-test-${process.pid}`)
 
 let postgres: TestDatabase
 let webDist: string
+let build: ServerBuild
 let cluster: ChildProcess | undefined
 const lines: string[] = []
 
@@ -31,7 +37,8 @@ beforeAll(async () => {
   postgres = await testDatabase()
   webDist = await mkdtemp(join(tmpdir(), 'guildhall-cluster-web-'))
   await writeFile(join(webDist, 'index.html'), `<!doctype html><head>${PUBLIC_CONFIG_PLACEHOLDER}</head>`)
-})
+  build = await buildServer({ outDir: SERVER_DIST })
+}, 120_000)
 
 afterAll(async () => {
   if (cluster && cluster.exitCode === null && cluster.signalCode === null) {
@@ -40,6 +47,7 @@ afterAll(async () => {
   }
   await postgres?.close()
   await rm(webDist, { recursive: true, force: true })
+  await rm(SERVER_DIST, { recursive: true, force: true })
 }, 60_000)
 
 /** Resolves with the first printed line matching `pattern` (from line `from` on), within `timeoutMs`. */
@@ -120,7 +128,16 @@ async function expectNoSettingOnACommandLine(instancePids: number[]) {
   }
 }
 
-test('behavior: npm run cluster (2 instances): no setting on any command line; each instance logged behind its name with the leadership line; an instance SIGKILLed is reported, restarted on its port, and answers /api/ready; Ctrl-C stops everything', async () => {
+/** Each instance is the built server run by plain node: no tsx loader on its command line or in NODE_OPTIONS. */
+async function expectBuiltServer(instancePids: number[]) {
+  for (const pid of instancePids) {
+    const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean)
+    expect(argv, `pid ${pid}`).toEqual([process.execPath, build.serverFile])
+    expect((await environment(pid)).has('NODE_OPTIONS'), `pid ${pid}`).toBe(false)
+  }
+}
+
+test('behavior: npm run cluster (2 instances): each instance the built server under plain node; no setting on any command line; each instance logged behind its name with the leadership line; an instance SIGKILLed is reported, restarted on its port, and answers /api/ready; Ctrl-C stops everything', async () => {
   const databaseUrl = new URL(postgres.url as string)
   databaseUrl.password = PASSWORD
   const port = await getFreePort()
@@ -132,6 +149,7 @@ test('behavior: npm run cluster (2 instances): no setting on any command line; e
       PORT: String(port),
       CLUSTER_INSTANCES: '2',
       WEB_DIST: webDist,
+      SERVER_DIST: build.outDir,
       GUILDHALL_OPERATOR_SECRET: OPERATOR_SECRET,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -153,6 +171,7 @@ test('behavior: npm run cluster (2 instances): no setting on any command line; e
     return { name, origin: origin as string, pid: Number(pid) }
   })
   expect(lines.join('\n')).not.toContain(PASSWORD)
+  await expectBuiltServer(instances.map((i) => i.pid))
   await expectNoSettingOnACommandLine(instances.map((i) => i.pid))
 
   // One of them leads the token index, and says so in its own name.
@@ -175,6 +194,7 @@ test('behavior: npm run cluster (2 instances): no setting on any command line; e
   expect(origin).toBe(killed.origin)
   expect(Number(newPid)).not.toBe(killed.pid)
   expect((await fetch(`${killed.origin}/api/ready`)).status).toBe(200)
+  await expectBuiltServer([Number(newPid)])
   await expectNoSettingOnACommandLine([instances[0]?.pid as number, Number(newPid)])
 
   // Ctrl-C: everything stops, the instances are not restarted, and the exit is clean.

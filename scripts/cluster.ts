@@ -1,6 +1,8 @@
 // `npm run cluster`: the demo as a cluster (docs/deploy.md): a throwaway anvil chain with the demo DAO,
 // CLUSTER_INSTANCES API processes (3 by default) on one PostgreSQL database, and HAProxy in front of them
-// on one printed URL. PostgreSQL: DATABASE_URL, else a throwaway server (scripts/with-postgres.sh).
+// on one printed URL. The instances are the production server `npm run build` made, run with plain node as
+// an operator runs it (ADR 066; SERVER_DIST: another build's folder). PostgreSQL: DATABASE_URL, else a
+// throwaway server (scripts/with-postgres.sh).
 // Each instance's log is printed line by line behind its name (`[api2] …`, HAProxy's name for it); an
 // instance that exits is reported and started again on its port, after a pause that grows while it keeps
 // failing. Settings reach the instances in their environment, never on a command line (`ps` shows those to
@@ -9,9 +11,8 @@ import { spawnSync } from 'node:child_process'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { EnvError, parseEnv } from '@guildhall/api'
-import { openDatabase } from '@guildhall/api/database'
-import { demoEnv, seedDemoDatabase } from '@guildhall/api/demo'
+import { EnvError } from '@guildhall/api'
+import { demoEnv, seedDemoInChild } from '@guildhall/api/demo'
 import {
   type ApiProcess,
   INSTANCE_KEEP_ALIVE_MS,
@@ -28,6 +29,8 @@ import { ensureHaproxy, ensurePostgres } from './system-deps.ts'
 const root = resolve(import.meta.dirname, '..')
 const instances = Number(process.env.CLUSTER_INSTANCES ?? 3)
 const preferredPort = Number(process.env.PORT ?? 3000)
+/** The server every instance runs. */
+const serverFile = join(process.env.SERVER_DIST ?? join(root, 'apps/api/dist'), 'server.js')
 /** Pauses before an instance that exited is started again: doubling while it keeps failing, then given up. */
 const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000]
 /** An instance that ran this long before it exited failed alone: its next restart waits the first pause. */
@@ -45,7 +48,7 @@ type Instance = { name: string; origin: string; pid: () => number | undefined; s
  */
 async function superviseInstance(name: string, env: Env): Promise<Instance> {
   const print = (line: string) => console.log(`[${name}] ${line}`)
-  let api = await startApiProcess(env, { onLine: print })
+  let api = await startApiProcess(env, { built: serverFile, onLine: print })
   const { origin } = api
   const port = Number(new URL(origin).port)
   let stopping = false
@@ -76,7 +79,7 @@ async function superviseInstance(name: string, env: Env): Promise<Instance> {
   const restart = async () => {
     let next: ApiProcess
     try {
-      next = await startApiProcess(env, { port, onLine: print })
+      next = await startApiProcess(env, { built: serverFile, port, onLine: print })
     } catch (error) {
       // Its own lines say why; the error repeats them.
       down(`did not start (${(error as Error).message.split('\n')[0]})`, 0)
@@ -136,8 +139,8 @@ async function main(databaseUrl: string) {
   }
   try {
     const deployment = await deployDemoDao({ rpcUrl: anvil.url, chainId: LOCAL_CHAIN_ID })
-    // PORT and HOST are the proxy's; each instance gets a port of its own.
-    const { PORT: _port, HOST: _host, ...callerEnv } = process.env
+    // PORT and HOST are the proxy's; each instance gets a port of its own. SERVER_DIST is this script's.
+    const { PORT: _port, HOST: _host, SERVER_DIST: _serverDist, ...callerEnv } = process.env
     const env = {
       ...demoEnv({
         anvilUrl: anvil.url,
@@ -154,14 +157,7 @@ async function main(databaseUrl: string) {
       // docs/deploy.md: an instance keeps an idle connection longer than the proxy does.
       KEEP_ALIVE_TIMEOUT_MS: String(INSTANCE_KEEP_ALIVE_MS),
     }
-    const database = await openDatabase({ databaseUrl })
-    let seeded: number
-    try {
-      await database.migrate()
-      seeded = await seedDemoDatabase(parseEnv(env), database)
-    } finally {
-      await database.close()
-    }
+    const seeded = await seedDemoInChild(env)
     for (let n = 0; n < instances; n++) apis.push(await superviseInstance(instanceName(n), env))
     const haproxy = await startHaproxy({ port, instances: apis.map((api) => new URL(api.origin).host) })
     stopHaproxy = haproxy.stop

@@ -6,8 +6,7 @@ import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { closeOnSignals, EnvError, parseEnv } from '@guildhall/api'
-import { openDatabase } from '@guildhall/api/database'
-import { demoChainGenesis, demoEnv, seedDemoDatabase } from '@guildhall/api/demo'
+import { demoChainGenesis, demoEnv, seedDemoInChild } from '@guildhall/api/demo'
 import { type ApiProcess, startApiProcess, stopApiProcess } from '@guildhall/api/testbed'
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import { getFreePort, startAnvil } from '@guildhall/devchain/anvil'
@@ -80,21 +79,9 @@ async function main() {
     }
     const settings = parseEnv(env)
     // Proposals in every state with the demo members' signed votes, the first time only; before the server
-    // opens the database, which PGlite gives one process at a time.
-    const database = await openDatabase({
-      databaseUrl: settings.database.url,
-      dataDir: settings.database.dataDir,
-    })
-    let seeded: number
-    try {
-      await database.migrate()
-      seeded = await seedDemoDatabase(settings, database, {
-        safe: treasury.safe.address,
-        usdg: treasury.usdg,
-      })
-    } finally {
-      await database.close()
-    }
+    // opens the database, which PGlite gives one process at a time. In a process of its own, which gives
+    // its memory back when it exits.
+    const seeded = await seedDemoInChild(env, { safe: treasury.safe.address, usdg: treasury.usdg })
     closeOnSignals(stop)
     server = await startApiProcess(
       { ...env, HOST: settings.host, PUBLIC_ORIGIN: settings.publicConfig.appUrl },

@@ -11,3 +11,4 @@ export {
   startDemoChain,
   testEnv,
 } from './local-chain.ts'
+export { seedDemoInChild } from './seed-process.ts'
