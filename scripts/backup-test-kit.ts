@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { type Database, governanceLog, votes } from '@guildhall/api/database'
+import { governanceLog, openDatabase, votes } from '@guildhall/api/database'
 import type { DemoChain } from '@guildhall/api/demo'
 import { checkTallies } from '@guildhall/api/operations'
 import { type ApiProcess, startVoteLoad } from '@guildhall/api/testbed'
@@ -67,20 +67,42 @@ export async function backupUnderLoad(
 }
 
 /**
- * The restored database: every vote answered 201 before the backup started is there, and not every vote
- * answered 201 in all (the copy was taken mid-load); the log is one chain; the stored tallies equal a
- * recount. Answers how many votes the copy holds.
+ * `npm run restore -- <file>` into the empty target `env` names: it succeeds and prints that the log is one
+ * chain and the tallies equal a recount. Answers its output.
+ */
+export async function restoreInto(file: string, env: Record<string, string>) {
+  const restored = await operatorCommand('restore', [file], env)
+  expect(restored, restored.stderr).toMatchObject({ code: 0, stderr: '' })
+  expect(restored.stdout).toMatch(
+    /^The governance log is one chain of \d+ entries \(head 0x[0-9a-f]{64}\)\.$/m,
+  )
+  expect(restored.stdout).toMatch(/^All 12 proposals' stored tallies equal a recount of their ballots\.$/m)
+  return restored
+}
+
+/**
+ * The database restored into `env`'s target: every vote answered 201 before the backup started is there, and
+ * not every vote answered 201 in all (the copy was taken mid-load); the log is one chain; the stored tallies
+ * equal a recount. Prints the counts, headed by `label`.
  */
 export async function expectRestoredCopy(
-  database: Database,
-  { before, accepted }: { before: Set<string>; accepted: Set<string> },
-): Promise<number> {
-  const stored = new Set((await database.db.select({ id: votes.id }).from(votes)).map((vote) => vote.id))
-  expect([...before].filter((id) => !stored.has(id))).toEqual([])
-  expect([...accepted].filter((id) => !stored.has(id)).length).toBeGreaterThan(0)
-  const log = await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
-  expect(logChainProblem(log as unknown as LogEntry[])).toBeNull()
-  expect(log.length).toBeGreaterThan(stored.size)
-  expect((await checkTallies(database.db)).mismatches).toEqual([])
-  return stored.size
+  env: Record<string, string>,
+  { before, accepted, output }: { before: Set<string>; accepted: Set<string>; output: string },
+  label: string,
+): Promise<void> {
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  try {
+    const stored = new Set((await database.db.select({ id: votes.id }).from(votes)).map((vote) => vote.id))
+    expect([...before].filter((id) => !stored.has(id))).toEqual([])
+    expect([...accepted].filter((id) => !stored.has(id)).length).toBeGreaterThan(0)
+    const log = await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
+    expect(logChainProblem(log as unknown as LogEntry[])).toBeNull()
+    expect(log.length).toBeGreaterThan(stored.size)
+    expect((await checkTallies(database.db)).mismatches).toEqual([])
+    console.log(
+      `backup under load (${label}): ${before.size} votes answered 201 before the backup, ${stored.size} in the copy, ${accepted.size} in all; ${output.trim()}`,
+    )
+  } finally {
+    await database.close()
+  }
 }

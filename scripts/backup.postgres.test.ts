@@ -6,12 +6,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '@guildhall/api/database'
 import { type DemoChain, testEnv } from '@guildhall/api/demo'
 import { type ApiProcess, startApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { backupUnderLoad, expectRestoredCopy, operatorCommand } from './backup-test-kit.ts'
+import { backupUnderLoad, expectRestoredCopy, operatorCommand, restoreInto } from './backup-test-kit.ts'
 
 let chain: DemoChain
 let folder: string
@@ -79,21 +78,7 @@ describe('npm run backup / npm run restore (PostgreSQL)', () => {
     )
 
     const emptyUrl = urlOf(emptyName)
-    const restored = await operatorCommand('restore', [file], { DATABASE_URL: emptyUrl })
-    expect(restored, restored.stderr).toMatchObject({ code: 0, stderr: '' })
-    expect(restored.stdout).toMatch(
-      /^The governance log is one chain of \d+ entries \(head 0x[0-9a-f]{64}\)\.$/m,
-    )
-    expect(restored.stdout).toMatch(/^All 12 proposals' stored tallies equal a recount of their ballots\.$/m)
-
-    const database = await openDatabase({ databaseUrl: emptyUrl })
-    try {
-      const votes = await expectRestoredCopy(database, load)
-      console.log(
-        `backup under load (postgres): ${load.before.size} votes answered 201 before the backup, ${votes} in the copy, ${load.accepted.size} in all; ${load.output.trim()}`,
-      )
-    } finally {
-      await database.close()
-    }
+    await restoreInto(file, { DATABASE_URL: emptyUrl })
+    await expectRestoredCopy({ DATABASE_URL: emptyUrl }, load, 'postgres')
   }, 300_000)
 })
