@@ -5,9 +5,9 @@ import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { governanceLog, openDatabase, votes } from '@guildhall/api/database'
-import type { DemoChain } from '@guildhall/api/demo'
+import { type DemoChain, testEnv } from '@guildhall/api/demo'
 import { checkTallies } from '@guildhall/api/operations'
-import { type ApiProcess, startVoteLoad } from '@guildhall/api/testbed'
+import { type ApiProcess, startApiProcess, startVoteLoad } from '@guildhall/api/testbed'
 import { type LogEntry, logChainProblem } from '@guildhall/core'
 import { asc } from 'drizzle-orm'
 import { expect } from 'vitest'
@@ -33,6 +33,17 @@ export async function operatorCommand(
     const failed = error as { code: number; stdout: string; stderr: string }
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
   }
+}
+
+/** The API server as a child process on `env`'s database, taking the demo members' votes with no sign-in. */
+export function startVotingServer(chain: DemoChain, env: Record<string, string>): Promise<ApiProcess> {
+  return startApiProcess({
+    ...testEnv(chain.anvil.url, chain.deployment),
+    SIGN_IN: 'off',
+    // Votes from one address as fast as the server takes them are the point here, not the per-client limit.
+    GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...env,
+  })
 }
 
 /** Votes accepted before the backup begins; and after it ends, so the copy is proved taken mid-load. */

@@ -6,11 +6,17 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type DemoChain, testEnv } from '@guildhall/api/demo'
-import { type ApiProcess, startApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
+import type { DemoChain } from '@guildhall/api/demo'
+import { type ApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { backupUnderLoad, expectRestoredCopy, operatorCommand, restoreInto } from './backup-test-kit.ts'
+import {
+  backupUnderLoad,
+  expectRestoredCopy,
+  operatorCommand,
+  restoreInto,
+  startVotingServer,
+} from './backup-test-kit.ts'
 
 let chain: DemoChain
 let folder: string
@@ -54,13 +60,7 @@ afterAll(async () => {
 describe('npm run backup / npm run restore (PostgreSQL)', () => {
   test('behavior: pg_dump taken while signed votes come in restores with pg_restore into a new database with every vote answered 201 before it started, one log chain and tallies equal to a recount; a restore into a database a server uses, or one holding tables, is refused', async () => {
     const liveUrl = urlOf(liveName)
-    api = await startApiProcess({
-      ...testEnv(chain.anvil.url, chain.deployment),
-      SIGN_IN: 'off',
-      // Votes from one address as fast as the server takes them are the point here, not the per-client limit.
-      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
-      DATABASE_URL: liveUrl,
-    })
+    api = await startVotingServer(chain, { DATABASE_URL: liveUrl })
     const file = join(folder, 'copy.dump')
     const load = await backupUnderLoad(api, chain, file, { DATABASE_URL: liveUrl })
     expect(load.output).toContain(', pg_dump, ')

@@ -7,11 +7,17 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase, PID_FILE } from '@guildhall/api/database'
-import { type DemoChain, testEnv } from '@guildhall/api/demo'
-import { type ApiProcess, startApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
+import type { DemoChain } from '@guildhall/api/demo'
+import { type ApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { backupUnderLoad, expectRestoredCopy, operatorCommand, restoreInto } from './backup-test-kit.ts'
+import {
+  backupUnderLoad,
+  expectRestoredCopy,
+  operatorCommand,
+  restoreInto,
+  startVotingServer,
+} from './backup-test-kit.ts'
 
 let chain: DemoChain
 let folder: string
@@ -31,13 +37,7 @@ afterAll(async () => {
 describe('npm run backup / npm run restore (embedded database)', () => {
   test('behavior: a backup taken by the running server while signed votes come in restores into a fresh folder with every vote answered 201 before it started, one log chain and tallies equal to a recount; a restore onto the running server’s folder is refused', async () => {
     const live = join(folder, 'live')
-    api = await startApiProcess({
-      ...testEnv(chain.anvil.url, chain.deployment),
-      SIGN_IN: 'off',
-      // Votes from one address as fast as the server takes them are the point here, not the per-client limit.
-      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
-      DATA_DIR: live,
-    })
+    api = await startVotingServer(chain, { DATA_DIR: live })
     const file = join(folder, 'copy.tar.gz')
     const load = await backupUnderLoad(api, chain, file, { DATA_DIR: live })
     expect(load.output).toContain(`by the running server (pid ${api.child.pid}), between two transactions`)
