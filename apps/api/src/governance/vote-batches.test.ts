@@ -185,6 +185,58 @@ describe('votes in batches across instances', () => {
     await writer.close()
   })
 
+  test('behavior: a batch about to start waits for the votes still being checked: three votes whose checks end one after another go in one transaction', async () => {
+    const proposal = await createProposal(ada, { title: 'Gathered' })
+    const [adaVote, benVote, cleoVote] = [
+      await checkedVote(ada, proposal),
+      await checkedVote(ben, proposal, { choices: [2] }),
+      await checkedVote(cleo, proposal, { choices: [3] }),
+    ]
+    const { appends, observer } = countingObserver()
+    // A gather time no test reaches: the batch waits for the checks, not for the clock.
+    const writer = new VoteWriter(database, observer, { gatherMs: 600_000 })
+    const checks = [writer.checking(), writer.checking(), writer.checking()]
+    const turn = () => new Promise((resolve) => setImmediate(resolve))
+    const answers = [writer.write(adaVote)]
+    checks[0]?.()
+    // A few event-loop turns apart: the batch has begun waiting before the others arrive.
+    for (const [index, vote] of [benVote, cleoVote].entries()) {
+      for (let n = 0; n < 3; n++) await turn()
+      expect(appends).toEqual([])
+      answers.push(writer.write(vote))
+      checks[index + 1]?.()
+    }
+    expect(await Promise.all(answers)).toEqual(
+      [adaVote, benVote, cleoVote].map((vote) => ({ id: vote.id, created: true, counts: true })),
+    )
+    expect(appends).toEqual([3])
+    expect(await logProblem()).toBeNull()
+    await writer.close()
+  })
+
+  test('behavior: a batch starts at once when no vote is being checked, and after the gather time when one is that never arrives (refused, or slow)', async () => {
+    const proposal = await createProposal(ada, { title: 'Not gathered' })
+    const { appends, observer } = countingObserver()
+    // None being checked: not delayed by a gather time no test reaches.
+    const patient = new VoteWriter(database, observer, { gatherMs: 600_000 })
+    const alone = await checkedVote(ada, proposal)
+    expect(await patient.write(alone)).toEqual({ id: alone.id, created: true, counts: true })
+    await patient.close()
+    // One still being checked, for good: the batch goes after the gather time without it.
+    const writer = new VoteWriter(database, observer, { gatherMs: 20 })
+    const stuck = writer.checking()
+    const vote = await checkedVote(ben, proposal)
+    expect(await writer.write(vote)).toEqual({ id: vote.id, created: true, counts: true })
+    expect(appends).toEqual([1, 1])
+    // Ending a check twice counts once: the next batch does not wait.
+    stuck()
+    stuck()
+    const next = await checkedVote(cleo, proposal)
+    const noWait = new VoteWriter(database, observer, { gatherMs: 600_000 })
+    expect(await noWait.write(next)).toMatchObject({ created: true })
+    await Promise.all([writer.close(), noWait.close()])
+  })
+
   test('behavior: a vote without voting power (never delegated) is refused (403) before the batch, and the votes sent with it are stored', async () => {
     const proposal = await createProposal(ada, { title: 'Without power' })
     const url = `/api/proposals/${proposal.id}/votes`

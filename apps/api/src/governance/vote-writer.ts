@@ -40,6 +40,13 @@ export type VoteAnswer = { id: Hex; created: boolean; counts: boolean }
 const MAX_BATCH = 500
 
 /**
+ * How long a batch waits at most for votes still being checked before it starts (PostgreSQL's commit_delay,
+ * ADR 069): under load it makes batches larger, so the log lock's hold, fixed per batch, is shared by more
+ * votes; with no vote being checked a batch starts at once.
+ */
+export const GATHER_MS = 25
+
+/**
  * Class of the two-key advisory locks that make one voter's votes on one proposal take turns (the second key
  * a hash of both); a space apart from the log's one-key lock. A hash shared by two voters only makes them wait.
  */
@@ -53,16 +60,39 @@ export class VoteWriter {
   readonly #observer: Observer
   #waiting: Waiting[] = []
   #running: Promise<void> | undefined
+  /** Votes whose checks are under way (`checking`): a batch waits a little for them. */
+  #checking = 0
+  /** Ends the current wait for votes being checked, when one is under way. */
+  #gathered: (() => void) | undefined
 
-  constructor(database: Database, observer: Observer) {
+  readonly #gatherMs: number
+
+  constructor(database: Database, observer: Observer, { gatherMs = GATHER_MS }: { gatherMs?: number } = {}) {
     this.#database = database
     this.#observer = observer
+    this.#gatherMs = gatherMs
+  }
+
+  /**
+   * Counts a vote whose checks have begun until the returned function is called (once it is written or
+   * refused; calling it again does nothing): a batch about to start waits up to GATHER_MS for such votes.
+   */
+  checking(): () => void {
+    this.#checking++
+    let counted = true
+    return () => {
+      if (!counted) return
+      counted = false
+      this.#checking--
+      this.#gatherDone()
+    }
   }
 
   /** Stores `vote` with the others of its batch: its answer, or its refusal thrown. */
   async write(vote: CheckedVote): Promise<VoteAnswer> {
     const result = await new Promise<VoteAnswer | ApiError>((answer) => {
       this.#waiting.push({ vote, answer })
+      this.#gatherDone()
       this.#start()
     })
     if (result instanceof ApiError) throw result
@@ -74,12 +104,34 @@ export class VoteWriter {
     while (this.#running) await this.#running
   }
 
+  /** Waits until no vote is being checked, a full batch waits, or the gather time (GATHER_MS) has passed. */
+  async #gather() {
+    if (this.#gatherComplete()) return
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.#gathered?.(), this.#gatherMs)
+      this.#gathered = () => {
+        clearTimeout(timer)
+        this.#gathered = undefined
+        resolve()
+      }
+    })
+  }
+
+  #gatherComplete() {
+    return this.#checking === 0 || this.#waiting.length >= MAX_BATCH
+  }
+
+  #gatherDone() {
+    if (this.#gathered && this.#gatherComplete()) this.#gathered()
+  }
+
   #start() {
     if (this.#running) return
     this.#running = (async () => {
       // One event-loop turn: the requests already read by this turn go in the first batch too.
       await new Promise((resolve) => setImmediate(resolve))
       while (this.#waiting.length > 0) {
+        await this.#gather()
         const batch = this.#waiting.splice(0, MAX_BATCH)
         const answers = await writeBatch(
           this.#database,

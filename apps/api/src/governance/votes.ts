@@ -32,8 +32,10 @@ export async function castVote(
   proposalIdFromUrl: string,
   signed: SignedVote,
 ): Promise<VoteAnswer> {
+  // Counted from here, so a batch about to start waits a little for this vote (ADR 069).
+  const checked = deps.voteWriter?.checking()
   try {
-    const answer = await checkAndWrite(deps, proposalIdFromUrl, signed)
+    const answer = await checkAndWrite(deps, proposalIdFromUrl, signed, checked)
     deps.observer.voteAnswered(answer.created ? 'accepted' : 'replayed')
     return answer
   } catch (error) {
@@ -45,6 +47,8 @@ export async function castVote(
           : 'internal',
     )
     throw error
+  } finally {
+    checked?.()
   }
 }
 
@@ -52,6 +56,7 @@ async function checkAndWrite(
   deps: GovernanceDeps,
   proposalIdFromUrl: string,
   { message: sent, signature }: SignedVote,
+  checked: (() => void) | undefined,
 ): Promise<VoteAnswer> {
   const proposal = await requireProposal(deps, proposalIdFromUrl)
   const message: VoteMessage = { ...sent, proposal: proposal.id as Hex }
@@ -94,7 +99,11 @@ async function checkAndWrite(
     powerSource: power.source,
     rules: tallyRules(proposal.message),
   }
-  const stored = await (deps.voteWriter ?? new VoteWriter(deps.database, deps.observer)).write(vote)
+  const writer = deps.voteWriter ?? new VoteWriter(deps.database, deps.observer)
+  const written = writer.write(vote)
+  // In the batch's queue now: no longer one to wait for.
+  checked?.()
+  const stored = await written
   // Committed: whoever asks after this answer must not join a read of the proposal started before it.
   deps.reads.changed(proposal.id)
   return stored
