@@ -1,19 +1,48 @@
-// What scripts/backup.test.ts (the embedded database) and scripts/backup.postgres.test.ts share: the operator's
-// commands run as they are (`npm run backup`, `npm run restore`), a backup taken while a real server takes
-// signed votes, and what the restored copy must hold.
+// What scripts/backup.test.ts (the embedded database) and scripts/backup.postgres.test.ts share: their setup
+// (backupBed), the operator's commands run as they are (`npm run backup`, `npm run restore`), a backup taken
+// while a real server takes signed votes, and what the restored copy must hold.
 import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { governanceLog, openDatabase, votes } from '@guildhall/api/database'
 import { type DemoChain, testEnv } from '@guildhall/api/demo'
 import { checkTallies } from '@guildhall/api/operations'
-import { type ApiProcess, startApiProcess, startVoteLoad } from '@guildhall/api/testbed'
+import {
+  type ApiProcess,
+  startApiProcess,
+  startVoteChain,
+  startVoteLoad,
+  stopApiProcesses,
+} from '@guildhall/api/testbed'
 import { type LogEntry, logChainProblem } from '@guildhall/core'
 import { asc } from 'drizzle-orm'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 
 const ROOT = join(import.meta.dirname, '..')
 const run = promisify(execFile)
+
+// Live bindings (ES modules), set by backupBed's beforeAll.
+export let chain: DemoChain
+export let folder: string
+
+/**
+ * The setup a backup test file shares: the demo DAO's chain ready for votes and a scratch folder named from
+ * `prefix`; after the file, every API server it started is killed, the chain stopped and the folder removed.
+ * Called once at the file's top.
+ */
+export function backupBed(prefix: string): void {
+  beforeAll(async () => {
+    chain = await startVoteChain()
+    folder = await mkdtemp(join(tmpdir(), prefix))
+  }, 60_000)
+  afterAll(async () => {
+    await stopApiProcesses()
+    await chain?.anvil.stop()
+    await rm(folder, { recursive: true, force: true })
+  }, 30_000)
+}
 
 /** Runs `npm run backup` or `npm run restore` with `args`, in an environment holding only `env`'s database. */
 export async function operatorCommand(

@@ -3,41 +3,28 @@
 // while votes come in restores into a fresh folder whole (every vote answered 201 before the backup started,
 // one log chain, tallies equal to a recount); a restore onto the folder the server runs on is refused and
 // changes nothing. The PostgreSQL path is scripts/backup.postgres.test.ts.
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { openDatabase, PID_FILE } from '@guildhall/api/database'
-import type { DemoChain } from '@guildhall/api/demo'
-import { type ApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import {
+  backupBed,
   backupUnderLoad,
+  chain,
   expectRestoredCopy,
+  folder,
   operatorCommand,
   restoreInto,
   startVotingServer,
 } from './backup-test-kit.ts'
 
-let chain: DemoChain
-let folder: string
-let api: ApiProcess | undefined
-
-beforeAll(async () => {
-  chain = await startVoteChain()
-  folder = await mkdtemp(join(tmpdir(), 'guildhall-backup-'))
-}, 60_000)
-
-afterAll(async () => {
-  if (api) await stopApiProcess(api, 'SIGKILL')
-  await chain?.anvil.stop()
-  await rm(folder, { recursive: true, force: true })
-}, 30_000)
+backupBed('guildhall-backup-')
 
 describe('npm run backup / npm run restore (embedded database)', () => {
   test('behavior: a backup taken by the running server while signed votes come in restores into a fresh folder with every vote answered 201 before it started, one log chain and tallies equal to a recount; a restore onto the running server’s folder is refused', async () => {
     const live = join(folder, 'live')
-    api = await startVotingServer(chain, { DATA_DIR: live })
+    const api = await startVotingServer(chain, { DATA_DIR: live })
     const file = join(folder, 'copy.tar.gz')
     const load = await backupUnderLoad(api, chain, file, { DATA_DIR: live })
     expect(load.output).toContain(`by the running server (pid ${api.child.pid}), between two transactions`)
