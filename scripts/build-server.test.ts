@@ -15,7 +15,7 @@ import {
 } from '@guildhall/api/testbed'
 import { createPublicClient, createTestClient, http } from 'viem'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
-import { buildServer, refuseFileFinders, type ServerBuild } from './build-server.ts'
+import { buildServer, EXTERNAL, refuseFileFinders, type ServerBuild } from './build-server.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
 /** Inside the repository, so the bundle's external packages resolve from node_modules as in apps/api/dist. */
@@ -124,4 +124,30 @@ test('error: a bundled library that finds files from __dirname fails the build w
   await expect(
     refuseFileFinders(['apps/api/src/server.ts', 'node_modules/fastify/fastify.js']),
   ).resolves.toBeUndefined()
+})
+
+test('every package the bundle leaves out (and the signature worker imports) is a production dependency: an operator who installs with npm ci --omit=dev has it', async () => {
+  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; devOptional?: boolean }>
+  }
+  const worker = await readFile(join(ROOT, 'apps/api/src/platform/signatures/recover-worker.mjs'), 'utf8')
+  const workerImports = [...worker.matchAll(/^import .* from '([^'.][^']*)'/gm)]
+    .map((match) => match[1] as string)
+    .filter((specifier) => !specifier.startsWith('node:'))
+    .map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    )
+  expect(workerImports).toEqual(['viem'])
+  for (const name of [...EXTERNAL, ...workerImports]) {
+    const entry = lock.packages[`node_modules/${name}`]
+    expect(entry, name).toBeDefined()
+    expect({ name, dev: entry?.dev ?? false, devOptional: entry?.devOptional ?? false }).toEqual({
+      name,
+      dev: false,
+      devOptional: false,
+    })
+  }
 })

@@ -25,7 +25,7 @@ const SERVER_DIST = join(api, 'dist')
  * utf-8-validate), and their dependants. Bundled, a package that finds a file from `__dirname` would look in
  * dist/; the build refuses one (`refuseFileFinders`).
  */
-const EXTERNAL = [
+export const EXTERNAL = [
   '@electric-sql/pglite',
   'pg',
   'piscina',

@@ -27,7 +27,7 @@ export const instanceName = (n: number): string => `api${n + 1}`
 /**
  * The configuration: HTTP on 127.0.0.1:`port`, round robin over `instances` (host:port), named by
  * `instanceName` in their order, each checked on /api/health every half second and taken out after two
- * failures. A request whose connection an instance refuses is sent to another (`retries`, `redispatch 1`:
+ * failures (a check may take 2 s). A request whose connection an instance refuses is sent to another (`retries`, `redispatch 1`:
  * every retry goes to another instance). A GET or HEAD an instance closed without a byte of answer (it
  * died mid-request) is sent again to another (`retry-on empty-response`): a read is safe to resend. Any
  * other request already sent is never resent by the proxy, since only the client knows it may resend (a
@@ -59,6 +59,9 @@ function haproxyConfig({ port, instances }: { port: number; instances: string[] 
     '  option httpchk GET /api/health',
     '  http-check expect status 200',
     '  default-server inter 500ms fall 2 rise 2',
+    // A check's answer may take up to 2 s (else its timeout is `inter`): an instance slow under a burst on a
+    // loaded machine stays in; one that refuses connections (stopped) still goes after two checks.
+    '  timeout check 2s',
     '  http-response set-header X-Served-By %[srv_name]',
     ...instances.map((address, n) => `  server ${instanceName(n)} ${address} check`),
     '',

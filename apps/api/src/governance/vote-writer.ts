@@ -44,7 +44,7 @@ const MAX_BATCH = 500
  * ADR 069): under load it makes batches larger, so the log lock's hold, fixed per batch, is shared by more
  * votes; with no vote being checked a batch starts at once.
  */
-export const GATHER_MS = 25
+const GATHER_MS = 25
 
 /**
  * Class of the two-key advisory locks that make one voter's votes on one proposal take turns (the second key

@@ -37,6 +37,24 @@ test('behavior: the pool recovers each signer on its worker threads, null for by
   }
 })
 
+test('behavior: under steady load the checks are answered in the order they were asked, none passed over', async () => {
+  pool = signaturePool({ threads: 1, observer: silentObserver, logger })
+  const signature = await ada.sign({ hash })
+  // 20 requests in flight, each asking again as soon as it is answered, as a server's requests do.
+  const answered: number[] = []
+  let asked = 0
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (asked < 200) {
+        const turn = asked++
+        expect(await pool?.recover(hash, signature)).toBe(ada.address)
+        answered.push(turn)
+      }
+    }),
+  )
+  expect(answered).toEqual(answered.toSorted((a, b) => a - b))
+})
+
 test('behavior: a worker that crashes mid-check is replaced; its check answers 503 signature_check_failed and the next ones are answered', async () => {
   const errors: unknown[] = []
   pool = signaturePool({
