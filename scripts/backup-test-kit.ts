@@ -1,19 +1,48 @@
-// What scripts/backup.test.ts (the embedded database) and scripts/backup.postgres.test.ts share: the operator's
-// commands run as they are (`npm run backup`, `npm run restore`), a backup taken while a real server takes
-// signed votes, and what the restored copy must hold.
+// What scripts/backup.test.ts (the embedded database) and scripts/backup.postgres.test.ts share: their setup
+// (backupBed), the operator's commands run as they are (`npm run backup`, `npm run restore`), a backup taken
+// while a real server takes signed votes, and what the restored copy must hold.
 import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { type Database, governanceLog, votes } from '@guildhall/api/database'
-import type { DemoChain } from '@guildhall/api/demo'
+import { governanceLog, openDatabase, votes } from '@guildhall/api/database'
+import { type DemoChain, testEnv } from '@guildhall/api/demo'
 import { checkTallies } from '@guildhall/api/operations'
-import { type ApiProcess, startVoteLoad } from '@guildhall/api/testbed'
+import {
+  type ApiProcess,
+  startApiProcess,
+  startVoteChain,
+  startVoteLoad,
+  stopApiProcesses,
+} from '@guildhall/api/testbed'
 import { type LogEntry, logChainProblem } from '@guildhall/core'
 import { asc } from 'drizzle-orm'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 
 const ROOT = join(import.meta.dirname, '..')
 const run = promisify(execFile)
+
+// Live bindings (ES modules), set by backupBed's beforeAll.
+export let chain: DemoChain
+export let folder: string
+
+/**
+ * The setup a backup test file shares: the demo DAO's chain ready for votes and a scratch folder named from
+ * `prefix`; after the file, every API server it started is killed, the chain stopped and the folder removed.
+ * Called once at the file's top.
+ */
+export function backupBed(prefix: string): void {
+  beforeAll(async () => {
+    chain = await startVoteChain()
+    folder = await mkdtemp(join(tmpdir(), prefix))
+  }, 60_000)
+  afterAll(async () => {
+    await stopApiProcesses()
+    await chain?.anvil.stop()
+    await rm(folder, { recursive: true, force: true })
+  }, 30_000)
+}
 
 /** Runs `npm run backup` or `npm run restore` with `args`, in an environment holding only `env`'s database. */
 export async function operatorCommand(
@@ -33,6 +62,17 @@ export async function operatorCommand(
     const failed = error as { code: number; stdout: string; stderr: string }
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
   }
+}
+
+/** The API server as a child process on `env`'s database, taking the demo members' votes with no sign-in. */
+export function startVotingServer(chain: DemoChain, env: Record<string, string>): Promise<ApiProcess> {
+  return startApiProcess({
+    ...testEnv(chain.anvil.url, chain.deployment),
+    SIGN_IN: 'off',
+    // Votes from one address as fast as the server takes them are the point here, not the per-client limit.
+    GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...env,
+  })
 }
 
 /** Votes accepted before the backup begins; and after it ends, so the copy is proved taken mid-load. */
@@ -67,20 +107,42 @@ export async function backupUnderLoad(
 }
 
 /**
- * The restored database: every vote answered 201 before the backup started is there, and not every vote
- * answered 201 in all (the copy was taken mid-load); the log is one chain; the stored tallies equal a
- * recount. Answers how many votes the copy holds.
+ * `npm run restore -- <file>` into the empty target `env` names: it succeeds and prints that the log is one
+ * chain and the tallies equal a recount. Answers its output.
+ */
+export async function restoreInto(file: string, env: Record<string, string>) {
+  const restored = await operatorCommand('restore', [file], env)
+  expect(restored, restored.stderr).toMatchObject({ code: 0, stderr: '' })
+  expect(restored.stdout).toMatch(
+    /^The governance log is one chain of \d+ entries \(head 0x[0-9a-f]{64}\)\.$/m,
+  )
+  expect(restored.stdout).toMatch(/^All 12 proposals' stored tallies equal a recount of their ballots\.$/m)
+  return restored
+}
+
+/**
+ * The database restored into `env`'s target: every vote answered 201 before the backup started is there, and
+ * not every vote answered 201 in all (the copy was taken mid-load); the log is one chain; the stored tallies
+ * equal a recount. Prints the counts, headed by `label`.
  */
 export async function expectRestoredCopy(
-  database: Database,
-  { before, accepted }: { before: Set<string>; accepted: Set<string> },
-): Promise<number> {
-  const stored = new Set((await database.db.select({ id: votes.id }).from(votes)).map((vote) => vote.id))
-  expect([...before].filter((id) => !stored.has(id))).toEqual([])
-  expect([...accepted].filter((id) => !stored.has(id)).length).toBeGreaterThan(0)
-  const log = await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
-  expect(logChainProblem(log as unknown as LogEntry[])).toBeNull()
-  expect(log.length).toBeGreaterThan(stored.size)
-  expect((await checkTallies(database.db)).mismatches).toEqual([])
-  return stored.size
+  env: Record<string, string>,
+  { before, accepted, output }: { before: Set<string>; accepted: Set<string>; output: string },
+  label: string,
+): Promise<void> {
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  try {
+    const stored = new Set((await database.db.select({ id: votes.id }).from(votes)).map((vote) => vote.id))
+    expect([...before].filter((id) => !stored.has(id))).toEqual([])
+    expect([...accepted].filter((id) => !stored.has(id)).length).toBeGreaterThan(0)
+    const log = await database.db.select().from(governanceLog).orderBy(asc(governanceLog.seq))
+    expect(logChainProblem(log as unknown as LogEntry[])).toBeNull()
+    expect(log.length).toBeGreaterThan(stored.size)
+    expect((await checkTallies(database.db)).mismatches).toEqual([])
+    console.log(
+      `backup under load (${label}): ${before.size} votes answered 201 before the backup, ${stored.size} in the copy, ${accepted.size} in all; ${output.trim()}`,
+    )
+  } finally {
+    await database.close()
+  }
 }

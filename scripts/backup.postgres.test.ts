@@ -3,19 +3,22 @@
 // into a new, empty database: every vote answered 201 before the backup started is there, the log is one chain,
 // the tallies equal a recount. A restore into the database a server is connected to is refused, and so is one
 // into a database that holds tables. PostgreSQL only (TEST_DATABASE_URL; PG_BIN or PATH for pg_dump).
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '@guildhall/api/database'
-import { type DemoChain, testEnv } from '@guildhall/api/demo'
-import { type ApiProcess, startApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
+import { stopApiProcess } from '@guildhall/api/testbed'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { backupUnderLoad, expectRestoredCopy, operatorCommand } from './backup-test-kit.ts'
+import {
+  backupBed,
+  backupUnderLoad,
+  chain,
+  expectRestoredCopy,
+  folder,
+  operatorCommand,
+  restoreInto,
+  startVotingServer,
+} from './backup-test-kit.ts'
 
-let chain: DemoChain
-let folder: string
-let api: ApiProcess | undefined
+backupBed('guildhall-backup-pg-')
 // Made here rather than by testDatabase(), whose open pool would be a connection of the app's own name and
 // look like a server to the restore's check.
 const liveName = `guildhall_backup_${process.pid}`
@@ -38,30 +41,19 @@ async function admin(statement: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  chain = await startVoteChain()
-  folder = await mkdtemp(join(tmpdir(), 'guildhall-backup-pg-'))
   await admin(`create database "${liveName}"`)
   await admin(`create database "${emptyName}"`)
-}, 60_000)
+})
 
 afterAll(async () => {
-  if (api) await stopApiProcess(api, 'SIGKILL')
-  await chain?.anvil.stop()
   await admin(`drop database if exists "${liveName}" with (force)`)
   await admin(`drop database if exists "${emptyName}" with (force)`)
-  await rm(folder, { recursive: true, force: true })
-}, 30_000)
+})
 
 describe('npm run backup / npm run restore (PostgreSQL)', () => {
   test('behavior: pg_dump taken while signed votes come in restores with pg_restore into a new database with every vote answered 201 before it started, one log chain and tallies equal to a recount; a restore into a database a server uses, or one holding tables, is refused', async () => {
     const liveUrl = urlOf(liveName)
-    api = await startApiProcess({
-      ...testEnv(chain.anvil.url, chain.deployment),
-      SIGN_IN: 'off',
-      // Votes from one address as fast as the server takes them are the point here, not the per-client limit.
-      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
-      DATABASE_URL: liveUrl,
-    })
+    const api = await startVotingServer(chain, { DATABASE_URL: liveUrl })
     const file = join(folder, 'copy.dump')
     const load = await backupUnderLoad(api, chain, file, { DATABASE_URL: liveUrl })
     expect(load.output).toContain(', pg_dump, ')
@@ -79,21 +71,7 @@ describe('npm run backup / npm run restore (PostgreSQL)', () => {
     )
 
     const emptyUrl = urlOf(emptyName)
-    const restored = await operatorCommand('restore', [file], { DATABASE_URL: emptyUrl })
-    expect(restored, restored.stderr).toMatchObject({ code: 0, stderr: '' })
-    expect(restored.stdout).toMatch(
-      /^The governance log is one chain of \d+ entries \(head 0x[0-9a-f]{64}\)\.$/m,
-    )
-    expect(restored.stdout).toMatch(/^All 12 proposals' stored tallies equal a recount of their ballots\.$/m)
-
-    const database = await openDatabase({ databaseUrl: emptyUrl })
-    try {
-      const votes = await expectRestoredCopy(database, load)
-      console.log(
-        `backup under load (postgres): ${load.before.size} votes answered 201 before the backup, ${votes} in the copy, ${load.accepted.size} in all; ${load.output.trim()}`,
-      )
-    } finally {
-      await database.close()
-    }
+    await restoreInto(file, { DATABASE_URL: emptyUrl })
+    await expectRestoredCopy({ DATABASE_URL: emptyUrl }, load, 'postgres')
   }, 300_000)
 })

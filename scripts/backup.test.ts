@@ -3,41 +3,28 @@
 // while votes come in restores into a fresh folder whole (every vote answered 201 before the backup started,
 // one log chain, tallies equal to a recount); a restore onto the folder the server runs on is refused and
 // changes nothing. The PostgreSQL path is scripts/backup.postgres.test.ts.
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { openDatabase, PID_FILE } from '@guildhall/api/database'
-import { type DemoChain, testEnv } from '@guildhall/api/demo'
-import { type ApiProcess, startApiProcess, startVoteChain, stopApiProcess } from '@guildhall/api/testbed'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { backupUnderLoad, expectRestoredCopy, operatorCommand } from './backup-test-kit.ts'
+import { describe, expect, test } from 'vitest'
+import {
+  backupBed,
+  backupUnderLoad,
+  chain,
+  expectRestoredCopy,
+  folder,
+  operatorCommand,
+  restoreInto,
+  startVotingServer,
+} from './backup-test-kit.ts'
 
-let chain: DemoChain
-let folder: string
-let api: ApiProcess | undefined
-
-beforeAll(async () => {
-  chain = await startVoteChain()
-  folder = await mkdtemp(join(tmpdir(), 'guildhall-backup-'))
-}, 60_000)
-
-afterAll(async () => {
-  if (api) await stopApiProcess(api, 'SIGKILL')
-  await chain?.anvil.stop()
-  await rm(folder, { recursive: true, force: true })
-}, 30_000)
+backupBed('guildhall-backup-')
 
 describe('npm run backup / npm run restore (embedded database)', () => {
   test('behavior: a backup taken by the running server while signed votes come in restores into a fresh folder with every vote answered 201 before it started, one log chain and tallies equal to a recount; a restore onto the running server’s folder is refused', async () => {
     const live = join(folder, 'live')
-    api = await startApiProcess({
-      ...testEnv(chain.anvil.url, chain.deployment),
-      SIGN_IN: 'off',
-      // Votes from one address as fast as the server takes them are the point here, not the per-client limit.
-      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
-      DATA_DIR: live,
-    })
+    const api = await startVotingServer(chain, { DATA_DIR: live })
     const file = join(folder, 'copy.tar.gz')
     const load = await backupUnderLoad(api, chain, file, { DATA_DIR: live })
     expect(load.output).toContain(`by the running server (pid ${api.child.pid}), between two transactions`)
@@ -52,25 +39,11 @@ describe('npm run backup / npm run restore (embedded database)', () => {
     expect((await fetch(`${api.origin}/api/health`)).status).toBe(200)
 
     const fresh = join(folder, 'fresh')
-    const restored = await operatorCommand('restore', [file], { DATA_DIR: fresh })
-    expect(restored, restored.stderr).toMatchObject({ code: 0, stderr: '' })
-    expect(restored.stdout).toMatch(
-      /^The governance log is one chain of \d+ entries \(head 0x[0-9a-f]{64}\)\.$/m,
-    )
-    expect(restored.stdout).toMatch(/^All 12 proposals' stored tallies equal a recount of their ballots\.$/m)
+    const restored = await restoreInto(file, { DATA_DIR: fresh })
     expect(restored.stdout).toContain(`Restored ${file} into ${fresh}.`)
     // The copy carried the live server's pid file; the restored folder is nobody's.
     expect(await readdir(fresh)).not.toContain(PID_FILE)
-
-    const database = await openDatabase({ dataDir: fresh })
-    try {
-      const votes = await expectRestoredCopy(database, load)
-      console.log(
-        `backup under load (pglite): ${load.before.size} votes answered 201 before the backup, ${votes} in the copy, ${load.accepted.size} in all; ${load.output.trim()}`,
-      )
-    } finally {
-      await database.close()
-    }
+    await expectRestoredCopy({ DATA_DIR: fresh }, load, 'pglite')
   }, 300_000)
 
   test('error: a file that is not a copy of the embedded database is refused and changes nothing (exit 1); without a file the usage is printed (exit 2)', async () => {

@@ -8,7 +8,7 @@ import { stat, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { claimDataDir, dataDirHolder, openDatabase, requestBackup } from '@guildhall/api/database'
 import { runPgTool } from './pg-tools.ts'
-import { runCli } from './run-cli.ts'
+import { runCli, serverDatabase } from './run-cli.ts'
 
 /** How long the server may take to write a copy (a large folder on a slow disk). */
 const SERVER_COPY_TIMEOUT_MS = 10 * 60_000
@@ -21,14 +21,9 @@ async function main(): Promise<number> {
     console.error('Usage: npm run backup [-- <file>]')
     return 2
   }
-  const databaseUrl = process.env.DATABASE_URL
-  const dataDir = process.env.DATA_DIR
-  if (!databaseUrl && !dataDir) {
-    console.error(
-      'Set DATABASE_URL (PostgreSQL) or DATA_DIR (the embedded database’s folder) as the server has it.',
-    )
-    return 2
-  }
+  const settings = serverDatabase()
+  if (!settings) return 2
+  const { databaseUrl, dataDir } = settings
   const file = resolve(args[0] ?? `guildhall-${stamp()}.${databaseUrl ? 'dump' : 'tar.gz'}`)
   const started = performance.now()
   let how: string

@@ -6,19 +6,13 @@
 // proposal or a member differs, 2 the check could not run.
 
 import { openDatabase } from '@guildhall/api/database'
-import { runCli } from './run-cli.ts'
+import { runCli, serverDatabase } from './run-cli.ts'
 import { reportTallies } from './stored-checks.ts'
 
 async function main(): Promise<number> {
-  const databaseUrl = process.env.DATABASE_URL
-  const dataDir = process.env.DATA_DIR
-  if (!databaseUrl && !dataDir) {
-    console.error(
-      'Set DATABASE_URL (PostgreSQL) or DATA_DIR (the embedded database’s folder) as the server has it.',
-    )
-    return 2
-  }
-  const database = await openDatabase({ databaseUrl, dataDir })
+  const settings = serverDatabase()
+  if (!settings) return 2
+  const database = await openDatabase(settings)
   try {
     return (await reportTallies(database.db, console.log)) ? 0 : 1
   } finally {

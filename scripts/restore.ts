@@ -15,7 +15,7 @@ import { basename, resolve } from 'node:path'
 import { claimDataDir, type Database, DataDirInUse, openDatabase, PID_FILE } from '@guildhall/api/database'
 import { sql } from 'drizzle-orm'
 import { runPgTool } from './pg-tools.ts'
-import { runCli } from './run-cli.ts'
+import { runCli, serverDatabase } from './run-cli.ts'
 import { migrationState, reportLogChain, reportTallies } from './stored-checks.ts'
 
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')
@@ -31,14 +31,9 @@ async function main(): Promise<number> {
     console.error('Usage: npm run restore -- <file written by npm run backup>')
     return 2
   }
-  const databaseUrl = process.env.DATABASE_URL
-  const dataDir = process.env.DATA_DIR
-  if (!databaseUrl && !dataDir) {
-    console.error(
-      'Set DATABASE_URL (PostgreSQL) or DATA_DIR (the embedded database’s folder) as the server has it.',
-    )
-    return 2
-  }
+  const settings = serverDatabase()
+  if (!settings) return 2
+  const { databaseUrl, dataDir } = settings
   const path = resolve(file)
   await stat(path).catch(() => {
     throw new Error(`${path} does not exist`)

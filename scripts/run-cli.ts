@@ -13,3 +13,22 @@ export function runCli(what: string, main: () => Promise<number>): void {
     },
   )
 }
+
+/**
+ * The database the server is set to use, as it has it: DATABASE_URL (PostgreSQL, used when both are set) or
+ * DATA_DIR (the embedded database's folder). Undefined, said on stderr, when neither is set: the command then
+ * exits 2.
+ */
+export function serverDatabase():
+  | { databaseUrl: string | undefined; dataDir: string | undefined }
+  | undefined {
+  const databaseUrl = process.env.DATABASE_URL
+  const dataDir = process.env.DATA_DIR
+  if (!databaseUrl && !dataDir) {
+    console.error(
+      'Set DATABASE_URL (PostgreSQL) or DATA_DIR (the embedded database’s folder) as the server has it.',
+    )
+    return undefined
+  }
+  return { databaseUrl, dataDir }
+}

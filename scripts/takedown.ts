@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util'
 import { openDatabase } from '@guildhall/api/database'
 import { TakedownRefused, takedown } from '@guildhall/api/operations'
-import { runCli } from './run-cli.ts'
+import { runCli, serverDatabase } from './run-cli.ts'
 
 const USAGE = 'Usage: npm run takedown -- <topic or comment id> --reason "<why, shown in public>"'
 
@@ -20,15 +20,9 @@ async function main(): Promise<number> {
     console.error(USAGE)
     return 2
   }
-  const databaseUrl = process.env.DATABASE_URL
-  const dataDir = process.env.DATA_DIR
-  if (!databaseUrl && !dataDir) {
-    console.error(
-      'Set DATABASE_URL (PostgreSQL) or DATA_DIR (the embedded database’s folder) as the server has it.',
-    )
-    return 2
-  }
-  const database = await openDatabase({ databaseUrl, dataDir })
+  const settings = serverDatabase()
+  if (!settings) return 2
+  const database = await openDatabase(settings)
   try {
     const done = await takedown(database.db, { id, reason: values.reason, now: new Date() })
     const entries = done.removed.map((message) => message.logSeq).join(', ')

@@ -8,7 +8,7 @@
 // URL is printed: a Discord or Slack URL is itself a secret.
 import { openDatabase } from '@guildhall/api/database'
 import { sendTestWebhook, webhookDeliveryLog, webhookTargetsOf } from '@guildhall/api/operations'
-import { runCli } from './run-cli.ts'
+import { runCli, serverDatabase } from './run-cli.ts'
 
 const USAGE = 'Usage: npm run webhooks -- deliveries [--failed] [--limit n] | npm run webhooks -- test <name>'
 
@@ -18,14 +18,8 @@ async function main(args: string[]): Promise<number> {
     console.error(USAGE)
     return 2
   }
-  const databaseUrl = process.env.DATABASE_URL
-  const dataDir = process.env.DATA_DIR
-  if (!databaseUrl && !dataDir) {
-    console.error(
-      'Set DATABASE_URL (PostgreSQL) or DATA_DIR (the embedded database’s folder) as the server has it.',
-    )
-    return 2
-  }
+  const settings = serverDatabase()
+  if (!settings) return 2
   const targets = webhookTargetsOf(process.env)
   if ('problems' in targets) {
     console.error(`Invalid configuration:\n${targets.problems}`)
@@ -42,7 +36,7 @@ async function main(args: string[]): Promise<number> {
       return 2
     }
   }
-  const database = await openDatabase({ databaseUrl, dataDir })
+  const database = await openDatabase(settings)
   try {
     if (target) {
       const origin = (process.env.PUBLIC_ORIGIN ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(

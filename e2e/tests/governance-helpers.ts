@@ -1,6 +1,23 @@
-// Shared by the governance specs: a connected member writes a proposal, and votes on it.
+// Shared by the governance specs: a connected member writes a proposal, and votes on it; or a demo member's key
+// signs one and it is sent over HTTP, as its wallet would.
+import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Page } from '@playwright/test'
+import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { type App, connect, expect } from '../support/fixtures.ts'
+
+/** The demo member's key at anvil's account `index`. */
+export const account = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
+
+/** POSTs a signed message from outside the app (its own origin, as the browser sends); it must answer 201. */
+export async function postAccepted(app: App, path: string, body: unknown) {
+  const response = await fetch(`${app.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: app.url },
+    body: JSON.stringify(body),
+  })
+  expect(response.status, await response.clone().text()).toBe(201)
+}
 
 /** Connects the injected test wallet on the proposals list and writes a proposal; ends on its page. */
 export async function connectAndPropose(page: Page, app: App, title: string, description?: string) {

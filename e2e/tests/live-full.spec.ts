@@ -5,26 +5,15 @@
 // members' keys and sent over HTTP, as their wallets would.
 
 import { demoDomain, signProposal, signVote } from '@guildhall/api/testbed'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
-import { createPublicClient, type Hex, http } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { type App, expect, test } from '../support/fixtures.ts'
+import { createPublicClient, http } from 'viem'
+import { expect, test } from '../support/fixtures.ts'
+import { account, postAccepted } from './governance-helpers.ts'
 
-const account = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
 // Voting power at the snapshot: Ada 1,250 GHD (with Dev's), Ben 850 (with Eve's).
 const ADA = account(1)
 const BEN = account(2)
 
 test.use({ appEnv: { LIVE_MAX_STREAMS: '2' } })
-
-async function post(app: App, path: string, body: unknown) {
-  const response = await fetch(`${app.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: app.url },
-    body: JSON.stringify(body),
-  })
-  expect(response.status, await response.clone().text()).toBe(201)
-}
 
 test('a page refused its live streams (the server is full) shows the result, says nothing of it, follows a vote by reading again, and goes live once places are free', async ({
   page,
@@ -42,14 +31,14 @@ test('a page refused its live streams (the server is full) shows the result, say
     end: now + 3_600,
     timestamp: now - 60,
   })
-  await post(app, '/api/proposals', { message: proposal.message, signature: proposal.signature })
+  await postAccepted(app, '/api/proposals', { message: proposal.message, signature: proposal.signature })
   const voteOf = async (voter: typeof ADA, timestamp: number) => {
     const { message, signature } = await signVote(voter, domain, {
       proposal: proposal.id,
       choices: [1],
       timestamp,
     })
-    await post(app, `/api/proposals/${proposal.id}/votes`, { message, signature })
+    await postAccepted(app, `/api/proposals/${proposal.id}/votes`, { message, signature })
   }
 
   // Another client holds every place.

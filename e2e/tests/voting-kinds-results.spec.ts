@@ -8,15 +8,13 @@
 
 import { demoDomain, signProposal, signVote } from '@guildhall/api/testbed'
 import { FINALITY_DELAY_SECONDS, type ProposalKind, QUADRATIC_WARNING } from '@guildhall/core'
-import { anvilAccounts } from '@guildhall/devchain/accounts'
 import type { Page } from '@playwright/test'
 import { sql } from 'drizzle-orm'
 import { createPublicClient, type Hex, http } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { type App, type Chains, expect, serverClock, test } from '../support/fixtures.ts'
 import { axeFindings } from './axe-helpers.ts'
+import { account, postAccepted } from './governance-helpers.ts'
 
-const account = (index: number) => privateKeyToAccount(anvilAccounts[index]?.privateKey as Hex)
 // Voting power at the snapshot: Ada 1,250 GHD (with Dev's), Ben 850 (with Eve's), Cleo 500.
 const ADA = account(1)
 const BEN = account(2)
@@ -30,15 +28,6 @@ test.use({ appEnv: { QUADRATIC_VOTING: 'on' } })
 test.afterEach(() => {
   serverClock.aheadSeconds = 0
 })
-
-async function post(app: App, path: string, body: unknown) {
-  const response = await fetch(`${app.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: app.url },
-    body: JSON.stringify(body),
-  })
-  expect(response.status, await response.clone().text()).toBe(201)
-}
 
 type Ballot = { voter: typeof ADA; choices: number[]; weights?: number[] }
 
@@ -70,7 +59,7 @@ async function proposalWithVotes(
     abstainCountsToQuorum: rules.abstainCountsToQuorum,
     timestamp: now - 60,
   })
-  await post(app, '/api/proposals', { message: proposal.message, signature: proposal.signature })
+  await postAccepted(app, '/api/proposals', { message: proposal.message, signature: proposal.signature })
   for (const { voter, choices: picked, weights } of ballots) {
     const vote = await signVote(voter, domain, {
       proposal: proposal.id,
@@ -78,7 +67,7 @@ async function proposalWithVotes(
       ...(weights ? { version: 2, weights } : {}),
       timestamp: now,
     })
-    await post(app, `/api/proposals/${proposal.id}/votes`, {
+    await postAccepted(app, `/api/proposals/${proposal.id}/votes`, {
       message: vote.message,
       signature: vote.signature,
     })

@@ -5,7 +5,7 @@
 // text read strictly.
 
 export { type TestDatabase, testDatabase } from '../src/platform/db/test-database.ts'
-export { type ApiProcess, startApiProcess, stopApiProcess } from './api-process.ts'
+export { type ApiProcess, startApiProcess, stopApiProcess, stopApiProcesses } from './api-process.ts'
 export { demoTokenIndex } from './demo-token.ts'
 export { type Haproxy, INSTANCE_KEEP_ALIVE_MS, instanceName, startHaproxy } from './haproxy.ts'
 export { type Family, parsePrometheusText, sampleValue } from './prometheus-text.ts'

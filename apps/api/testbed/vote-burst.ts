@@ -36,16 +36,24 @@ export async function startVoteChain(): Promise<DemoChain> {
 }
 
 /** An answer's status, or none: the connection was cut or the request timed out. */
-type Outcome = { status: number } | { cut: true }
+export type Outcome = { status: number } | { cut: true }
 
-const post = (origin: string, path: string, body: unknown): Promise<Outcome> =>
+/**
+ * A JSON POST to the server at `origin`, from outside it (its own origin, as the browser sends). The body is
+ * read so the connection serves the next request; the status stands once it came (a 2xx was committed) even
+ * if the connection is cut in the body.
+ */
+export const post = (origin: string, path: string, body: unknown): Promise<Outcome> =>
   fetch(`${origin}${path}`, {
     method: 'POST',
     headers: { origin, 'content-type': 'application/json' },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   }).then(
-    (response) => ({ status: response.status }),
+    async (response) => {
+      await response.arrayBuffer().catch(() => undefined)
+      return { status: response.status }
+    },
     () => ({ cut: true }),
   )
 

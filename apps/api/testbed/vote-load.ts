@@ -5,11 +5,12 @@
 import { createPublicClient, type Hex, http } from 'viem'
 import type { DemoChain } from '../src/demo/local-chain.ts'
 import { demoDomain, signProposal, signVote } from './signers.ts'
-import { voters } from './vote-burst.ts'
+import { type Outcome, post, voters } from './vote-burst.ts'
 
-const REQUEST_TIMEOUT_MS = 30_000
-
+/** `status` 0: the connection was cut or the request timed out. */
 type VoteAnswer = { id: Hex; status: number; at: number }
+
+const statusOf = (outcome: Outcome) => ('status' in outcome ? outcome.status : 0)
 
 export type VoteLoad = {
   /** Every answer so far, in the order they came. */
@@ -41,7 +42,7 @@ export async function startVoteLoad(
       end: now + 3_600,
       timestamp: now - 3_600,
     })
-    const created = await post(origin, '/api/proposals', { message, signature })
+    const created = statusOf(await post(origin, '/api/proposals', { message, signature }))
     if (created !== 201) throw new Error(`proposal ${n} answered ${created}`)
     ids.push(id)
   }
@@ -65,7 +66,7 @@ export async function startVoteLoad(
         choices: [1 + ((round + p + v) % 3)],
         timestamp: now - 1_800 + round,
       })
-      const status = await post(origin, `/api/proposals/${ids[p]}/votes`, { message, signature })
+      const status = statusOf(await post(origin, `/api/proposals/${ids[p]}/votes`, { message, signature }))
       answers.push({ id, status, at: performance.now() })
       if (status === 201) acceptedCount++
       for (const wait of waiting.filter((w) => acceptedCount >= w.count)) {
@@ -91,18 +92,3 @@ export async function startVoteLoad(
     },
   }
 }
-
-/** The answer's status; 0 when the connection was cut or the request timed out. */
-const post = (origin: string, path: string, body: unknown): Promise<number> =>
-  fetch(`${origin}${path}`, {
-    method: 'POST',
-    headers: { origin, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  }).then(
-    async (response) => {
-      await response.arrayBuffer()
-      return response.status
-    },
-    () => 0,
-  )

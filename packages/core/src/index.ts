@@ -198,6 +198,7 @@ export {
   discussionMessageId,
   discussionSigner,
   flagMessageSchema,
+  isKeySignature,
   keyRevocationId,
   keyRevocationMessageSchema,
   keyRevocationTypedData,

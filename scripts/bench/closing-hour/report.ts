@@ -46,7 +46,7 @@ export function closingHourBudget(r: Measured): ClosingHourLine[] {
     B.floorShare * floorTimesCores,
     'votes/s',
     'min',
-    pg1 ? undefined : notRun,
+    pg1 ? apiShareOfFloor(pg1, r.floors.voteChecksPerCoreSecond) : notRun,
   )
   line(
     'PostgreSQL, 1 instance: p99',
@@ -139,9 +139,22 @@ export function closingHourBudget(r: Measured): ClosingHourLine[] {
     B.signInShare * r.floors.signInChecksPerCoreSecond * r.cores,
     'verifies/s',
     'min',
-    'skipped' in signIn ? signIn.skipped : undefined,
+    'skipped' in signIn
+      ? signIn.skipped
+      : `the API's own: ${Math.round(1000 / signIn.apiCpuMsPerVerify)} verifies per core-second of its CPU (${signIn.apiCpuMsPerVerify} ms each) = ${Math.round(100_000 / signIn.apiCpuMsPerVerify / r.floors.signInChecksPerCoreSecond)} % of the floor`,
   )
   return lines
+}
+
+/**
+ * What the API itself does with the CPU it gets, beside the machine's other processes (PostgreSQL, the load
+ * generator): votes per core-second of its CPU against the floor, and the cores the others took. Printed with
+ * the line, never judged: the line stays floor × every core.
+ */
+function apiShareOfFloor(run: ClosingHourRun, floor: number): string {
+  const { apiServers, databaseServer, loadGenerator } = run.cpuMsPerVote
+  const others = (((databaseServer ?? 0) + loadGenerator) * run.votesPerSecond) / 1000
+  return `the API's own: ${Math.round(1000 / apiServers)} votes per core-second of its CPU (${apiServers} ms each) = ${Math.round(100_000 / apiServers / floor)} % of the floor; PostgreSQL and the load generator took ${round1(others)} of the cores`
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000

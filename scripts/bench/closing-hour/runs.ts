@@ -6,13 +6,11 @@ import { Agent } from 'node:http'
 import { governanceLog, openDatabase } from '@guildhall/api/database'
 import {
   type ApiProcess,
-  demoTokenIndex,
   type Haproxy,
   startApiProcess,
   startHaproxy,
   stopApiProcess,
 } from '@guildhall/api/testbed'
-import { MULTICALL3_ADDRESS } from '@guildhall/core'
 import { getFreePort } from '@guildhall/devchain/anvil'
 import { and, eq } from 'drizzle-orm'
 import type { ScaleChain } from '../harness/holders.ts'
@@ -21,31 +19,22 @@ import { cpuMs, rssKiB } from '../harness/processes.ts'
 import type { ClosingHourRun } from '../harness/schema.ts'
 import { sampleSessions } from '../harness/sessions.ts'
 import { round1 } from '../harness/stats.ts'
+import { type Storage, withIndexedDatabase } from '../harness/storage.ts'
 import { type VoteAnswer, voteBurst } from '../harness/vote-burst.ts'
 import { type SeedVote, seedProposalVotes } from '../harness/vote-seed.ts'
 import { readAllLockFigures } from './metrics.ts'
 import { CONCURRENCY, INDEX_MAX_RANGE, STREAM_CATCH_UP_MS, WARM_UP } from './plan.ts'
 import { openStreams, streamDelays, streamsCaughtUp } from './streams.ts'
 
-type Storage = { dataDir: string } | { databaseUrl: string }
-
 /** The database before the server: migrated, the holders indexed, the proposal stored, its members counted. */
-async function prepareDatabase(chain: ScaleChain, storage: Storage) {
-  const database = await openDatabase(storage)
-  try {
-    await database.migrate()
-    const index = demoTokenIndex(
-      { db: database.db, client: chain.client, deployment: chain.deployment },
-      { multicall3: MULTICALL3_ADDRESS, maxRange: INDEX_MAX_RANGE },
-    )
+function prepareDatabase(chain: ScaleChain, storage: Storage) {
+  return withIndexedDatabase(chain, storage, INDEX_MAX_RANGE, async (database, index) => {
     await index.syncOnce()
     await seedProposalVotes(database, chain.proposal, [])
     // The index counts the proposal into the members directory once past its snapshot (ADR 030): done here,
     // as in a DAO long before its closing hour, not under the timed votes.
     await index.syncOnce()
-  } finally {
-    await database.close()
-  }
+  })
 }
 
 export async function measureSetup({

@@ -21,6 +21,7 @@ import {
 } from '@guildhall/core'
 import { startBenchChain } from '../harness/chain.ts'
 import { round1 } from '../harness/stats.ts'
+import type { Storage } from '../harness/storage.ts'
 import { keysFrom, member, signKeys, signThread } from './messages.ts'
 import { COMMENTS, SMALL_COMMENTS } from './plan.ts'
 import { seedKeys, seedThread } from './seed.ts'
@@ -28,7 +29,6 @@ import { seedKeys, seedThread } from './seed.ts'
 const DAY = 86_400
 
 export type DiscussionChain = Awaited<ReturnType<typeof prepareDiscussionChain>>
-export type Storage = { dataDir: string } | { databaseUrl: string }
 
 /** Ada's proposal titled `title`: open from three days ago (before every seeded comment) for ten days. */
 async function signProposal(domain: GovernanceDomain, snapshot: number, title: string, now: number) {

@@ -9,12 +9,12 @@ import { demoDomain } from '@guildhall/api/testbed'
 import { tallyToJson } from '@guildhall/core'
 import { startBenchChain } from '../harness/chain.ts'
 import { round1, spread } from '../harness/stats.ts'
+import type { Storage } from '../harness/storage.ts'
 import { seedProposalVotes } from '../harness/vote-seed.ts'
 import { signedBallots, signMemberVotes, signRankedProposal } from './ballots.ts'
 import { BALLOTS, type DatabaseRun, SETTLES, WHILE_VOTING } from './plan.ts'
 
 export type RankedChain = Awaited<ReturnType<typeof prepareRankedChain>>
-export type Storage = { dataDir: string } | { databaseUrl: string }
 
 export async function prepareRankedChain(outDir: string, log: (message: string) => void) {
   const chain = await startBenchChain()

@@ -1,32 +1,25 @@
 // The scale section's database, once per database: the chain indexed by a fresh TokenIndex, the proposals'
 // signed votes seeded in bulk (seed.ts), the members directory counted and named, the deep page's cursor.
 
-import { ballots, openDatabase } from '@guildhall/api/database'
+import { ballots } from '@guildhall/api/database'
 import { voteListCursors } from '@guildhall/api/operations'
-import { demoTokenIndex } from '@guildhall/api/testbed'
-import { MULTICALL3_ADDRESS } from '@guildhall/core'
 import { desc, eq, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import { scaleProposalMessage, signScaleProposal, signScaleVotes } from '../harness/holder-votes.ts'
 import type { ScaleChain } from '../harness/holders.ts'
 import { round1 } from '../harness/stats.ts'
+import { type Storage, withIndexedDatabase } from '../harness/storage.ts'
 import { seedProposalVotes } from '../harness/vote-seed.ts'
 import { seedNames } from './directory.ts'
 import { DEEP_AFTER, HOLDERS, INDEX_MAX_RANGE, SMALL_VOTES } from './plan.ts'
 
-export async function prepareDatabase(
+export function prepareDatabase(
   chain: ScaleChain,
   small: Awaited<ReturnType<typeof smallProposal>>,
-  storage: { dataDir: string } | { databaseUrl: string },
+  storage: Storage,
   log: (message: string) => void,
 ) {
-  const database = await openDatabase(storage)
-  try {
-    await database.migrate()
-    const index = demoTokenIndex(
-      { db: database.db, client: chain.client, deployment: chain.deployment },
-      { multicall3: MULTICALL3_ADDRESS, maxRange: INDEX_MAX_RANGE },
-    )
+  return withIndexedDatabase(chain, storage, INDEX_MAX_RANGE, async (database, index) => {
     const indexStarted = performance.now()
     await index.syncOnce()
     const indexSeconds = (performance.now() - indexStarted) / 1000
@@ -62,9 +55,7 @@ export async function prepareDatabase(
       seedSeconds: round1(seedSeconds),
       deepCursor: voteListCursors.power.encode([deep.power, deep.voter as Address]),
     }
-  } finally {
-    await database.close()
-  }
+  })
 }
 
 export async function smallProposal(chain: ScaleChain) {

@@ -24,6 +24,7 @@ import { prepareScaleChain } from '../harness/holders.ts'
 import { startPostgres } from '../harness/postgres.ts'
 import type { ScaleInstances } from '../harness/schema.ts'
 import { round1 } from '../harness/stats.ts'
+import type { Storage } from '../harness/storage.ts'
 import { scaleBudget } from './budget.ts'
 import { measureInstances } from './cluster.ts'
 import { directoryLatency } from './directory.ts'
@@ -98,7 +99,7 @@ async function runScaleBench({
         databases.push({ database, skipped: postgres.skipped })
         continue
       }
-      const storage: { dataDir: string } | { databaseUrl: string } =
+      const storage: Storage =
         database === 'PGlite' || 'skipped' in postgres
           ? { dataDir: join(dataDir, 'api') }
           : { databaseUrl: postgres.url }

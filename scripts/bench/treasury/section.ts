@@ -19,12 +19,13 @@ import { phaseAgents } from '../harness/http.ts'
 import { startPostgres } from '../harness/postgres.ts'
 import type { TreasuryBenchResult } from '../harness/schema.ts'
 import { round1 } from '../harness/stats.ts'
+import type { Storage } from '../harness/storage.ts'
 import { prepareTreasuryChain } from './chain.ts'
 import { treasuryJs, treasuryLoads } from './page.ts'
 import { SMALL_TRANSFERS, TRANSFERS } from './plan.ts'
 import { readHistory } from './readers.ts'
 import { formatTreasuryReport, treasuryBudget } from './report.ts'
-import { type Storage, syncTreasury } from './sync.ts'
+import { syncTreasury } from './sync.ts'
 
 async function runTreasuryBench(ctx: BenchContext): Promise<TreasuryBenchResult> {
   const log = ctx.step

@@ -4,20 +4,17 @@
 // newest row; then the whole history as CSV, counted by kind against what the chain holds.
 
 import { Agent } from 'node:http'
-import { openDatabase } from '@guildhall/api/database'
 import { demoEnv } from '@guildhall/api/demo'
-import { type ApiProcess, demoTokenIndex, startApiProcess, stopApiProcess } from '@guildhall/api/testbed'
-import { MULTICALL3_ADDRESS } from '@guildhall/core'
+import { type ApiProcess, startApiProcess, stopApiProcess } from '@guildhall/api/testbed'
 import { get } from '../harness/http.ts'
 import type { TreasuryBenchResult } from '../harness/schema.ts'
 import { round1 } from '../harness/stats.ts'
+import { type Storage, withIndexedDatabase } from '../harness/storage.ts'
 import type { BenchTreasury, TreasuryChain } from './chain.ts'
 import { INDEX_MAX_RANGE } from './plan.ts'
 
 const SYNC_TIMEOUT_MS = 30 * 60_000
 const POLL_MS = 100
-
-export type Storage = { dataDir: string } | { databaseUrl: string }
 
 type SyncRun = TreasuryBenchResult['browser']['smallSync']
 
@@ -41,20 +38,12 @@ async function startTreasuryServer(
 }
 
 /** The token index of the chain into `storage`, before any server runs on it. */
-async function indexToken(chain: TreasuryChain, storage: Storage): Promise<number> {
-  const database = await openDatabase(storage)
-  try {
-    await database.migrate()
-    const index = demoTokenIndex(
-      { db: database.db, client: chain.client, deployment: chain.deployment },
-      { multicall3: MULTICALL3_ADDRESS, maxRange: INDEX_MAX_RANGE },
-    )
+function indexToken(chain: TreasuryChain, storage: Storage): Promise<number> {
+  return withIndexedDatabase(chain, storage, INDEX_MAX_RANGE, async (_database, index) => {
     const started = performance.now()
     await index.syncOnce()
     return (performance.now() - started) / 1000
-  } finally {
-    await database.close()
-  }
+  })
 }
 
 /** The history as CSV, every row: its size, time, and rows per kind (the header names a `kind` column). */

@@ -53,29 +53,26 @@ export async function postComment(
   const commentId = await db.transaction(async (tx) => {
     const locked = await lockThread(tx, message.thread)
     if (locked.lockedBy !== null) throw threadLocked(locked)
-    if (edit) {
-      const edited = await editableComment(tx, message, author)
-      const seq = await recordMessage(
+    // A new comment and an edit store the signed message and its version alike.
+    const record = () =>
+      recordMessage(
         tx,
-        {
-          kind: 'comment',
-          id,
-          threadId: message.thread,
-          author,
-          key,
-          message,
-          signature,
-        },
+        { kind: 'comment', id, threadId: message.thread, author, key, message, signature },
         deps.governance.observer,
       )
-      await tx.insert(commentVersions).values({
+    const addVersion = (commentId: string, logSeq: number) =>
+      tx.insert(commentVersions).values({
         versionId: id,
-        commentId: edited.id,
+        commentId,
         body: message.body,
         mentions: [...message.mentions],
         timestamp: message.timestamp,
-        logSeq: seq,
+        logSeq,
       })
+    if (edit) {
+      const edited = await editableComment(tx, message, author)
+      const seq = await record()
+      await addVersion(edited.id, seq)
       await tx
         .update(comments)
         .set({
@@ -92,19 +89,7 @@ export async function postComment(
     const depth = commentDepth(parent ? parent.depth : null)
     const tooDeep = commentDepthProblem(depth)
     if (tooDeep) throw new ApiError(422, 'too_deep', tooDeep)
-    const seq = await recordMessage(
-      tx,
-      {
-        kind: 'comment',
-        id,
-        threadId: message.thread,
-        author,
-        key,
-        message,
-        signature,
-      },
-      deps.governance.observer,
-    )
+    const seq = await record()
     await tx.insert(comments).values({
       id,
       threadId: message.thread,
@@ -119,14 +104,7 @@ export async function postComment(
       createdAt: message.timestamp,
       logSeq: seq,
     })
-    await tx.insert(commentVersions).values({
-      versionId: id,
-      commentId: id,
-      body: message.body,
-      mentions: [...message.mentions],
-      timestamp: message.timestamp,
-      logSeq: seq,
-    })
+    await addVersion(id, seq)
     await tx
       .update(threads)
       .set({ commentCount: sql`${threads.commentCount} + 1` })

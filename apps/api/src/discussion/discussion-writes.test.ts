@@ -304,6 +304,22 @@ describe('refusals: each with its status and error, nothing stored', () => {
     )
   })
 
+  test('behavior: a key signature whose last byte is no recovery bit (29) → 401 bad_signature, as the recount rules; the same with 0 → 201', async () => {
+    const { key } = await authoriseKey(ada)
+    const thread = await createTopic(key, ada)
+    const signed = await signWith(key, 'comment', commentMessage(ada.address, thread, { body: 'Bits.' }))
+    const withLastByte = (byte: string) => `${signed.signature.slice(0, 130)}${byte}` as Hex
+    await expectRefused(
+      () => sendComment({ message: signed.message, signature: withLastByte('1d') }, ada),
+      401,
+      'bad_signature',
+    )
+    // 27 and 28 are the recovery bits 0 and 1 written the other way: the same key signed it.
+    const bit = Number.parseInt(signed.signature.slice(130), 16) - 27
+    const response = await sendComment({ message: signed.message, signature: withLastByte(`0${bit}`) }, ada)
+    expect(response.statusCode).toBe(201)
+  })
+
   test('behavior: a replayed comment → 409 replayed', async () => {
     const { key } = await authoriseKey(ada)
     const thread = await createTopic(key, ada)

@@ -5,7 +5,6 @@ import {
   type DiscussionKeyJson,
   type DiscussionKeyMessage,
   discussionKeyId,
-  discussionSigner,
   type KeyRevocationMessage,
   keyRevocationId,
 } from '@guildhall/core'
@@ -16,7 +15,7 @@ import { appendLog } from '../governance/log.ts'
 import { discussionKeys, discussionMessages } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import type { DiscussionDeps } from './deps.ts'
-import { checkTimestamp, recordMessage, replayed, requireAuthor } from './signed.ts'
+import { checkTimestamp, keySigner, recordMessage, replayed, requireAuthor } from './signed.ts'
 
 type KeyRow = typeof discussionKeys.$inferSelect
 
@@ -102,7 +101,7 @@ export async function revokeKey(
     throw new ApiError(409, 'already_revoked', 'This key is already revoked.')
   }
   checkTimestamp(deps, message.timestamp)
-  const byKey = discussionSigner(governance.domain, 'key-revocation', message, signature) === message.key
+  const byKey = (await keySigner(governance, id, signature)) === message.key
   if (!byKey) await checkSignature(governance, message.member, id, signature)
   return db.transaction(async (tx) => {
     const seq = await recordMessage(

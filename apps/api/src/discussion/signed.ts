@@ -8,13 +8,14 @@ import {
   type DiscussionMessages,
   discussionAuthor,
   discussionMessageId,
-  discussionSigner,
+  isKeySignature,
+  recoverSigner,
   timestampProblem,
   timestampProblemMessage,
 } from '@guildhall/core'
 import { eq, sql } from 'drizzle-orm'
 import type { Address, Hex } from 'viem'
-import { seconds } from '../governance/deps.ts'
+import { type GovernanceDeps, seconds } from '../governance/deps.ts'
 import { appendLog } from '../governance/log.ts'
 import type { Tx } from '../platform/db/client.ts'
 import { discussionKeys, discussionMessages, threads } from '../platform/db/schema.ts'
@@ -52,6 +53,19 @@ export function checkTimestamp(deps: DiscussionDeps, timestamp: number): void {
 }
 
 /**
+ * The address whose key signed the digest `id` (core's discussionSigner, the recount's rule), recovered on the
+ * signature workers (ADR 063), or null when `signature` is not a key's signature.
+ */
+export async function keySigner(
+  governance: GovernanceDeps,
+  id: Hex,
+  signature: Hex,
+): Promise<Address | null> {
+  if (!isKeySignature(signature)) return null
+  return (governance.recover ?? recoverSigner)(id, signature)
+}
+
+/**
  * The checks every key-signed message passes, cheapest first; answers its id and the key that signed it.
  * Moderation's messages go through here too (scope `moderate`).
  */
@@ -72,7 +86,7 @@ export async function checkKeySigned<K extends DiscussionMessageKind>(
     .where(eq(discussionMessages.id, id))
   if (stored) throw replayed()
   checkTimestamp(deps, (message as { timestamp: number }).timestamp)
-  const signer = discussionSigner(domain, kind, message, signature)
+  const signer = await keySigner(deps.governance, id, signature)
   const [key] = signer
     ? await database.db.select().from(discussionKeys).where(eq(discussionKeys.key, signer))
     : []

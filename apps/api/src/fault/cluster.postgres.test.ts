@@ -28,6 +28,7 @@ import {
 } from '../../testbed/api-process.ts'
 import { openStream } from '../../testbed/event-stream.ts'
 import { type Haproxy, INSTANCE_KEEP_ALIVE_MS, startHaproxy } from '../../testbed/haproxy.ts'
+import { parsePrometheusText, sampleValue } from '../../testbed/prometheus-text.ts'
 import {
   createProposals,
   expectConverged,
@@ -81,8 +82,9 @@ async function startCluster(): Promise<{ origin: string; apis: ApiProcess[]; lea
   const proxyPort = await getFreePort()
   const origin = `http://127.0.0.1:${proxyPort}`
   const apis = await Promise.all(
-    Array.from({ length: INSTANCES }, () =>
-      startApiProcess({
+    Array.from({ length: INSTANCES }, async () => {
+      const metricsPort = await getFreePort()
+      const api = await startApiProcess({
         ...testEnv(chain.anvil.url, chain.deployment),
         SIGN_IN: 'off',
         DATABASE_URL: postgres.url,
@@ -93,8 +95,11 @@ async function startCluster(): Promise<{ origin: string; apis: ApiProcess[]; lea
         // A burst of hundreds of votes from one address is the point here, not the per-client limit.
         GOVERNANCE_RATE_LIMIT_PER_MINUTE: '1000000',
         POWER_RATE_LIMIT_PER_MINUTE: String(POWER_LIMIT),
-      }),
-    ),
+        METRICS_PORT: String(metricsPort),
+      })
+      metricsPorts.set(api, metricsPort)
+      return api
+    }),
   )
   let proxy: Haproxy | undefined
   // Stopped with its test: the next test's cluster has a leader of its own only once this one's is gone.
@@ -107,8 +112,33 @@ async function startCluster(): Promise<{ origin: string; apis: ApiProcess[]; lea
   return { origin, apis, leader }
 }
 
-test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits shared; the leader SIGKILLed during a burst of ${PROPOSALS * 3 + RE_VOTED * 3} votes → another leads, every 2xx kept, the log verifies, refusals left nothing, resent payloads converge`, async () => {
+/** Each instance's METRICS_PORT (its /metrics on loopback). */
+const metricsPorts = new Map<ApiProcess, number>()
+
+/** What each of `apis` says of leading the token index in its metrics: guildhall_leader{job="token"}, and whether it reports the index's lag. */
+async function leaderMetrics(apis: ApiProcess[]) {
+  return Promise.all(
+    apis.map(async (api) => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPorts.get(api)}/metrics`)).text()
+      const families = parsePrometheusText(text)
+      return {
+        leads: sampleValue(families, 'guildhall_leader', { job: 'token' }),
+        saysLag: (families.get('guildhall_token_index_lag_blocks')?.samples.length ?? 0) > 0,
+      }
+    }),
+  )
+}
+
+/** The instances' metrics agree with `leader` leading: it alone says so and, once its index has synced, reports the lag. */
+async function expectLeaderInMetrics(apis: ApiProcess[], leader: ApiProcess) {
+  await expect
+    .poll(() => leaderMetrics(apis), { timeout: TAKEOVER_MS })
+    .toEqual(apis.map((api) => ({ leads: api === leader ? 1 : 0, saysLag: api === leader })))
+}
+
+test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits shared; the leader SIGKILLed during a burst of ${PROPOSALS * 3 + RE_VOTED * 3} votes → another leads (and alone says so in its metrics), every 2xx kept, the log verifies, refusals left nothing, resent payloads converge`, async () => {
   const { origin, apis, leader } = await startCluster()
+  await expectLeaderInMetrics(apis, leader)
   const burst = await signBurst(chain, { title: 'Cluster-tested', count: PROPOSALS, reVoted: RE_VOTED })
   await createProposals(origin, burst)
 
@@ -130,11 +160,10 @@ test(`behavior: HAProxy, ${INSTANCES} instances, one PostgreSQL: rate limits sha
     },
     noAnswer: PROXY_STATUSES,
   })
-  await leaderAmong(
-    apis.filter((api) => api !== leader),
-    TAKEOVER_MS,
-  )
+  const survivors = apis.filter((api) => api !== leader)
+  const successor = await leaderAmong(survivors, TAKEOVER_MS)
   const takeoverMs = Date.now() - killedAt
+  await expectLeaderInMetrics(survivors, successor)
 
   // Every request that got no answer from an instance is sent again through the proxy.
   await resendCut(origin, burst, cut)

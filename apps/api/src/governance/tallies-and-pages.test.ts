@@ -15,7 +15,7 @@ import {
 import { eq, sql } from 'drizzle-orm'
 import fc from 'fast-check'
 import type { Hex, PrivateKeyAccount } from 'viem'
-import { beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import {
   ada,
   anvil,
@@ -25,19 +25,14 @@ import {
   cleo,
   createProposal,
   database,
-  deployment,
+  governanceDeps,
   postVote,
   rowsOf,
   signedVote,
   useGovernanceBed,
 } from '../../testbed/beds/governance.ts'
 import { nowSeconds } from '../../testbed/signers.ts'
-import { testSettings } from '../../testbed/test-app.ts'
 import { ballots, proposals, proposalTallies, votes } from '../platform/db/schema.ts'
-import { silentObserver } from '../platform/observer.ts'
-import { signaturePool } from '../platform/signatures/pool.ts'
-import { tokenArea } from '../token/area.ts'
-import { governanceArea } from './area.ts'
 import { findProposal } from './proposals.ts'
 import { proposalResult } from './results.ts'
 import { tallyRules } from './tallies.ts'
@@ -161,19 +156,7 @@ describe('stored tallies and pages (reads cost a page, not the history)', () => 
   })
 
   test('behavior: a detail read still running when a vote is stored is not shared with the reader who asks after the vote (ADR 025)', async () => {
-    const settings = testSettings({ rpcUrl: anvil.url, deployment, env: { SIGN_IN: 'off' } })
-    const signatures = signaturePool({ threads: 1, observer: silentObserver, logger: app.log })
-    onTestFinished(() => signatures.close())
-    const context = {
-      settings,
-      database,
-      now: () => new Date(),
-      logger: app.log,
-      observer: silentObserver,
-      signatures,
-    }
-    const deps = governanceArea(context, tokenArea(context))?.deps
-    if (!deps) throw new Error('no governance deps')
+    const deps = governanceDeps()
     const { id } = await createProposal(ada, { title: 'Read after a vote' })
     const proposal = await findProposal(deps, id)
     if (!proposal) throw new Error('no proposal')

@@ -8,7 +8,7 @@ import { asc, count, inArray } from 'drizzle-orm'
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import type { Hex, PrivateKeyAccount } from 'viem'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
   ada,
   anvil,
@@ -18,22 +18,19 @@ import {
   cleo,
   createProposal,
   database,
-  deployment,
   domain,
   finn,
+  governanceDeps,
   postVote,
   signedVote,
   useGovernanceBed,
 } from '../../testbed/beds/governance.ts'
 import { nowSeconds } from '../../testbed/signers.ts'
-import { postJson, testSettings } from '../../testbed/test-app.ts'
+import { postJson } from '../../testbed/test-app.ts'
 import { checkMemberStats } from '../member-stats/vote-moves.ts'
 import { ballots, governanceLog, proposalTallies, votes } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { silentObserver } from '../platform/observer.ts'
-import { signaturePool } from '../platform/signatures/pool.ts'
-import { tokenArea } from '../token/area.ts'
-import { governanceArea } from './area.ts'
 import { logEntry } from './log.ts'
 import { tallyRules } from './tallies.ts'
 import { checkTallies } from './tally-check.ts'
@@ -301,29 +298,22 @@ describe('votes in batches across instances', () => {
       logAppended: (entries: number, waitMs: number, holdMs: number) =>
         appended.push({ entries, waitMs, holdMs }),
     }
-    const settings = testSettings({ rpcUrl: anvil.url, deployment, env: { SIGN_IN: 'off' } })
-    const signatures = signaturePool({ threads: 1, observer, logger: app.log })
-    onTestFinished(() => signatures.close())
-    const context = { settings, database, now: () => new Date(), logger: app.log, observer, signatures }
-    const area = governanceArea(context, tokenArea(context))
-    if (!area) throw new Error('no governance area')
+    const deps = governanceDeps(observer)
     const proposal = await createProposal(ada, { title: 'Reported' })
     const now = nowSeconds()
     const later = await signedVote(ben, proposal.id, { timestamp: now })
     const earlier = await signedVote(ben, proposal.id, { timestamp: now - 2, choices: [2] })
-    expect(await castVote(area.deps, proposal.id, later)).toMatchObject({ created: true })
-    expect(await castVote(area.deps, proposal.id, later)).toMatchObject({ created: false })
-    await expect(castVote(area.deps, proposal.id, earlier)).rejects.toMatchObject({ code: 'superseded' })
-    await expect(castVote(area.deps, proposal.id, await signedVote(finn, proposal.id))).rejects.toMatchObject(
-      {
-        code: 'not-delegated',
-      },
-    )
+    expect(await castVote(deps, proposal.id, later)).toMatchObject({ created: true })
+    expect(await castVote(deps, proposal.id, later)).toMatchObject({ created: false })
+    await expect(castVote(deps, proposal.id, earlier)).rejects.toMatchObject({ code: 'superseded' })
+    await expect(castVote(deps, proposal.id, await signedVote(finn, proposal.id))).rejects.toMatchObject({
+      code: 'not-delegated',
+    })
     expect(answered).toEqual(['accepted', 'replayed', 'superseded', 'not-delegated'])
     // The accepted vote's batch appended one entry; the superseded one's appended nothing.
     expect(appended.map((one) => one.entries)).toEqual([1])
     expect(appended[0]?.waitMs).toBeGreaterThanOrEqual(0)
     expect(appended[0]?.holdMs).toBeGreaterThan(0)
-    await area.deps.voteWriter?.close()
+    await deps.voteWriter?.close()
   })
 })

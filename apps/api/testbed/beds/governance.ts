@@ -1,7 +1,8 @@
-// The setup the governance route tests share (proposal-routes, vote-routes, tallies-and-pages,
-// results-and-recount, abuse-bounds): the demo DAO on a real chain (anvil) and a real database (PGlite, or
-// PostgreSQL under scripts/with-postgres.sh), with contract voters, and the app on them. A test file calls
-// useGovernanceBed() once at its top; the bindings below are live (ES modules), set by its beforeAll.
+// The setup the governance route tests share (proposal-routes, proposal-actions, vote-routes, vote-batches,
+// tallies-and-pages, results-and-recount, recount-kinds, voting-kinds, abuse-bounds): the demo DAO on a real
+// chain (anvil) and a real database (PGlite, or PostgreSQL under scripts/with-postgres.sh), with contract
+// voters, and the app on them, or the governance area alone. A test file calls useGovernanceBed() once at its
+// top; the bindings below are live (ES modules), set by its beforeAll.
 import { LOCAL_CHAIN_ID, type ProposalMessage } from '@guildhall/core'
 import type { AnvilInstance } from '@guildhall/devchain/anvil'
 import type { DemoDeployment } from '@guildhall/devchain/demo-dao'
@@ -17,9 +18,14 @@ import {
   type PrivateKeyAccount,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, onTestFinished } from 'vitest'
+import { governanceArea } from '../../src/governance/area.ts'
+import type { GovernanceDeps } from '../../src/governance/deps.ts'
 import { type ballots, type governanceLog, type proposals, votes } from '../../src/platform/db/schema.ts'
 import type { TestDatabase } from '../../src/platform/db/test-database.ts'
+import { type Observer, silentObserver } from '../../src/platform/observer.ts'
+import { signaturePool } from '../../src/platform/signatures/pool.ts'
+import { tokenArea } from '../../src/token/area.ts'
 import { delegate } from '../demo-token.ts'
 import {
   demoDomain,
@@ -29,7 +35,7 @@ import {
   signVote,
   type VoteFields,
 } from '../signers.ts'
-import { postJson, startTestbed, stopTestbed, testApp } from '../test-app.ts'
+import { postJson, startTestbed, stopTestbed, testApp, testSettings } from '../test-app.ts'
 
 // The demo DAO (packages/devchain/src/demo-dao.ts): Ada votes with her and Dev's tokens, Ben with his and
 // Eve's, Dev delegated to Ada, Finn never delegated, Iris holds nothing.
@@ -115,6 +121,20 @@ export const appOn = (rpcUrl: string, env: Record<string, string> = {}, now?: ()
       ...(now ? { now } : {}),
     },
   )
+
+/**
+ * The governance area on this file's chain and database without an app, for a test that calls its services
+ * directly; its signature pool (one thread) closes when the test ends, and `observer` hears what it reports.
+ */
+export function governanceDeps(observer: Observer = silentObserver): GovernanceDeps {
+  const settings = testSettings({ rpcUrl: anvil.url, deployment, env: { SIGN_IN: 'off' } })
+  const signatures = signaturePool({ threads: 1, observer, logger: app.log })
+  onTestFinished(() => signatures.close())
+  const context = { settings, database, now: () => new Date(), logger: app.log, observer, signatures }
+  const area = governanceArea(context, tokenArea(context))
+  if (!area) throw new Error('no governance area')
+  return area.deps
+}
 
 /** Starts the bed before the file's tests and stops it after them. */
 export function useGovernanceBed() {

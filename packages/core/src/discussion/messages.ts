@@ -356,12 +356,21 @@ export function discussionSigner<K extends DiscussionMessageKind>(
   return digestSigner(discussionMessageId(domain, kind, message), signature)
 }
 
+/**
+ * The only form a key's signature takes: 65 bytes of hex whose last byte is a recovery bit (27, 28, 0 or 1).
+ * Anything else is nobody's signature, without recovering (a server checks this before its signature workers).
+ */
+export function isKeySignature(signature: string): boolean {
+  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return false
+  const v = Number.parseInt(signature.slice(130), 16)
+  return v === 27 || v === 28 || v === 0 || v === 1
+}
+
 /** discussionSigner for a digest already computed (the recount has checked it is the message's id). */
 export function digestSigner(digest: Hex, signature: Hex): Address | null {
-  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return null
+  if (!isKeySignature(signature)) return null
   const v = Number.parseInt(signature.slice(130), 16)
   const recovery = v === 27 || v === 28 ? v - 27 : v
-  if (recovery !== 0 && recovery !== 1) return null
   try {
     const point = secp256k1.Signature.fromCompact(signature.slice(2, 130))
       .addRecoveryBit(recovery)
