@@ -41,15 +41,19 @@ test('a page refused its live streams (the server is full) shows the result, say
     await postAccepted(app, `/api/proposals/${proposal.id}/votes`, { message, signature })
   }
 
-  // Another client holds every place.
+  // Another client holds every place. Its responses stay referenced until it lets go: fetch cancels the
+  // unread body of a response once it is garbage-collected, which would free a place at a random moment.
   const holder = new AbortController()
+  const held: Response[] = []
   for (let i = 0; i < 2; i++) {
-    const held = await fetch(`${app.url}/api/events`, {
-      headers: { accept: 'text/event-stream' },
-      signal: holder.signal,
-    })
-    expect(held.status).toBe(200)
+    held.push(
+      await fetch(`${app.url}/api/events`, {
+        headers: { accept: 'text/event-stream' },
+        signal: holder.signal,
+      }),
+    )
   }
+  expect(held.map((response) => response.status)).toEqual([200, 200])
 
   const eventsPath = `/api/proposals/${proposal.id}/events`
   const answersOf = (path: string) => {
@@ -75,6 +79,7 @@ test('a page refused its live streams (the server is full) shows the result, say
 
   // Places free: the page opens its stream again by itself (after 5 to 10 s) and is live.
   holder.abort()
+  expect(held).toHaveLength(2)
   await expect.poll(() => streamAnswers.at(-1), { timeout: 30_000 }).toBe(200)
   const readsBefore = detailAnswers.length
   await voteOf(BEN, now + 1)
