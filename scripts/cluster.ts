@@ -9,10 +9,9 @@
 // every local user). Ctrl-C stops everything it started.
 import { spawnSync } from 'node:child_process'
 import { createServer } from 'node:net'
-import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { EnvError } from '@guildhall/api'
+import { EnvError, sharedMachineSignatureThreads } from '@guildhall/api'
 import { demoEnv, seedDemoInChild } from '@guildhall/api/demo'
 import {
   type ApiProcess,
@@ -158,8 +157,7 @@ async function main(databaseUrl: string) {
       // docs/deploy.md: an instance keeps an idle connection longer than the proxy does.
       KEEP_ALIVE_TIMEOUT_MS: String(INSTANCE_KEEP_ALIVE_MS),
       // docs/deploy.md: instances on one machine share its cores, so each checks signatures on its part.
-      SIGNATURE_THREADS:
-        callerEnv.SIGNATURE_THREADS ?? String(Math.max(1, Math.floor(availableParallelism() / instances))),
+      SIGNATURE_THREADS: callerEnv.SIGNATURE_THREADS ?? String(sharedMachineSignatureThreads(instances)),
     }
     const seeded = await seedDemoInChild(env)
     for (let n = 0; n < instances; n++) apis.push(await superviseInstance(instanceName(n), env))

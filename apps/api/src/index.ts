@@ -3,4 +3,5 @@
 export { buildApp } from './app.ts'
 export { closeOnSignals, startServer } from './server.ts'
 export { EnvError, parseEnv, type Settings } from './settings/env.ts'
+export { sharedMachineSignatureThreads } from './settings/signatures.ts'
 export { staticFilesOptions } from './web/web-shell.ts'

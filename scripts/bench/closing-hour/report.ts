@@ -141,20 +141,23 @@ export function closingHourBudget(r: Measured): ClosingHourLine[] {
     'min',
     'skipped' in signIn
       ? signIn.skipped
-      : `the API's own: ${Math.round(1000 / signIn.apiCpuMsPerVerify)} verifies per core-second of its CPU (${signIn.apiCpuMsPerVerify} ms each) = ${Math.round(100_000 / signIn.apiCpuMsPerVerify / r.floors.signInChecksPerCoreSecond)} % of the floor`,
+      : apiOwnShare('verifies', signIn.apiCpuMsPerVerify, r.floors.signInChecksPerCoreSecond),
   )
   return lines
 }
 
 /**
- * What the API itself does with the CPU it gets, beside the machine's other processes (PostgreSQL, the load
- * generator): votes per core-second of its CPU against the floor, and the cores the others took. Printed with
- * the line, never judged: the line stays floor × every core.
+ * What the API itself does with the CPU it gets (`msEach` of it per vote or verify): so many per core-second
+ * of its CPU, against the floor. Printed with the line, never judged: the line stays floor × every core.
  */
+const apiOwnShare = (what: string, msEach: number, floor: number) =>
+  `the API's own: ${Math.round(1000 / msEach)} ${what} per core-second of its CPU (${msEach} ms each) = ${Math.round(100_000 / msEach / floor)} % of the floor`
+
+/** apiOwnShare for a run's votes, and the cores the machine's other processes (PostgreSQL, the load generator) took. */
 function apiShareOfFloor(run: ClosingHourRun, floor: number): string {
   const { apiServers, databaseServer, loadGenerator } = run.cpuMsPerVote
   const others = (((databaseServer ?? 0) + loadGenerator) * run.votesPerSecond) / 1000
-  return `the API's own: ${Math.round(1000 / apiServers)} votes per core-second of its CPU (${apiServers} ms each) = ${Math.round(100_000 / apiServers / floor)} % of the floor; PostgreSQL and the load generator took ${round1(others)} of the cores`
+  return `${apiOwnShare('votes', apiServers, floor)}; PostgreSQL and the load generator took ${round1(others)} of the cores`
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000

@@ -3,7 +3,7 @@
 // timed votes at CONCURRENCY through the instance or HAProxy, with the processes' CPU, PostgreSQL's
 // sessions, the log lock's figures and, when asked, the live streams on the proposal.
 import { Agent } from 'node:http'
-import { availableParallelism } from 'node:os'
+import { sharedMachineSignatureThreads } from '@guildhall/api'
 import { governanceLog, openDatabase } from '@guildhall/api/database'
 import {
   type ApiProcess,
@@ -89,7 +89,7 @@ export async function measureSetup({
         {
           ...apiEnv,
           // Instances sharing one machine share its cores (docs/deploy.md): each gets its part of them.
-          SIGNATURE_THREADS: String(Math.max(1, Math.floor(availableParallelism() / instances))),
+          SIGNATURE_THREADS: String(sharedMachineSignatureThreads(instances)),
           ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
           METRICS_PORT: String(metricsPort),
           ...(proxyOrigin && { PUBLIC_ORIGIN: proxyOrigin, TRUST_PROXY: '127.0.0.1' }),

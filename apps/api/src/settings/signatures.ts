@@ -10,3 +10,10 @@ export const signatureVariables = z.object({
 /** The pool's size: the operator's, or one thread per core. */
 export const signatureThreads = (e: z.output<typeof signatureVariables>): number =>
   e.SIGNATURE_THREADS ?? availableParallelism()
+
+/**
+ * SIGNATURE_THREADS for each of `instances` servers on one machine (docs/deploy.md): its share of the cores,
+ * at least one, so their workers leave the instances' own event loops room.
+ */
+export const sharedMachineSignatureThreads = (instances: number): number =>
+  Math.max(1, Math.floor(availableParallelism() / instances))
