@@ -3,7 +3,7 @@
 // interleaving, the stored tallies equal a recount and the log stays one chain with every writer's entries;
 // a vote refused inside a batch or before it fails none of the others; a batch whose transaction fails
 // answers each of its votes 503 and leaves nothing.
-import { logChainProblem, voteId } from '@guildhall/core'
+import { logChainProblem, TIMESTAMP_MAX_AGE_SECONDS, voteId } from '@guildhall/core'
 import { asc, count, inArray } from 'drizzle-orm'
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
@@ -287,6 +287,34 @@ describe('votes in batches across instances', () => {
     expect((await checkTallies(database.db)).mismatches).toEqual([])
     expect(await logProblem()).toBeNull()
     await writer.close()
+  })
+
+  test('behavior: a vote stored while voting was open and sent again once voting has closed, or once its signature is too old → the replay’s answer (stored, counts); a vote never stored → 422', async () => {
+    const deps = governanceDeps()
+    const now = nowSeconds()
+    const end = now + 10 * 24 * 3600
+    const proposal = await createProposal(ada, { title: 'Retried late', start: now - 60, end })
+    const vote = await signedVote(ben, proposal.id, { timestamp: now })
+    expect(await castVote(deps, proposal.id, vote)).toEqual({ id: vote.id, created: true, counts: true })
+    const at = (seconds: number) => ({ ...deps, now: () => new Date(seconds * 1000) })
+    const stale = now + TIMESTAMP_MAX_AGE_SECONDS + 60
+    expect(await castVote(at(stale), proposal.id, vote)).toEqual({
+      id: vote.id,
+      created: false,
+      counts: true,
+    })
+    await expect(
+      castVote(at(stale), proposal.id, await signedVote(cleo, proposal.id, { timestamp: now })),
+    ).rejects.toMatchObject({ code: 'bad_timestamp' })
+    expect(await castVote(at(end + 60), proposal.id, vote)).toEqual({
+      id: vote.id,
+      created: false,
+      counts: true,
+    })
+    await expect(
+      castVote(at(end + 60), proposal.id, await signedVote(cleo, proposal.id, { timestamp: end + 30 })),
+    ).rejects.toMatchObject({ code: 'not_open' })
+    await deps.voteWriter?.close()
   })
 
   test('behavior: every vote answer is reported (accepted, replayed, the refusal’s code), and each transaction that appends to the log once, with its entries and lock times', async () => {

@@ -61,22 +61,30 @@ async function checkAndWrite(
   const proposal = await requireProposal(deps, proposalIdFromUrl)
   const message: VoteMessage = { ...sent, proposal: proposal.id as Hex }
   const id = voteId(deps.domain, message)
-  const [replayed] = await deps.database.db.select({ id: votes.id }).from(votes).where(eq(votes.id, id))
-  if (replayed) return { id, created: false, counts: await countsNow(deps, proposal.id, message.voter, id) }
+  // A replay (a client's retry) goes through the checks and the batch, which answers it as stored: no read
+  // of its own for every vote. Only a refusal that time alone brings (voting closed, the signature grown
+  // too old) looks for the stored vote first, so a retry after the close still learns it was stored.
+  const unlessStored = async (refusal: ApiError): Promise<VoteAnswer> => {
+    const [stored] = await deps.database.db.select({ id: votes.id }).from(votes).where(eq(votes.id, id))
+    if (!stored) throw refusal
+    return { id, created: false, counts: await countsNow(deps, proposal.id, message.voter, id) }
+  }
 
   const now = seconds(deps.now())
   const state = proposalState(proposal, now)
   if (state !== 'active') {
-    throw new ApiError(
-      422,
-      'not_open',
-      state === 'pending'
-        ? 'Voting on this proposal has not started yet.'
-        : 'Voting on this proposal has ended.',
+    return unlessStored(
+      new ApiError(
+        422,
+        'not_open',
+        state === 'pending'
+          ? 'Voting on this proposal has not started yet.'
+          : 'Voting on this proposal has ended.',
+      ),
     )
   }
   const clock = timestampProblem(message.timestamp, now, proposal.start)
-  if (clock) throw new ApiError(422, 'bad_timestamp', timestampProblemMessage('vote', clock))
+  if (clock) return unlessStored(new ApiError(422, 'bad_timestamp', timestampProblemMessage('vote', clock)))
   const choicesProblem = voteChoicesProblem(proposal.message, message.choices, voteWeights(message))
   if (choicesProblem) throw new ApiError(422, 'bad_choices', choicesProblem)
   await checkSignature(deps, message.voter, id, signature)
