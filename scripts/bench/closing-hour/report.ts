@@ -48,6 +48,18 @@ export function closingHourBudget(r: Measured): ClosingHourLine[] {
     'min',
     pg1 ? apiShareOfFloor(pg1, r.floors.voteChecksPerCoreSecond) : notRun,
   )
+  // The issue's own wording: "≥ 60 % of (floor × cores) as the machine's other processes allow". On one
+  // machine PostgreSQL and the load generator take cores the API cannot have; their measured share is taken
+  // off. The line above, against every core, stays judged too.
+  const othersCores = pg1 ? otherProcessesCores(pg1) : 0
+  line(
+    `PostgreSQL, 1 instance: votes/s vs ${B.floorShare * 100} % of vote floor × the cores the others left (${r.cores} − ${round1(othersCores)})`,
+    pg1?.votesPerSecond ?? null,
+    B.floorShare * r.floors.voteChecksPerCoreSecond * (r.cores - othersCores),
+    'votes/s',
+    'min',
+    pg1 ? undefined : notRun,
+  )
   line(
     'PostgreSQL, 1 instance: p99',
     pg1?.latencyMs.p99 ?? null,
@@ -148,17 +160,18 @@ export function closingHourBudget(r: Measured): ClosingHourLine[] {
 
 /**
  * What the API itself does with the CPU it gets (`msEach` of it per vote or verify): so many per core-second
- * of its CPU, against the floor. Printed with the line, never judged: the line stays floor × every core.
+ * of its CPU, against the floor. Printed with the line, never judged.
  */
 const apiOwnShare = (what: string, msEach: number, floor: number) =>
   `the API's own: ${Math.round(1000 / msEach)} ${what} per core-second of its CPU (${msEach} ms each) = ${Math.round(100_000 / msEach / floor)} % of the floor`
 
-/** apiOwnShare for a run's votes, and the cores the machine's other processes (PostgreSQL, the load generator) took. */
-function apiShareOfFloor(run: ClosingHourRun, floor: number): string {
-  const { apiServers, databaseServer, loadGenerator } = run.cpuMsPerVote
-  const others = (((databaseServer ?? 0) + loadGenerator) * run.votesPerSecond) / 1000
-  return `${apiOwnShare('votes', apiServers, floor)}; PostgreSQL and the load generator took ${round1(others)} of the cores`
-}
+/** The cores the machine's other processes (PostgreSQL, the load generator) took while the votes ran. */
+const otherProcessesCores = (run: ClosingHourRun) =>
+  (((run.cpuMsPerVote.databaseServer ?? 0) + run.cpuMsPerVote.loadGenerator) * run.votesPerSecond) / 1000
+
+/** apiOwnShare for a run's votes, and the cores the machine's other processes took. */
+const apiShareOfFloor = (run: ClosingHourRun, floor: number) =>
+  `${apiOwnShare('votes', run.cpuMsPerVote.apiServers, floor)}; PostgreSQL and the load generator took ${round1(otherProcessesCores(run))} of the cores`
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000
 
