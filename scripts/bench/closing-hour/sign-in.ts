@@ -64,7 +64,7 @@ export async function measureSignIn(
         onReply(reply.status === 200, reply.ms)
       })
     log(`closing hour: sign-in: ${SIGN_IN.warmUp} warm-up sign-ins, then ${SIGN_IN.accounts} nonces signed`)
-    await verify(await prepare(SIGN_IN.accounts, SIGN_IN.warmUp), 10, () => {})
+    await verify(await prepare(SIGN_IN.accounts, SIGN_IN.warmUp), SIGN_IN.concurrency, () => {})
     const signIns = await prepare(0, SIGN_IN.accounts)
     log(`closing hour: sign-in: ${SIGN_IN.accounts} verifies at ${SIGN_IN.concurrency} concurrent`)
     const samples: number[] = []
