@@ -59,11 +59,22 @@ export class IndexReads {
   readonly #indexed: IndexedToken
   readonly #multicall3: Address | null
 
+  /** votesAt's read of the index: every vote makes it, so it is prepared once, and planned once per connection. */
+  readonly #votesAtIndex
+
   constructor(options: IndexReadsOptions) {
     this.#db = options.db
     this.#client = options.client
     this.#indexed = options.indexed
     this.#multicall3 = options.multicall3
+    const t = tokenVoteCheckpoints
+    const latest = this.#db
+      .select({ votes: t.votes })
+      .from(t)
+      .where(and(eq(t.delegate, sql.placeholder('delegate')), lte(t.block, sql.placeholder('block'))))
+      .orderBy(desc(t.block))
+      .limit(1)
+    this.#votesAtIndex = this.#cursorWith(latest).prepare('token_index_votes_at')
   }
 
   /** The last indexed block (every event up to it is applied), or fromBlock − 1 before the first range. */
@@ -79,7 +90,7 @@ export class IndexReads {
   async votesAt(account: Address, block: bigint | number): Promise<Answer<bigint>> {
     const n = blockNumber(block)
     const delegate = getAddress(account)
-    const indexed = await this.#fromIndex(this.#votesQuery(delegate, n), n)
+    const indexed = covering(await this.#votesAtIndex.execute({ delegate, block: Number(n) }), n)
     if (indexed) return { value: BigInt(indexed.value ?? 0), source: 'index' }
     const head = await this.#chainHead(n)
     const contract = { address: this.#indexed.token, abi: governanceTokenAbi } as const
@@ -190,16 +201,6 @@ export class IndexReads {
     )
   }
 
-  #votesQuery(delegate: Address, block: bigint) {
-    const t = tokenVoteCheckpoints
-    return this.#db
-      .select({ votes: t.votes })
-      .from(t)
-      .where(and(eq(t.delegate, delegate), lte(t.block, Number(block))))
-      .orderBy(desc(t.block))
-      .limit(1)
-  }
-
   #balanceQuery(holder: Address, block: bigint) {
     const t = tokenBalanceCheckpoints
     return this.#db
@@ -266,13 +267,22 @@ export class IndexReads {
 
   /** The indexed value (null: none recorded) when the index covers `block`, in one statement with the cursor. */
   async #fromIndex(latest: SQLWrapper, block: bigint) {
-    const [row] = await this.#db
+    return covering(await this.#cursorWith(latest), block)
+  }
+
+  /** The cursor's block and `latest`'s value, in one statement: one snapshot even while a rewind commits. */
+  #cursorWith(latest: SQLWrapper) {
+    return this.#db
       .select({ block: tokenIndexCursor.block, value: sql<string | null>`(${latest})::text` })
       .from(tokenIndexCursor)
       .where(ownCursor(this.#indexed))
-    // One statement, so the cursor and the value come from one snapshot even while a rewind commits.
-    return row && block <= BigInt(row.block) ? { value: row.value } : undefined
   }
+}
+
+/** The value of a `#cursorWith` read when the index covers `block`; undefined when it does not (yet). */
+function covering(rows: { block: number; value: string | null }[], block: bigint) {
+  const [row] = rows
+  return row && block <= BigInt(row.block) ? { value: row.value } : undefined
 }
 
 function blockNumber(block: bigint | number): bigint {
