@@ -43,7 +43,7 @@ export const instanceName = (n: number): string => `api${n + 1}`
  * closing-hour bench, 3 instances). `roundrobin`: each in turn, for a test that needs every instance to take
  * a request.
  */
-export type Balance = 'leastconn' | 'roundrobin'
+type Balance = 'leastconn' | 'roundrobin'
 
 type HaproxyOptions = { port: number; instances: string[]; balance?: Balance }
 
