@@ -3,34 +3,13 @@
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { describe, expect, test } from 'vitest'
-import { slow, trackDatabases } from './client-test-helpers.ts'
+import { slow, terminateWhenRunning, trackDatabases } from './client-test-helpers.ts'
 import { transactionCommittedByLastQuery } from './commit-last.ts'
 import { isDatabaseUnavailable, sqlState } from './errors.ts'
 import { authNonces } from './schema.ts'
 import { testDatabase, testDatabaseUrl } from './test-database.ts'
 
 const track = trackDatabases()
-
-/** Ends the session running a statement that contains `marker`, once it runs (bounded wait). */
-async function terminateWhenRunning(url: string, marker: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  try {
-    for (let attempt = 0; attempt < 500; attempt++) {
-      const { rows } = await admin.query<{ ended: boolean }>(
-        `select pg_terminate_backend(pid) as ended from pg_stat_activity
-         where datname = current_database() and state = 'active' and pid <> pg_backend_pid()
-           and position($1 in query) > 0`,
-        [marker],
-      )
-      if (rows.some((row) => row.ended)) return
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }
-    throw new Error(`no running statement with ${marker}`)
-  } finally {
-    await admin.end()
-  }
-}
 
 const nonce = (name: string) =>
   sql`insert into auth_nonces (nonce, preauth_hash, expires_at) values (${name}, 'h', now() + interval '1 hour')`
