@@ -35,7 +35,7 @@ export type LogAppend = {
 export type LogLockTimes = { waitMs: number; requestedAt: number }
 
 /** The log's last entry: seq 0 and the genesis hash when it is empty. */
-export type LogHead = { seq: number; hash: Hex }
+type LogHead = { seq: number; hash: Hex }
 
 const EMPTY_LOG: LogHead = { seq: 0, hash: LOG_GENESIS_HASH }
 
@@ -121,9 +121,10 @@ export async function appendToLog(
 /**
  * The head each process last saw of each PostgreSQL database (keyed by its pool: two handles on one database
  * in one process are two instances): after each of its optimistic appends, and from each refusal. Other
- * writers' appends leave it stale, which costs the next optimistic append one refused attempt.
+ * writers' appends leave it stale, which costs the next optimistic append one refused attempt. `moved`: the
+ * last append found it stale (another instance appends too), so the next reads the head first.
  */
-const rememberedHeads = new WeakMap<object, LogHead>()
+const rememberedHeads = new WeakMap<object, { head: LogHead; moved: boolean }>()
 
 /** Optimistic attempts refused (the head had moved) before an append takes the lock first and reads the head. */
 const MAX_REFUSED = 2
@@ -144,7 +145,8 @@ function refusal(error: unknown): { head: LogHead; waitedMs: number } | undefine
 
 /**
  * Appends `appends` as the last query of a transaction and commits it (PostgreSQL, `transactionCommittedByLastQuery`,
- * ADR 073): the entries are hashed from the head this process remembers, and ONE query takes a savepoint, takes
+ * ADR 073): the entries are hashed from the head this process remembers (read first, without the lock, when
+ * its last append found it stale), and ONE query takes a savepoint, takes
  * the log's lock and checks the head (migration 0021's function), inserts, runs `also`'s CTEs, notifies and
  * commits, so the lock is held inside the database only. When another writer has moved the head, the function
  * refuses naming the head: back to the savepoint (which lets the lock go) and again from that head; after
@@ -159,17 +161,25 @@ export async function appendToLogAndCommit(
   also: (entries: readonly LogEntry[]) => SQL[] = () => [],
 ): Promise<{ entries: LogEntry[]; waitMs: number; heldMs: number }> {
   const key = database.postgres?.pool ?? database
-  let head = rememberedHeads.get(key) ?? EMPTY_LOG
+  const remembered = rememberedHeads.get(key)
+  let head = remembered?.head ?? EMPTY_LOG
+  if (!remembered || remembered.moved) {
+    // Without the lock, one round trip before it: while other instances append, far likelier to be the
+    // head the lock will find than this instance's last append.
+    const [read] = await last.simple(sql`select seq, hash from ${governanceLog} order by seq desc limit 1`)
+    head = logHead(read?.rows[0] as { seq: string; hash: string } | undefined)
+  }
+  let moved = false
   let waitMs = 0
   let heldMs = 0
   const appended = (entries: LogEntry[], sentAt: number, waited: number) => {
     waitMs += waited
     heldMs += performance.now() - sentAt - waited
     const newest = entries.at(-1)
-    rememberedHeads.set(key, newest ? { seq: newest.seq, hash: newest.hash } : head)
+    rememberedHeads.set(key, { head: newest ? { seq: newest.seq, hash: newest.hash } : head, moved })
     return { entries, waitMs, heldMs }
   }
-  for (let refused = 0; refused < MAX_REFUSED; refused++) {
+  for (let attempt = 0; attempt < MAX_REFUSED; attempt++) {
     const entries = chainAfter(head, appends)
     const sentAt = performance.now()
     try {
@@ -178,12 +188,13 @@ export async function appendToLogAndCommit(
       )
       return appended(entries, sentAt, Number(results[1]?.rows[0]?.waited_ms ?? 0))
     } catch (error) {
-      const moved = refusal(error)
-      if (!moved) throw error
-      waitMs += moved.waitedMs
-      heldMs += performance.now() - sentAt - moved.waitedMs
-      head = moved.head
-      rememberedHeads.set(key, head)
+      const refused = refusal(error)
+      if (!refused) throw error
+      waitMs += refused.waitedMs
+      heldMs += performance.now() - sentAt - refused.waitedMs
+      head = refused.head
+      moved = true
+      rememberedHeads.set(key, { head, moved })
       await last.simple(sql`rollback to savepoint ${sql.raw(SAVEPOINT)}`)
     }
   }

@@ -380,9 +380,13 @@ if (testDatabaseUrl()) {
     }
     const lockingLastQuery = (text: string) => text.includes('guildhall_log_expect_head(')
 
-    test('behavior: two instances (two database handles) append vote batches alternately, each one’s remembered head stale at every batch → each batch refused once and appended from the head named; every vote stored, the log one chain (seqs 1..n), tallies equal a recount, and the refused attempts leave no row and no notice', async () => {
+    test('behavior: two instances (two database handles) append vote batches alternately, each one’s remembered head stale at every batch → a batch is refused once and appends from the head named, the instance’s next batch reads the head first and is not; every vote stored, the log one chain (seqs 1..n), tallies equal a recount, and the refused attempts leave no row and no notice', async () => {
       const proposal = await createProposal(ada, { title: 'Alternating instances' })
-      const other = await openDatabase({ databaseUrl: database.url as string })
+      // Two handles of their own: nothing remembered of the log yet.
+      const handles = [
+        await openDatabase({ databaseUrl: database.url as string }),
+        await openDatabase({ databaseUrl: database.url as string }),
+      ]
       const notices: LogNotice[] = []
       let heard: (() => void) | undefined
       const unlisten = await database.listen(
@@ -394,8 +398,8 @@ if (testDatabaseUrl()) {
         () => undefined,
       )
       try {
-        const sent = [recordQueries(database), recordQueries(other)]
-        const writers = [new VoteWriter(database, silentObserver), new VoteWriter(other, silentObserver)]
+        const sent = handles.map(recordQueries)
+        const writers = handles.map((handle) => new VoteWriter(handle, silentObserver))
         const [{ n: logBefore } = { n: -1 }] = await database.db.select({ n: count() }).from(governanceLog)
         const now = nowSeconds()
         const voters = [ada, ben, cleo, ada, ben, cleo, ada, ben]
@@ -409,11 +413,17 @@ if (testDatabaseUrl()) {
           answers.push(await (writers[round % 2] as VoteWriter).write(vote))
         }
         expect(answers.map((answer) => answer.created && answer.counts)).toEqual(voters.map(() => true))
-        // Each batch: its first last query refused (the other instance appended since), its second committed.
-        const lastQueries = sent.flat().filter((one) => lockingLastQuery(one.text))
-        expect(lastQueries.map((one) => one.failed ?? 'committed')).toEqual(
-          voters.flatMap(() => [LOG_HEAD_MOVED, 'committed']),
-        )
+        // An instance's batches in turn: the first reads the head (nothing remembered) and commits; the
+        // second trusts its own last append, stale, is refused and commits from the head named; the third,
+        // its last append having found the head moved, reads the head first and commits; and so on.
+        for (const queries of sent) {
+          const lastQueries = queries.filter((one) => lockingLastQuery(one.text))
+          expect(lastQueries.map((one) => one.failed ?? 'committed')).toEqual(
+            voters
+              .filter((_, round) => round % 2 === 0)
+              .flatMap((_, batch) => (batch % 2 === 0 ? ['committed'] : [LOG_HEAD_MOVED, 'committed'])),
+          )
+        }
         expect(await logProblem()).toBeNull()
         expect((await checkTallies(database.db)).mismatches).toEqual([])
         const logged = await database.db
@@ -436,7 +446,7 @@ if (testDatabaseUrl()) {
         await Promise.all(writers.map((writer) => writer.close()))
       } finally {
         await unlisten()
-        await other.close()
+        for (const handle of handles) await handle.close()
       }
     })
 
