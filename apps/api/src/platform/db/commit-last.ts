@@ -15,7 +15,7 @@ const dialect = new PgDialect()
  * `query` as one string, its values inlined by drizzle's escaping: with no parameters node-postgres sends it
  * over the simple protocol, which runs its `;`-separated statements one after another in one message.
  */
-export const inlineQuery = (query: SQL): string => dialect.sqlToQuery(query.inlineParams()).sql
+const inlineQuery = (query: SQL): string => dialect.sqlToQuery(query.inlineParams()).sql
 
 /** What the body of `transactionCommittedByLastQuery` sends besides drizzle's statements. */
 export type LastQuery = {
