@@ -1,6 +1,6 @@
 // Sign-In with Ethereum and sessions (ADR 007, docs/security.md). Checks run cheapest first:
-// shape, policy, nonce, signature; the nonce is consumed in the transaction that creates the session.
-import { createHash, randomBytes } from 'node:crypto'
+// shape, policy, nonce, signature; the nonce is consumed by the statement that creates the session.
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import {
   ChainUnavailableError,
   checkSiwePolicy,
@@ -45,13 +45,21 @@ const hashToken = (token: string): string => createHash('sha256').update(token).
 export async function issueNonce(deps: SignInDeps, preauthToken: string): Promise<string> {
   const now = deps.now()
   const nonce = randomBytes(16).toString('hex')
-  await deps.db.delete(authNonces).where(lt(authNonces.expiresAt, now))
-  await deps.db.insert(authNonces).values({
-    nonce,
-    preauthHash: hashToken(preauthToken),
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + NONCE_TTL_MS),
-  })
+  // One statement, one round trip: the expired ones go in the same statement that stores the new one.
+  const expired = deps.db
+    .$with('expired')
+    .as(
+      deps.db.delete(authNonces).where(lt(authNonces.expiresAt, now)).returning({ nonce: authNonces.nonce }),
+    )
+  await deps.db
+    .with(expired)
+    .insert(authNonces)
+    .values({
+      nonce,
+      preauthHash: hashToken(preauthToken),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + NONCE_TTL_MS),
+    })
   return nonce
 }
 
@@ -115,31 +123,50 @@ export async function verifySignIn(
     now.getTime() + SESSION_ABSOLUTE_MS,
     signedExpiry ?? Number.POSITIVE_INFINITY,
   )
-  const session = await deps.db.transaction(async (tx) => {
-    // Exactly one of any number of concurrent verifies of this message gets the nonce.
-    const consumed = await tx
+  const session: Session = {
+    id: randomUUID(),
+    tokenHash: hashToken(token),
+    address: fields.address,
+    chainId: fields.chainId,
+    createdAt: now,
+    lastSeenAt: now,
+    idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, absoluteExpiry)),
+    absoluteExpiresAt: new Date(absoluteExpiry),
+    revokedAt: null,
+    userAgent: input.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
+  }
+  // One statement: the session is stored only if this verify consumed the nonce, so exactly one of any
+  // number of concurrent verifies of this message gets it (the others wait for its row, then find it used).
+  const consumed = deps.db.$with('consumed').as(
+    deps.db
       .update(authNonces)
       .set({ consumedAt: now })
       .where(and(nonceMatches, isNull(authNonces.consumedAt), gt(authNonces.expiresAt, now)))
-      .returning({ nonce: authNonces.nonce })
-    if (consumed.length === 0) {
-      throw nonceSpent()
-    }
-    const [created] = await tx
-      .insert(sessions)
-      .values({
-        tokenHash: hashToken(token),
-        address: fields.address,
-        chainId: fields.chainId,
-        createdAt: now,
-        lastSeenAt: now,
-        idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, absoluteExpiry)),
-        absoluteExpiresAt: new Date(absoluteExpiry),
-        userAgent: input.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
-      })
-      .returning()
-    return created as Session
-  })
+      .returning({ nonce: authNonces.nonce }),
+  )
+  const created = await deps.db
+    .with(consumed)
+    .insert(sessions)
+    .select(
+      deps.db
+        .select({
+          id: sql`${session.id}::uuid`.as('id'),
+          tokenHash: sql`${session.tokenHash}`.as('token_hash'),
+          address: sql`${session.address}`.as('address'),
+          chainId: sql`${session.chainId}::integer`.as('chain_id'),
+          createdAt: sql`${now.toISOString()}::timestamptz`.as('created_at'),
+          lastSeenAt: sql`${now.toISOString()}::timestamptz`.as('last_seen_at'),
+          idleExpiresAt: sql`${session.idleExpiresAt.toISOString()}::timestamptz`.as('idle_expires_at'),
+          absoluteExpiresAt: sql`${session.absoluteExpiresAt.toISOString()}::timestamptz`.as(
+            'absolute_expires_at',
+          ),
+          revokedAt: sql`null::timestamptz`.as('revoked_at'),
+          userAgent: sql`${session.userAgent}::text`.as('user_agent'),
+        })
+        .from(consumed),
+    )
+    .returning({ id: sessions.id })
+  if (created.length === 0) throw nonceSpent()
   return { token, session }
 }
 
