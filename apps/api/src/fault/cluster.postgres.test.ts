@@ -108,7 +108,12 @@ async function startCluster(): Promise<{ origin: string; apis: ApiProcess[]; lea
     await Promise.all(apis.map((api) => stopApiProcess(api, 'SIGTERM')))
   })
   const leader = await leaderAmong(apis, TAKEOVER_MS)
-  proxy = await startHaproxy({ port: proxyPort, instances: apis.map((api) => new URL(api.origin).host) })
+  // Round robin: the tests below need each instance to take requests in turn (votes stored by every one).
+  proxy = await startHaproxy({
+    port: proxyPort,
+    instances: apis.map((api) => new URL(api.origin).host),
+    balance: 'roundrobin',
+  })
   return { origin, apis, leader }
 }
 

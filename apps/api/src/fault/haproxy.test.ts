@@ -39,7 +39,11 @@ beforeAll(async () => {
   })
   dying = await instance((request) => request.socket.destroy())
   // api1 dies on every request, api2 answers.
-  proxy = await startHaproxy({ port: await getFreePort(), instances: [dying.address, answering.address] })
+  proxy = await startHaproxy({
+    port: await getFreePort(),
+    instances: [dying.address, answering.address],
+    balance: 'roundrobin',
+  })
 })
 
 afterAll(async () => {
