@@ -4,6 +4,7 @@ import { LOG_GENESIS_HASH, type LogEntry, logEntryHash } from '@guildhall/core'
 import { and, asc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import type { Database, Tx } from '../platform/db/client.ts'
+import type { LastQuery } from '../platform/db/commit-last.ts'
 import { governanceLog } from '../platform/db/schema.ts'
 import type { Observer } from '../platform/observer.ts'
 
@@ -33,30 +34,19 @@ export type LogAppend = {
 /** What an append took: the log's lock waited for (ms, on the database's clock) and when it was asked for. */
 export type LogLockTimes = { waitMs: number; requestedAt: number }
 
-/**
- * Appends `appends` in order inside `tx`, after taking the log's lock: the advisory lock makes appends take
- * turns, so the chain stays linear with every writer's entries. The lock and the head read after it are one
- * call of migration 0020's function (a plain statement's snapshot would predate the wait), the entries are hashed here, and one statement
- * inserts them, notifies, and runs `also`'s CTEs (`name as (…)`, given the chained entries), so the lock is
- * held for two round trips and the commit whatever the number of entries. The notices go out when `tx`
- * commits, and not at all if it rolls back.
- */
-export async function appendToLog(
-  tx: Tx,
-  appends: readonly LogAppend[],
-  also: (entries: readonly LogEntry[]) => SQL[] = () => [],
-): Promise<{ entries: LogEntry[]; lock: LogLockTimes }> {
-  const requestedAt = performance.now()
-  // The lock, then the head read after it (migration 0020's function): one round trip.
-  const locked = await tx.execute<{ seq: number | string | null; hash: string | null; waited_ms: number }>(
-    sql`select seq, hash, waited_ms from guildhall_log_head(${LOG_LOCK_KEY})`,
-  )
-  const head = locked.rows[0]
-  let before = {
-    seq: head?.seq == null ? 0 : Number(head.seq),
-    hash: (head?.hash as Hex | null | undefined) ?? LOG_GENESIS_HASH,
-  }
-  const entries = appends.map((append) => {
+/** The log's last entry: seq 0 and the genesis hash when it is empty. */
+type LogHead = { seq: number; hash: Hex }
+
+const EMPTY_LOG: LogHead = { seq: 0, hash: LOG_GENESIS_HASH }
+
+/** The stored head as a `LogHead` (an empty log has no row: seq and hash null). */
+const logHead = (row: { seq?: number | string | null; hash?: string | null } | undefined): LogHead =>
+  row?.seq == null ? EMPTY_LOG : { seq: Number(row.seq), hash: row.hash as Hex }
+
+/** `appends` chained after `head`: each entry's seq, previous hash and hash. */
+function chainAfter(head: LogHead, appends: readonly LogAppend[]): LogEntry[] {
+  let before = head
+  return appends.map((append) => {
     const unhashed = {
       seq: before.seq + 1,
       kind: append.kind,
@@ -68,6 +58,14 @@ export async function appendToLog(
     before = entry
     return entry
   })
+}
+
+/** One statement that inserts the chained `entries`, runs `also`'s CTEs (`name as (…)`) and notifies of each entry. */
+function appendStatement(
+  appends: readonly LogAppend[],
+  entries: readonly LogEntry[],
+  also: (entries: readonly LogEntry[]) => SQL[],
+): SQL {
   const rows = entries.map((entry, index) => ({
     seq: entry.seq,
     kind: entry.kind,
@@ -93,10 +91,122 @@ export async function appendToLog(
       as e(seq bigint, kind text, message_id text, proposal_id text, signature text, prev_hash text, hash text))`,
     ...also(entries),
   ]
-  await tx.execute(
-    sql`with ${sql.join(ctes, sql`, `)} select pg_notify(${LOG_CHANNEL}, n)::text from jsonb_array_elements_text(${JSON.stringify(notices)}::jsonb) as n`,
+  return sql`with ${sql.join(ctes, sql`, `)} select pg_notify(${LOG_CHANNEL}, n)::text from jsonb_array_elements_text(${JSON.stringify(notices)}::jsonb) as n`
+}
+
+/**
+ * Appends `appends` in order inside `tx`, after taking the log's lock: the advisory lock makes appends take
+ * turns, so the chain stays linear with every writer's entries. The lock and the head read after it are one
+ * call of migration 0020's function (a plain statement's snapshot would predate the wait), the entries are hashed here, and one statement
+ * inserts them, notifies, and runs `also`'s CTEs (`name as (…)`, given the chained entries), so the lock is
+ * held for two round trips and the commit whatever the number of entries. The notices go out when `tx`
+ * commits, and not at all if it rolls back.
+ */
+export async function appendToLog(
+  tx: Tx,
+  appends: readonly LogAppend[],
+  also: (entries: readonly LogEntry[]) => SQL[] = () => [],
+): Promise<{ entries: LogEntry[]; lock: LogLockTimes }> {
+  const requestedAt = performance.now()
+  // The lock, then the head read after it (migration 0020's function): one round trip.
+  const locked = await tx.execute<{ seq: number | string | null; hash: string | null; waited_ms: number }>(
+    sql`select seq, hash, waited_ms from guildhall_log_head(${LOG_LOCK_KEY})`,
   )
+  const head = locked.rows[0]
+  const entries = chainAfter(logHead(head), appends)
+  await tx.execute(appendStatement(appends, entries, also))
   return { entries, lock: { waitMs: Number(head?.waited_ms ?? 0), requestedAt } }
+}
+
+/**
+ * The head each process last saw of each PostgreSQL database (keyed by its pool: two handles on one database
+ * in one process are two instances): after each of its optimistic appends, and from each refusal. Other
+ * writers' appends leave it stale, which costs the next optimistic append one refused attempt. `moved`: the
+ * last append found it stale (another instance appends too), so the next reads the head first.
+ */
+const rememberedHeads = new WeakMap<object, { head: LogHead; moved: boolean }>()
+
+/** Optimistic attempts refused (the head had moved) before an append takes the lock first and reads the head. */
+const MAX_REFUSED = 2
+
+/** The savepoint an optimistic append goes back to when refused. */
+const SAVEPOINT = 'guildhall_log_append'
+
+/** SQLSTATE of migration 0021's guildhall_log_expect_head when the head is not the expected one. */
+export const LOG_HEAD_MOVED = 'GHL01'
+
+/** The head and the lock wait a refusal of guildhall_log_expect_head names (its DETAIL), or undefined for any other error. */
+function refusal(error: unknown): { head: LogHead; waitedMs: number } | undefined {
+  const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown }
+  if (code !== LOG_HEAD_MOVED || typeof detail !== 'string') return undefined
+  const named = JSON.parse(detail) as { seq: number; hash: string | null; waited_ms: number }
+  return { head: logHead(named), waitedMs: Number(named.waited_ms) }
+}
+
+/**
+ * Appends `appends` as the last query of a transaction and commits it (PostgreSQL, `transactionCommittedByLastQuery`,
+ * ADR 073): the entries are hashed from the head this process remembers (read first, without the lock, when
+ * its last append found it stale), and ONE query takes a savepoint, takes
+ * the log's lock and checks the head (migration 0021's function), inserts, runs `also`'s CTEs, notifies and
+ * commits, so the lock is held inside the database only. When another writer has moved the head, the function
+ * refuses naming the head: back to the savepoint (which lets the lock go) and again from that head; after
+ * MAX_REFUSED refusals, the lock and head first (0020's function), then the insert and the commit in one query.
+ * The lock's hold as this process sees it (`heldMs`: from sending each locking query to its answer, less the
+ * database's wait; refused attempts included) is an upper bound of the true hold.
+ */
+export async function appendToLogAndCommit(
+  database: Database,
+  last: LastQuery,
+  appends: readonly LogAppend[],
+  also: (entries: readonly LogEntry[]) => SQL[] = () => [],
+): Promise<{ entries: LogEntry[]; waitMs: number; heldMs: number }> {
+  const key = database.postgres?.pool ?? database
+  const remembered = rememberedHeads.get(key)
+  let head = remembered?.head ?? EMPTY_LOG
+  if (!remembered || remembered.moved) {
+    // Without the lock, one round trip before it: while other instances append, far likelier to be the
+    // head the lock will find than this instance's last append.
+    const [read] = await last.simple(sql`select seq, hash from ${governanceLog} order by seq desc limit 1`)
+    head = logHead(read?.rows[0] as { seq: string; hash: string } | undefined)
+  }
+  let moved = false
+  let waitMs = 0
+  let heldMs = 0
+  const appended = (entries: LogEntry[], sentAt: number, waited: number) => {
+    waitMs += waited
+    heldMs += performance.now() - sentAt - waited
+    const newest = entries.at(-1)
+    rememberedHeads.set(key, { head: newest ? { seq: newest.seq, hash: newest.hash } : head, moved })
+    return { entries, waitMs, heldMs }
+  }
+  for (let attempt = 0; attempt < MAX_REFUSED; attempt++) {
+    const entries = chainAfter(head, appends)
+    const sentAt = performance.now()
+    try {
+      const results = await last.commit(
+        sql`savepoint ${sql.raw(SAVEPOINT)}; select guildhall_log_expect_head(${LOG_LOCK_KEY}, ${head.seq}, ${head.hash}) as waited_ms; ${appendStatement(appends, entries, also)}`,
+      )
+      return appended(entries, sentAt, Number(results[1]?.rows[0]?.waited_ms ?? 0))
+    } catch (error) {
+      const refused = refusal(error)
+      if (!refused) throw error
+      waitMs += refused.waitedMs
+      heldMs += performance.now() - sentAt - refused.waitedMs
+      head = refused.head
+      moved = true
+      rememberedHeads.set(key, { head, moved })
+      await last.simple(sql`rollback to savepoint ${sql.raw(SAVEPOINT)}`)
+    }
+  }
+  const sentAt = performance.now()
+  const [locked] = await last.simple(
+    sql`select seq, hash, waited_ms from guildhall_log_head(${LOG_LOCK_KEY})`,
+  )
+  const row = locked?.rows[0] as { seq: string | null; hash: string | null; waited_ms: number } | undefined
+  head = logHead(row)
+  const entries = chainAfter(head, appends)
+  await last.commit(appendStatement(appends, entries, also))
+  return appended(entries, sentAt, Number(row?.waited_ms ?? 0))
 }
 
 /**

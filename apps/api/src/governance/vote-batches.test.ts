@@ -4,9 +4,10 @@
 // a vote refused inside a batch or before it fails none of the others; a batch whose transaction fails
 // answers each of its votes 503 and leaves nothing.
 import { logChainProblem, TIMESTAMP_MAX_AGE_SECONDS, voteId } from '@guildhall/core'
-import { asc, count, inArray } from 'drizzle-orm'
+import { asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
+import pg from 'pg'
 import type { Hex, PrivateKeyAccount } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
@@ -28,13 +29,16 @@ import {
 import { nowSeconds } from '../../testbed/signers.ts'
 import { postJson } from '../../testbed/test-app.ts'
 import { checkMemberStats } from '../member-stats/vote-moves.ts'
+import { type Database, openDatabase } from '../platform/db/client.ts'
+import { terminateWhenRunning } from '../platform/db/client-test-helpers.ts'
 import { ballots, governanceLog, proposalTallies, votes } from '../platform/db/schema.ts'
+import { testDatabaseUrl } from '../platform/db/test-database.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import { silentObserver } from '../platform/observer.ts'
-import { logEntry } from './log.ts'
+import { LOG_CHANNEL, LOG_HEAD_MOVED, LOG_LOCK_KEY, type LogNotice, logEntry } from './log.ts'
 import { tallyRules } from './tallies.ts'
 import { checkTallies } from './tally-check.ts'
-import { type CheckedVote, VoteWriter } from './vote-writer.ts'
+import { type CheckedVote, type VoteAnswer, VoteWriter } from './vote-writer.ts'
 import { castVote } from './votes.ts'
 
 useGovernanceBed()
@@ -345,3 +349,224 @@ describe('votes in batches across instances', () => {
     await deps.voteWriter?.close()
   })
 })
+
+// PostgreSQL only (ADR 073): a batch's last query takes the log's lock, appends and commits, from the head
+// its instance remembers; another instance's append since makes it refuse, and the batch goes again.
+if (testDatabaseUrl()) {
+  describe('PostgreSQL: the log append in the batch’s last query', () => {
+    /** Every query the pool's connections are sent from now on: which connection, the text, the SQLSTATE it failed with if any. */
+    function recordQueries(on: Database) {
+      const sent: { client: object; text: string; failed?: string }[] = []
+      const wrapped = new WeakSet<object>()
+      on.postgres?.pool.on('acquire', (client) => {
+        if (wrapped.has(client)) return
+        wrapped.add(client)
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>
+        client.query = ((...args: unknown[]) => {
+          const one: (typeof sent)[number] = {
+            client,
+            text: typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text),
+          }
+          sent.push(one)
+          // pool.query passes a callback (and gets no promise): its statements are never the batch's.
+          if (args.some((arg) => typeof arg === 'function')) return query(...args)
+          return query(...args).catch((error: unknown) => {
+            one.failed = String((error as { code?: unknown }).code)
+            throw error
+          })
+        }) as typeof client.query
+      })
+      return sent
+    }
+    const lockingLastQuery = (text: string) => text.includes('guildhall_log_expect_head(')
+
+    test('behavior: two instances (two database handles) append vote batches alternately, each one’s remembered head stale at every batch → a batch is refused once and appends from the head named, the instance’s next batch reads the head first and is not; every vote stored, the log one chain (seqs 1..n), tallies equal a recount, and the refused attempts leave no row and no notice', async () => {
+      const proposal = await createProposal(ada, { title: 'Alternating instances' })
+      // Two handles of their own: nothing remembered of the log yet.
+      const handles = [
+        await openDatabase({ databaseUrl: database.url as string }),
+        await openDatabase({ databaseUrl: database.url as string }),
+      ]
+      const notices: LogNotice[] = []
+      let heard: (() => void) | undefined
+      const unlisten = await database.listen(
+        LOG_CHANNEL,
+        (payload) => {
+          if (payload === 'end') heard?.()
+          else notices.push(JSON.parse(payload) as LogNotice)
+        },
+        () => undefined,
+      )
+      try {
+        const sent = handles.map(recordQueries)
+        const writers = handles.map((handle) => new VoteWriter(handle, silentObserver))
+        const [{ n: logBefore } = { n: -1 }] = await database.db.select({ n: count() }).from(governanceLog)
+        const now = nowSeconds()
+        const voters = [ada, ben, cleo, ada, ben, cleo, ada, ben]
+        const answers: VoteAnswer[] = []
+        for (const [round, voter] of voters.entries()) {
+          const vote = await checkedVote(voter, proposal, {
+            timestamp: now - 20 + round,
+            choices: [(round % 3) + 1],
+            reason: round % 2 === 0 ? `Round ${round}` : '',
+          })
+          answers.push(await (writers[round % 2] as VoteWriter).write(vote))
+        }
+        expect(answers.map((answer) => answer.created && answer.counts)).toEqual(voters.map(() => true))
+        // An instance's batches in turn: the first reads the head (nothing remembered) and commits; the
+        // second trusts its own last append, stale, is refused and commits from the head named; the third,
+        // its last append having found the head moved, reads the head first and commits; and so on.
+        for (const queries of sent) {
+          const lastQueries = queries.filter((one) => lockingLastQuery(one.text))
+          expect(lastQueries.map((one) => one.failed ?? 'committed')).toEqual(
+            voters
+              .filter((_, round) => round % 2 === 0)
+              .flatMap((_, batch) => (batch % 2 === 0 ? ['committed'] : [LOG_HEAD_MOVED, 'committed'])),
+          )
+        }
+        expect(await logProblem()).toBeNull()
+        expect((await checkTallies(database.db)).mismatches).toEqual([])
+        const logged = await database.db
+          .select({ seq: governanceLog.seq })
+          .from(governanceLog)
+          .where(eq(governanceLog.proposalId, proposal.id))
+          .orderBy(asc(governanceLog.seq))
+        const [{ n: logAfter } = { n: -1 }] = await database.db.select({ n: count() }).from(governanceLog)
+        expect(logAfter - logBefore).toBe(voters.length)
+        // Notices arrive in commit order: once the one sent after the batches is heard, every earlier one is.
+        const end = new Promise<void>((resolve) => {
+          heard = resolve
+        })
+        await database.db.execute(sql`select pg_notify(${LOG_CHANNEL}, 'end')`)
+        await end
+        const voteNotices = notices.filter((notice) => notice.kind === 'vote')
+        expect(voteNotices.map((notice) => notice.seq)).toEqual(
+          logged.slice(-voters.length).map((row) => row.seq),
+        )
+        await Promise.all(writers.map((writer) => writer.close()))
+      } finally {
+        await unlisten()
+        for (const handle of handles) await handle.close()
+      }
+    })
+
+    test('behavior: with the remembered head right, the log’s lock is taken, the entries appended and the transaction committed in ONE query: no query before it takes the lock, none follows it', async () => {
+      const proposal = await createProposal(ada, { title: 'One round trip' })
+      const writer = new VoteWriter(database, silentObserver)
+      // The first batch learns the head (the proposal's append moved it).
+      await writer.write(await checkedVote(ada, proposal))
+      const next = [
+        await checkedVote(ben, proposal, { choices: [2] }),
+        await checkedVote(cleo, proposal, { choices: [3], reason: 'Because' }),
+      ]
+      const sent = recordQueries(database)
+      // Handed over in one turn: one batch.
+      const answers = await Promise.all(next.map((vote) => writer.write(vote)))
+      expect(answers.map((answer) => answer.created)).toEqual([true, true])
+      // The batch's connection, from its BEGIN on (the app's background work may use others meanwhile).
+      const lastQuery = sent.find((one) => lockingLastQuery(one.text))
+      const onIt = sent.filter((one) => one.client === lastQuery?.client)
+      const batch = onIt.slice(onIt.map((one) => one.text).lastIndexOf('begin')).map((one) => one.text)
+      expect(batch[0]).toBe('begin')
+      const locking = batch.filter((text) =>
+        /guildhall_log_(expect_)?head\(|pg_advisory_xact_lock\(\d+\)/.test(text),
+      )
+      expect(locking).toHaveLength(1)
+      expect(lockingLastQuery(locking[0] as string)).toBe(true)
+      expect(batch.at(-1)).toBe(locking[0])
+      expect(batch.at(-1)).toMatch(/;\s*commit$/)
+      expect(batch.filter((text) => /\bcommit\b/i.test(text))).toHaveLength(1)
+      expect(onIt.every((one) => one.failed === undefined)).toBe(true)
+      expect(await logProblem()).toBeNull()
+      await writer.close()
+    })
+
+    test('behavior: a refused attempt lets the log’s lock go (another connection takes it: PostgreSQL releases a failed subtransaction’s locks), names the current head, and after the rollback to its savepoint its transaction goes on with what it did before', async () => {
+      const [head] = await database.db
+        .select({ seq: governanceLog.seq, hash: governanceLog.hash })
+        .from(governanceLog)
+        .orderBy(desc(governanceLog.seq))
+        .limit(1)
+      const url = database.url as string
+      const [writer, onlooker] = [
+        new pg.Client({ connectionString: url }),
+        new pg.Client({ connectionString: url }),
+      ]
+      await Promise.all([writer.connect(), onlooker.connect()])
+      const lockFree = async () => {
+        const { rows } = await onlooker.query<{ got: boolean }>(
+          'select pg_try_advisory_xact_lock($1) as got',
+          [LOG_LOCK_KEY],
+        )
+        return rows[0]?.got
+      }
+      try {
+        await writer.query('begin')
+        await writer.query('create temporary table before_the_savepoint (n int) on commit drop')
+        await writer.query('insert into before_the_savepoint values (1)')
+        await writer.query('savepoint attempt')
+        const refused = await writer
+          .query(`select guildhall_log_expect_head(${LOG_LOCK_KEY}, 0, 'stale')`)
+          .then(
+            () => undefined,
+            (error: { code?: string; detail?: string }) => error,
+          )
+        expect(refused?.code).toBe(LOG_HEAD_MOVED)
+        expect(JSON.parse(refused?.detail ?? '{}')).toMatchObject({ seq: head?.seq, hash: head?.hash })
+        expect(await lockFree()).toBe(true)
+        await writer.query('rollback to savepoint attempt')
+        expect(await lockFree()).toBe(true)
+        expect((await writer.query('select n from before_the_savepoint')).rows).toEqual([{ n: 1 }])
+        // The head expected: the lock is held until the transaction ends.
+        const { rows } = await writer.query<{ waited: number }>(
+          `select guildhall_log_expect_head(${LOG_LOCK_KEY}, $1, $2) as waited`,
+          [head?.seq, head?.hash],
+        )
+        expect(rows[0]?.waited).toBeGreaterThanOrEqual(0)
+        expect(await lockFree()).toBe(false)
+        await writer.query('rollback')
+        expect(await lockFree()).toBe(true)
+      } finally {
+        await Promise.all([writer.end(), onlooker.end()])
+      }
+    })
+
+    test('error: a session ended while a batch’s last query waits for the log’s lock (its COMMIT sent, outcome unknown) → every vote of it 503 database_unavailable, nothing stored; one ended before its last query (inserting its votes) → the batch runs again once and every vote is stored', async () => {
+      const proposal = await createProposal(ada, { title: 'Ended sessions' })
+      const url = database.url as string
+      const holder = new pg.Client({ connectionString: url })
+      await holder.connect()
+      const { appends, observer } = countingObserver()
+      const writer = new VoteWriter(database, observer)
+      try {
+        const cut = [await checkedVote(ben, proposal), await checkedVote(cleo, proposal, { reason: 'Cut' })]
+        await holder.query('begin')
+        await holder.query('select pg_advisory_xact_lock($1)', [LOG_LOCK_KEY])
+        const answered = Promise.allSettled(cut.map((vote) => writer.write(vote)))
+        await terminateWhenRunning(url, 'guildhall_log_expect_head(')
+        await holder.query('rollback')
+        for (const answer of await answered) {
+          expect(answer).toMatchObject({
+            status: 'rejected',
+            reason: { status: 503, code: 'database_unavailable' },
+          })
+        }
+        const ids = cut.map((vote) => vote.id)
+        expect(await database.db.select().from(votes).where(inArray(votes.id, ids))).toEqual([])
+
+        await holder.query('begin')
+        await holder.query('lock table votes in exclusive mode')
+        const stored = Promise.all(cut.map((vote) => writer.write(vote)))
+        await terminateWhenRunning(url, 'insert into "votes"')
+        await holder.query('rollback')
+        expect(await stored).toEqual(cut.map((vote) => ({ id: vote.id, created: true, counts: true })))
+        expect(appends).toEqual([2])
+        expect((await checkTallies(database.db)).mismatches).toEqual([])
+        expect(await logProblem()).toBeNull()
+      } finally {
+        await holder.end()
+        await writer.close()
+      }
+    })
+  })
+}

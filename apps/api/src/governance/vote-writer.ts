@@ -16,10 +16,11 @@ import { eq, inArray, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import { recordVotes } from '../member-stats/vote-moves.ts'
 import type { Database, Tx } from '../platform/db/client.ts'
+import { transactionCommittedByLastQuery } from '../platform/db/commit-last.ts'
 import { ballots, proposalTallies, votes } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import type { Observer } from '../platform/observer.ts'
-import { appendToLog, type LogAppend, logLockHeldMs } from './log.ts'
+import { appendToLog, appendToLogAndCommit, type LogAppend, logLockHeldMs } from './log.ts'
 import { countedVote } from './tallies.ts'
 
 /** A vote that passed every check but the ones only its turn can answer (replayed, superseded). */
@@ -186,69 +187,96 @@ async function writeOnce(
   observer: Observer,
   batch: readonly CheckedVote[],
 ): Promise<(VoteAnswer | ApiError)[]> {
-  let appended: { entries: number; lock: Parameters<typeof logLockHeldMs>[0] } | undefined
-  const answers = await database.db.transaction(async (tx) => {
-    // One voter's votes on a proposal take turns from here (across instances): the ballot read next stays
-    // the counting one until this commits. Keys in ascending order, so two batches never wait on each other
-    // in a circle.
-    const keys = [...new Set(batch.map((vote) => voterLockKey(vote.proposalId, vote.message.voter)))]
-    keys.sort((a, b) => a - b)
-    await tx.execute(
-      sql`select pg_advisory_xact_lock(${VOTER_LOCK_CLASS}, k::int4)::text from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k`,
-    )
-    const { ballotsNow, stored } = await readBallots(tx, batch)
-
-    // In arrival order: each vote against the ballot counting when it comes, the batch's own included.
-    const answers: (VoteAnswer | ApiError | 'replayed')[] = []
-    const accepted: { vote: CheckedVote; replaced: Ballot | undefined }[] = []
-    for (const vote of batch) {
-      const key = ballotKey(vote.proposalId, vote.message.voter)
-      // Stored before (a replay that raced its check), or twice in this batch.
-      if (stored.has(vote.id)) {
-        answers.push('replayed')
-        continue
+  if (!database.postgres) {
+    // PGlite: one in-process connection, no network inside the lock's hold; today's append (ADR 068).
+    let appended: { entries: number; lock: Parameters<typeof logLockHeldMs>[0] } | undefined
+    const answers = await database.db.transaction(async (tx) => {
+      const { answers, accepted, logged } = await storeBatch(tx, batch)
+      if (accepted.length > 0) {
+        const { entries, lock } = await appendToLog(tx, accepted.map(logAppend), logged)
+        appended = { entries: entries.length, lock }
       }
-      const replaced = ballotsNow.get(key)
-      // The ballot moves to this vote only if it supersedes the counting one (later, or same time and lower id).
-      if (replaced && !supersedes({ id: vote.id, timestamp: vote.message.timestamp }, replaced)) {
-        answers.push(
-          new ApiError(
-            409,
-            'superseded',
-            'You have already voted later on this proposal; this earlier vote does not replace it.',
-          ),
-        )
-        continue
-      }
-      stored.add(vote.id)
-      accepted.push({ vote, replaced })
-      ballotsNow.set(key, {
-        id: vote.id,
-        timestamp: vote.message.timestamp,
-        message: vote.message,
-        power: vote.power,
-      })
-      answers.push({ id: vote.id, created: true, counts: true })
+      return answers
+    })
+    if (appended) observer.logAppended(appended.entries, appended.lock.waitMs, logLockHeldMs(appended.lock))
+    return answers
+  }
+  // PostgreSQL: the log's lock, the append and the commit in the transaction's last query (ADR 073).
+  const { answers, appended } = await transactionCommittedByLastQuery(database, async (tx, last) => {
+    const { answers, accepted, logged } = await storeBatch(tx, batch)
+    if (accepted.length === 0) {
+      await last.commit()
+      return { answers, appended: undefined }
     }
+    return { answers, appended: await appendToLogAndCommit(database, last, accepted.map(logAppend), logged) }
+  })
+  if (appended) observer.logAppended(appended.entries.length, appended.waitMs, appended.heldMs)
+  return answers
+}
 
-    if (accepted.length > 0) {
-      await storeVotes(tx, accepted, ballotsNow)
-      const { entries, lock } = await appendToLog(
-        tx,
-        accepted.map(({ vote }) => logAppend(vote)),
-        (logged) => [tallyMoves(accepted, logged), reasonSeqs(accepted, logged)],
+/**
+ * Inside `tx`, before the log: takes the batch's voters' locks, answers each vote in arrival order against the
+ * ballot counting when it comes, and stores the accepted ones. `logged`: the tally moves and reason seqs to run
+ * with the log append, given the chained entries.
+ */
+async function storeBatch(tx: Tx, batch: readonly CheckedVote[]) {
+  // One voter's votes on a proposal take turns from here (across instances): the ballot read next stays
+  // the counting one until this commits. Keys in ascending order, so two batches never wait on each other
+  // in a circle.
+  const keys = [...new Set(batch.map((vote) => voterLockKey(vote.proposalId, vote.message.voter)))]
+  keys.sort((a, b) => a - b)
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${VOTER_LOCK_CLASS}, k::int4)::text from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k`,
+  )
+  const { ballotsNow, stored } = await readBallots(tx, batch)
+
+  // In arrival order: each vote against the ballot counting when it comes, the batch's own included.
+  const answers: (VoteAnswer | ApiError | 'replayed')[] = []
+  const accepted: { vote: CheckedVote; replaced: Ballot | undefined }[] = []
+  for (const vote of batch) {
+    const key = ballotKey(vote.proposalId, vote.message.voter)
+    // Stored before (a replay that raced its check), or twice in this batch.
+    if (stored.has(vote.id)) {
+      answers.push('replayed')
+      continue
+    }
+    const replaced = ballotsNow.get(key)
+    // The ballot moves to this vote only if it supersedes the counting one (later, or same time and lower id).
+    if (replaced && !supersedes({ id: vote.id, timestamp: vote.message.timestamp }, replaced)) {
+      answers.push(
+        new ApiError(
+          409,
+          'superseded',
+          'You have already voted later on this proposal; this earlier vote does not replace it.',
+        ),
       )
-      appended = { entries: entries.length, lock }
+      continue
     }
-    return answers.map((answer, index) => {
+    stored.add(vote.id)
+    accepted.push({ vote, replaced })
+    ballotsNow.set(key, {
+      id: vote.id,
+      timestamp: vote.message.timestamp,
+      message: vote.message,
+      power: vote.power,
+    })
+    answers.push({ id: vote.id, created: true, counts: true })
+  }
+
+  if (accepted.length > 0) await storeVotes(tx, accepted, ballotsNow)
+  return {
+    answers: answers.map((answer, index) => {
       if (answer !== 'replayed') return answer
       const vote = batch[index] as CheckedVote
       const counting = ballotsNow.get(ballotKey(vote.proposalId, vote.message.voter))
       return { id: vote.id, created: false, counts: counting?.id === vote.id }
-    })
-  })
-  if (appended) observer.logAppended(appended.entries, appended.lock.waitMs, logLockHeldMs(appended.lock))
-  return answers
+    }),
+    accepted: accepted.map(({ vote }) => vote),
+    logged: (entries: readonly { seq: number }[]) => [
+      tallyMoves(accepted, entries),
+      reasonSeqs(accepted, entries),
+    ],
+  }
 }
 
 /** The batch's voters' counting ballots (by `ballotKey`) and which of its votes are stored already. */

@@ -1,4 +1,5 @@
 // Shared by the database layer's tests (client, PGlite, errors, retry-once).
+import pg from 'pg'
 import { afterEach } from 'vitest'
 import type { Database } from './client.ts'
 import type { NewSession } from './schema.ts'
@@ -32,3 +33,24 @@ export const backend = testDatabaseUrl() ? 'postgres' : 'pglite'
 
 // Opening a PGlite runs initdb in WebAssembly: seconds on a busy 2-core machine.
 export const slow = { timeout: 60_000 }
+
+/** Ends the session running a statement that contains `marker` on the database at `url`, once it runs (bounded wait). */
+export async function terminateWhenRunning(url: string, marker: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  try {
+    for (let attempt = 0; attempt < 500; attempt++) {
+      const { rows } = await admin.query<{ ended: boolean }>(
+        `select pg_terminate_backend(pid) as ended from pg_stat_activity
+         where datname = current_database() and state = 'active' and pid <> pg_backend_pid()
+           and position($1 in query) > 0`,
+        [marker],
+      )
+      if (rows.some((row) => row.ended)) return
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    throw new Error(`no running statement with ${marker}`)
+  } finally {
+    await admin.end()
+  }
+}

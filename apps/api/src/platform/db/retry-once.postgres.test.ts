@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { describe, expect, test } from 'vitest'
 import { poolSettings } from './client.ts'
-import { minutes, slow, trackDatabases } from './client-test-helpers.ts'
+import { minutes, slow, terminateWhenRunning, trackDatabases } from './client-test-helpers.ts'
 import { isDatabaseUnavailable, sqlState } from './errors.ts'
 import { authNonces } from './schema.ts'
 import { testDatabase, testDatabaseUrl } from './test-database.ts'
@@ -16,26 +16,6 @@ const serverUrl = testDatabaseUrl()
 if (serverUrl) {
   describe('PostgreSQL (TEST_DATABASE_URL)', slow, () => {
     describe('a session ended by the server (restart, failover, pooler: pg_terminate_backend)', () => {
-      /** Ends the session running a statement that contains `marker`, once it runs (bounded wait). */
-      async function terminateWhenRunning(url: string, marker: string): Promise<void> {
-        const admin = new pg.Client({ connectionString: url })
-        await admin.connect()
-        try {
-          for (let attempt = 0; attempt < 500; attempt++) {
-            const { rows } = await admin.query<{ ended: boolean }>(
-              `select pg_terminate_backend(pid) as ended from pg_stat_activity
-               where datname = current_database() and state = 'active' and pid <> pg_backend_pid()
-                 and position($1 in query) > 0`,
-              [marker],
-            )
-            if (rows.some((row) => row.ended)) return
-            await new Promise((resolve) => setTimeout(resolve, 10))
-          }
-          throw new Error(`no running statement with ${marker}`)
-        } finally {
-          await admin.end()
-        }
-      }
       const nonceRow = (nonce: string) => ({ nonce, preauthHash: 'h', expiresAt: minutes(10) })
 
       test('behavior: a SELECT cut mid-statement is sent again once and answers; an INSERT cut the same way is not (its outcome is unknown): database-unavailable, nothing written', async () => {
