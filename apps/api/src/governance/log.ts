@@ -122,7 +122,8 @@ export async function appendToLog(
  * The head each process last saw of each PostgreSQL database (keyed by its pool: two handles on one database
  * in one process are two instances): after each of its optimistic appends, and from each refusal. Other
  * writers' appends leave it stale, which costs the next optimistic append one refused attempt. `moved`: the
- * last append found it stale (another instance appends too), so the next reads the head first.
+ * last append found it stale (refused, or the head read first had moved: another instance appends too), so
+ * the next reads the head first; it stays so while the head keeps moving between this process's appends.
  */
 const rememberedHeads = new WeakMap<object, { head: LogHead; moved: boolean }>()
 
@@ -163,13 +164,16 @@ export async function appendToLogAndCommit(
   const key = database.postgres?.pool ?? database
   const remembered = rememberedHeads.get(key)
   let head = remembered?.head ?? EMPTY_LOG
+  let moved = false
   if (!remembered || remembered.moved) {
     // Without the lock, one round trip before it: while other instances append, far likelier to be the
     // head the lock will find than this instance's last append.
     const [read] = await last.simple(sql`select seq, hash from ${governanceLog} order by seq desc limit 1`)
     head = logHead(read?.rows[0] as { seq: string; hash: string } | undefined)
+    // Moved again since this process's last append: others still append, so the next batch reads first too;
+    // not moved: this process appends alone for now, and the next trusts its own last append.
+    moved = remembered !== undefined && head.seq !== remembered.head.seq
   }
-  let moved = false
   let waitMs = 0
   let heldMs = 0
   const appended = (entries: LogEntry[], sentAt: number, waited: number) => {
