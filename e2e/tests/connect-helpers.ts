@@ -92,11 +92,25 @@ export function modalLayout(page: Page): Promise<{ width: number; maxHeight: str
   })
 }
 
+/** Opens the account modal and waits until its content has stopped moving. */
+export async function openAccountModal(page: Page): Promise<Locator> {
+  await page.getByTestId('rk-account-button').click()
+  const modal = page.getByRole('dialog')
+  await expect(modal.getByTestId('rk-disconnect-button')).toBeVisible()
+  // RainbowKit adds the balance line once it is read; the dialog is centred, so that line moves its Close and
+  // Disconnect buttons. A click whose mousedown and mouseup straddle the move lands on neither.
+  await expect(modal.getByRole('heading', { name: / ETH$/ })).toBeVisible()
+  return modal
+}
+
+export async function closeAccountModal(page: Page) {
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+  await expect(page.getByRole('dialog')).toBeHidden()
+}
+
 /** Opens the account modal, disconnects, and checks the modal closed and "Connect Wallet" is back. */
 export async function disconnectFromAccountModal(page: Page): Promise<void> {
-  await page.getByTestId('rk-account-button').click()
-  const dialog = page.getByRole('dialog')
-  await expect(dialog).toBeVisible()
+  const dialog = await openAccountModal(page)
   await dialog.getByTestId('rk-disconnect-button').click()
   await expect(dialog).toHaveCount(0)
   await expect(connectButton(page)).toBeVisible()

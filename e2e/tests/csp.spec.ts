@@ -4,7 +4,7 @@
 // wallet-sdks.spec.ts.
 import type { Page } from '@playwright/test'
 import { type App, connectButton, expect, member, test } from '../support/fixtures.ts'
-import { TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
+import { closeAccountModal, openAccountModal, TEST_WALLET_ID, walletOption } from './connect-helpers.ts'
 import { EVERY_WALLET_OPTIONS, settle } from './every-wallet-helpers.ts'
 import { votePanel } from './governance-helpers.ts'
 import { signIn } from './sign-in-helpers.ts'
@@ -88,9 +88,8 @@ test.describe('as Ada, a member', () => {
     await votePanel(page).getByRole('button', { name: 'Vote' }).click()
     await expect(votePanel(page).getByTestId('my-vote')).toContainText('You voted For')
     // The account modal (RainbowKit's styles, its recent transactions) and back.
-    await page.getByTestId('rk-account-button').click()
-    await expect(page.getByRole('dialog')).toBeVisible()
-    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+    await openAccountModal(page)
+    await closeAccountModal(page)
     await settle(page)
   })
 })

@@ -7,13 +7,12 @@ import type { RecordedRequest } from '@guildhall/devchain/wallet/anvil-provider'
 import type { TestWallet } from '@guildhall/devchain/wallet/playwright'
 import { decodeFunctionData, type Hex, isAddressEqual } from 'viem'
 import { connect, connectButton, expect, member, SECOND_CHAIN_ID, test } from '../support/fixtures.ts'
+import { closeAccountModal, openAccountModal } from './connect-helpers.ts'
 import {
   anvil,
   avatarSpinner,
-  closeModal,
   delegationPanel,
   expectRecentTransaction,
-  openAccountModal,
   progress,
   storedTransactions,
   TRANSACTIONS_APP_ENV,
@@ -68,7 +67,7 @@ test.describe('as Finn, an undelegated member', () => {
 
       await anvil(chains).mine({ blocks: 1 })
       await expectRecentTransaction(modal, 'Delegate to myself', 'Confirmed')
-      await closeModal(page)
+      await closeAccountModal(page)
     })
 
     await expect(avatarSpinner(page)).toHaveCount(0)
@@ -108,7 +107,7 @@ test.describe('as Gia, an undelegated member', () => {
     await expect(page.getByTestId('my-delegate')).toHaveText('ben.eth')
     const modal = await openAccountModal(page)
     await expectRecentTransaction(modal, 'Delegate to ben.eth', 'Confirmed')
-    await closeModal(page)
+    await closeAccountModal(page)
     await expect(avatarSpinner(page)).toHaveCount(0)
 
     // A new attempt takes the place of the confirmed one: one outcome at a time.
@@ -157,7 +156,7 @@ test.describe('as Hugo, an undelegated member', () => {
     await expect(progress(page)).toHaveText('The delegation failed: the transaction was reverted.')
     const modal = await openAccountModal(page)
     await expectRecentTransaction(modal, 'Delegate to myself', 'Failed')
-    await closeModal(page)
+    await closeAccountModal(page)
     await expect(avatarSpinner(page)).toHaveCount(0)
     await expect(page.getByTestId('my-delegate')).toHaveText('Not delegated')
   })
@@ -244,7 +243,7 @@ test.describe('as Eve, who delegates to Ben', () => {
     const modal = await openAccountModal(page)
     await expect(modal.getByText('Guildhall Test DAO transactions will appear here...')).toBeVisible()
     await expect(modal.getByText('Recent Transactions')).toHaveCount(0)
-    await closeModal(page)
+    await closeAccountModal(page)
     await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to ben.eth.')
   })
 })
@@ -332,7 +331,7 @@ test.describe('as Ada, who votes with her own tokens', () => {
     await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to ben.eth.')
     const modal = await openAccountModal(page)
     await expectRecentTransaction(modal, 'Delegate to ben.eth', 'Confirmed')
-    await closeModal(page)
+    await closeAccountModal(page)
 
     await page.reload()
     await expect(page.getByTestId('delegate-status')).toHaveText('You delegate your votes to ben.eth.')

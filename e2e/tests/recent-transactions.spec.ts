@@ -3,11 +3,11 @@
 import { LOCAL_CHAIN_ID } from '@guildhall/core'
 import type { Hex } from 'viem'
 import { connect, expect, member, test } from '../support/fixtures.ts'
+import { openAccountModal } from './connect-helpers.ts'
 import {
   anvil,
   delegationPanel,
   expectRecentTransaction,
-  openAccountModal,
   progress,
   RK_TRANSACTIONS_KEY,
   type StoredTransaction,

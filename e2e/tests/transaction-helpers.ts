@@ -39,18 +39,6 @@ export const progress = (page: Page) => page.getByTestId('delegation-progress')
 export const avatarSpinner = (page: Page) =>
   page.getByTestId('rk-account-button').locator('svg:has(> title:text-is("Loading"))')
 
-export async function openAccountModal(page: Page): Promise<Locator> {
-  await page.getByTestId('rk-account-button').click()
-  const modal = page.getByRole('dialog')
-  await expect(modal.getByTestId('rk-disconnect-button')).toBeVisible()
-  return modal
-}
-
-export async function closeModal(page: Page) {
-  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
-  await expect(page.getByRole('dialog')).toBeHidden()
-}
-
 /**
  * One row of RainbowKit's recent transactions (TxItem): a status icon (svg titled Loading / Success /
  * Cancel) next to a column holding the description and the status text (Pending / Confirmed / Failed).

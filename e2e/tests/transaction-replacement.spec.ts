@@ -6,13 +6,12 @@ import { governanceTokenAbi } from '@guildhall/core/generated/governance-token'
 import type { Page } from '@playwright/test'
 import { encodeFunctionData, type Hex } from 'viem'
 import { connect, expect, member, test } from '../support/fixtures.ts'
+import { closeAccountModal, openAccountModal } from './connect-helpers.ts'
 import {
   anvil,
   avatarSpinner,
-  closeModal,
   delegationPanel,
   expectRecentTransaction,
-  openAccountModal,
   progress,
   storedTransactions,
   tokenAddress,
@@ -142,7 +141,7 @@ test.describe('a delegation replaced in the wallet', () => {
         await expect(avatarSpinner(page)).toHaveCount(0)
         const modal = await openAccountModal(page)
         await expectRecentTransaction(modal, 'Delegate to myself', c.status)
-        await closeModal(page)
+        await closeAccountModal(page)
         expect(await storedTransactions(page, account)).toEqual([
           {
             hash: c.storedHash === 'replacement' ? replacementHash : originalHash,
