@@ -1,9 +1,11 @@
 // The signature floors: what one core checks per second, in this process on one thread, of the very calls the
 // API makes (a vote: its EIP-712 digest, voteId, then verifyHashSignature; a sign-in: the strict SIWE parse,
-// then verifyPersonalSignature). Timed in CPU time (process.cpuUsage), so other processes' load changes the
-// figure little; the API is judged against floor × cores.
+// then verifyPersonalSignature), with the recovery its signature workers run (workerRecoverSigner: viem's
+// recoverAddress imports noble on every call, which under this process's tsx loader costs 0.4 ms and made
+// the floor low, ADR 076). Timed in CPU time (process.cpuUsage), so other processes' load changes the figure
+// little; the API is judged against floor × cores.
 
-import { signedSignInMessage } from '@guildhall/api/testbed'
+import { signedSignInMessage, workerRecoverSigner } from '@guildhall/api/testbed'
 import {
   type GovernanceDomain,
   parseSiweMessageStrict,
@@ -11,7 +13,7 @@ import {
   verifyPersonalSignature,
   voteId,
 } from '@guildhall/core'
-import type { PublicClient } from 'viem'
+import type { Hex, PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { benchVoterKey } from '../harness/chain.ts'
 import { cpuMs } from '../harness/processes.ts'
@@ -31,8 +33,15 @@ export async function signatureFloors(
   client: PublicClient,
   origin: string,
 ) {
+  const recover = async (hash: Hex, signature: Hex) => workerRecoverSigner(hash, signature)
   const voteChecksPerCoreSecond = await perCoreSecond(votes, ({ message, signature }) =>
-    verifyHashSignature({ address: message.voter, hash: voteId(domain, message), signature, client }),
+    verifyHashSignature({
+      address: message.voter,
+      hash: voteId(domain, message),
+      signature,
+      client,
+      recover,
+    }),
   )
   const signIns = []
   for (let i = 0; i < votes.length; i++) {
@@ -45,7 +54,7 @@ export async function signatureFloors(
   }
   const signInChecksPerCoreSecond = await perCoreSecond(signIns, async ({ address, message, signature }) => {
     if (!parseSiweMessageStrict(message).ok) return false
-    return verifyPersonalSignature({ address, message, signature, client })
+    return verifyPersonalSignature({ address, message, signature, client, recover })
   })
   return { voteChecksPerCoreSecond, signInChecksPerCoreSecond, samples: votes.length }
 }

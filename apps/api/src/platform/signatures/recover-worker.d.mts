@@ -1,0 +1,8 @@
+// The types of recover-worker.mjs (plain JavaScript, so that worker threads run it untransformed).
+import type { Address, Hex } from 'viem'
+
+export function recoverSigner(hash: Hex, signature: Hex): Address | null
+export default function recover(task: { hash: Hex; signature: Hex }): {
+  signer: Address | null
+  runMs: number
+}
