@@ -3,16 +3,21 @@
 // or PostgreSQL with TEST_DATABASE_URL); the setup is the kit's auth bed. Cases from docs/security.md,
 // "Adversarial cases: sign-in".
 import { gzipSync } from 'node:zlib'
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { LOCAL_CHAIN_ID, recoverSigner, signInStatement } from '@guildhall/core'
 import { signMessageAsSafe, signMessageAsUndeployedSafe } from '@guildhall/devchain/safe'
+import { eq } from 'drizzle-orm'
+import { createPublicClient, http } from 'viem'
 import { describe, expect, test } from 'vitest'
 import {
   ada,
+  anvil,
   app,
   appChainDown,
   ben,
   cookieOf,
+  DAO_NAME,
   database,
+  freshAccount,
   messageFor,
   newNonce,
   safes,
@@ -23,8 +28,9 @@ import {
   verify,
 } from '../../testbed/beds/auth.ts'
 import { member } from '../../testbed/signers.ts'
-import { jsonHeaders } from '../../testbed/test-app.ts'
+import { jsonHeaders, ORIGIN } from '../../testbed/test-app.ts'
 import { authNonces } from '../platform/db/schema.ts'
+import { type SignInDeps, verifySignIn } from './sign-in.ts'
 
 useAuthBed()
 
@@ -62,8 +68,43 @@ describe('sign-in', () => {
       Array.from({ length: 20 }, () => verify({ message, signature }, preauth)),
     )
     expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(1)
-    expect(responses.every((r) => r.statusCode === 200 || r.statusCode === 401)).toBe(true)
+    const refused = responses.filter((r) => r.statusCode !== 200)
+    expect(refused.map((r) => [r.statusCode, r.json().error])).toEqual(Array(19).fill([401, 'invalid_nonce']))
     expect(await sessionRows(signer.address)).toHaveLength(1)
+  })
+
+  test('behavior: a nonce consumed by another verify while this one checks the signature → 401 invalid_nonce, no session of its own', async () => {
+    const signer = freshAccount()
+    const { nonce, preauth } = await newNonce()
+    const message = messageFor(signer.address, nonce)
+    const signature = await signer.signMessage({ message })
+    const deps: SignInDeps = {
+      db: database.db,
+      now: () => new Date(),
+      policy: {
+        domain: new URL(ORIGIN).host,
+        origin: ORIGIN,
+        allowedChainIds: [LOCAL_CHAIN_ID],
+        statement: signInStatement(DAO_NAME),
+      },
+      clientFor: () => createPublicClient({ transport: http(anvil.url) }),
+      // The other verify wins between this one's check of the nonce and its session's statement.
+      recover: async (hash, signed) => {
+        await database.db
+          .update(authNonces)
+          .set({ consumedAt: new Date() })
+          .where(eq(authNonces.nonce, nonce))
+        return recoverSigner(hash, signed)
+      },
+    }
+    const verifying = verifySignIn(deps, {
+      message,
+      signature,
+      preauthToken: preauth.slice('guildhall_preauth='.length),
+      userAgent: undefined,
+    })
+    await expect(verifying).rejects.toMatchObject({ status: 401, code: 'invalid_nonce' })
+    expect(await sessionRows(signer.address)).toHaveLength(0)
   })
 
   test('behavior: a nonce presented with another pre-auth cookie → 401, the nonce still usable by its owner', async () => {

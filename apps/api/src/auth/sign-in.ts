@@ -10,7 +10,7 @@ import {
   type SiwePolicy,
   verifyPersonalSignature,
 } from '@guildhall/core'
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, lt, type SQL, sql } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import type { Db } from '../platform/db/client.ts'
 import { authNonces, type Session, sessions } from '../platform/db/schema.ts'
@@ -41,25 +41,95 @@ export const newToken = (): string => randomBytes(32).toString('base64url')
 /** What the database stores instead of a token. */
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
 
+/**
+ * Sign-in's statements that run on every nonce, verify and signed-in request: built once per database and
+ * prepared, so each is planned once per connection rather than built and planned at every request.
+ */
+function buildStatements(db: Db) {
+  const now = sql`${sql.placeholder('now')}::timestamptz`
+  const nonceMatches = and(
+    eq(authNonces.nonce, sql.placeholder('nonce')),
+    eq(authNonces.preauthHash, sql.placeholder('preauthHash')),
+  )
+  // The expired ones go in the same statement that stores the new one: one round trip.
+  const expired = db
+    .$with('expired')
+    .as(db.delete(authNonces).where(lt(authNonces.expiresAt, now)).returning({ nonce: authNonces.nonce }))
+  const issueNonce = db
+    .with(expired)
+    .insert(authNonces)
+    .values({
+      nonce: sql.placeholder('nonce'),
+      preauthHash: sql.placeholder('preauthHash'),
+      createdAt: now,
+      expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`,
+    })
+    .prepare('sign_in_issue_nonce')
+  const issuedNonce = db
+    .select({ consumedAt: authNonces.consumedAt, expiresAt: authNonces.expiresAt })
+    .from(authNonces)
+    .where(nonceMatches)
+    .prepare('sign_in_issued_nonce')
+  // The session is stored only if this verify consumed the nonce, so exactly one of any number of concurrent
+  // verifies of a message gets it (the others wait for its row, then find it used).
+  const consumed = db.$with('consumed').as(
+    db
+      .update(authNonces)
+      .set({ consumedAt: now })
+      .where(and(nonceMatches, isNull(authNonces.consumedAt), gt(authNonces.expiresAt, now)))
+      .returning({ nonce: authNonces.nonce }),
+  )
+  const createSession = db
+    .with(consumed)
+    .insert(sessions)
+    .select(
+      db
+        .select({
+          id: sql`${sql.placeholder('id')}::uuid`.as('id'),
+          tokenHash: sql`${sql.placeholder('tokenHash')}::text`.as('token_hash'),
+          address: sql`${sql.placeholder('address')}::text`.as('address'),
+          chainId: sql`${sql.placeholder('chainId')}::integer`.as('chain_id'),
+          createdAt: sql`${now}`.as('created_at'),
+          lastSeenAt: sql`${now}`.as('last_seen_at'),
+          idleExpiresAt: sql`${sql.placeholder('idleExpiresAt')}::timestamptz`.as('idle_expires_at'),
+          absoluteExpiresAt: sql`${sql.placeholder('absoluteExpiresAt')}::timestamptz`.as(
+            'absolute_expires_at',
+          ),
+          revokedAt: sql`null::timestamptz`.as('revoked_at'),
+          userAgent: sql`${sql.placeholder('userAgent')}::text`.as('user_agent'),
+        })
+        .from(consumed),
+    )
+    .returning({ id: sessions.id })
+    .prepare('sign_in_create_session')
+  const liveSession = db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isLive(now)))
+    .prepare('sign_in_live_session')
+  return { issueNonce, issuedNonce, createSession, liveSession }
+}
+
+const statementsByDb = new WeakMap<Db, ReturnType<typeof buildStatements>>()
+function statements(db: Db): ReturnType<typeof buildStatements> {
+  let built = statementsByDb.get(db)
+  if (!built) {
+    built = buildStatements(db)
+    statementsByDb.set(db, built)
+  }
+  return built
+}
+
 /** Issues a single-use nonce (128 bits) bound to the pre-auth cookie; drops expired ones on the way. */
 export async function issueNonce(deps: SignInDeps, preauthToken: string): Promise<string> {
   const now = deps.now()
   const nonce = randomBytes(16).toString('hex')
-  // One statement, one round trip: the expired ones go in the same statement that stores the new one.
-  const expired = deps.db
-    .$with('expired')
-    .as(
-      deps.db.delete(authNonces).where(lt(authNonces.expiresAt, now)).returning({ nonce: authNonces.nonce }),
-    )
-  await deps.db
-    .with(expired)
-    .insert(authNonces)
-    .values({
-      nonce,
-      preauthHash: hashToken(preauthToken),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + NONCE_TTL_MS),
-    })
+  await statements(deps.db).issueNonce.execute({
+    nonce,
+    preauthHash: hashToken(preauthToken),
+    now: now.toISOString(),
+    expiresAt: new Date(now.getTime() + NONCE_TTL_MS).toISOString(),
+  })
   return nonce
 }
 
@@ -91,7 +161,8 @@ export async function verifySignIn(
     throw new ApiError(401, policy.code, policy.message)
   }
 
-  const [issued] = await deps.db.select().from(authNonces).where(nonceMatches)
+  const statement = statements(deps.db)
+  const [issued] = await statement.issuedNonce.execute({ nonce: fields.nonce, preauthHash })
   if (!issued || issued.consumedAt || issued.expiresAt <= now) {
     throw nonceSpent()
   }
@@ -135,43 +206,24 @@ export async function verifySignIn(
     revokedAt: null,
     userAgent: input.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
   }
-  // One statement: the session is stored only if this verify consumed the nonce, so exactly one of any
-  // number of concurrent verifies of this message gets it (the others wait for its row, then find it used).
-  const consumed = deps.db.$with('consumed').as(
-    deps.db
-      .update(authNonces)
-      .set({ consumedAt: now })
-      .where(and(nonceMatches, isNull(authNonces.consumedAt), gt(authNonces.expiresAt, now)))
-      .returning({ nonce: authNonces.nonce }),
-  )
-  const created = await deps.db
-    .with(consumed)
-    .insert(sessions)
-    .select(
-      deps.db
-        .select({
-          id: sql`${session.id}::uuid`.as('id'),
-          tokenHash: sql`${session.tokenHash}`.as('token_hash'),
-          address: sql`${session.address}`.as('address'),
-          chainId: sql`${session.chainId}::integer`.as('chain_id'),
-          createdAt: sql`${now.toISOString()}::timestamptz`.as('created_at'),
-          lastSeenAt: sql`${now.toISOString()}::timestamptz`.as('last_seen_at'),
-          idleExpiresAt: sql`${session.idleExpiresAt.toISOString()}::timestamptz`.as('idle_expires_at'),
-          absoluteExpiresAt: sql`${session.absoluteExpiresAt.toISOString()}::timestamptz`.as(
-            'absolute_expires_at',
-          ),
-          revokedAt: sql`null::timestamptz`.as('revoked_at'),
-          userAgent: sql`${session.userAgent}::text`.as('user_agent'),
-        })
-        .from(consumed),
-    )
-    .returning({ id: sessions.id })
+  const created = await statement.createSession.execute({
+    nonce: fields.nonce,
+    preauthHash,
+    now: now.toISOString(),
+    id: session.id,
+    tokenHash: session.tokenHash,
+    address: session.address,
+    chainId: session.chainId,
+    idleExpiresAt: session.idleExpiresAt.toISOString(),
+    absoluteExpiresAt: session.absoluteExpiresAt.toISOString(),
+    userAgent: session.userAgent,
+  })
   if (created.length === 0) throw nonceSpent()
   return { token, session }
 }
 
 /** Not revoked, and neither its idle nor its absolute expiry has passed. */
-const isLive = (now: Date) =>
+const isLive = (now: Date | SQL) =>
   and(isNull(sessions.revokedAt), gt(sessions.idleExpiresAt, now), gt(sessions.absoluteExpiresAt, now))
 
 /** When a session ends: the earlier of its idle and absolute expiry. */
@@ -185,10 +237,10 @@ export async function findSession(
 ): Promise<Session | undefined> {
   if (!token) return undefined
   const now = deps.now()
-  const [session] = await deps.db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isLive(now)))
+  const [session] = await statements(deps.db).liveSession.execute({
+    tokenHash: hashToken(token),
+    now: now.toISOString(),
+  })
   if (!session) return undefined
   if (now.getTime() - session.lastSeenAt.getTime() < TOUCH_INTERVAL_MS) return session
   const [touched] = await deps.db
