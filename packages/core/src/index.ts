@@ -191,6 +191,7 @@ export {
   DISCUSSION_KEY_SCOPES,
   DISCUSSION_KIND_SCOPES,
   DISCUSSION_LIMITS,
+  digestSigner,
   discussionAuthor,
   discussionKeyId,
   discussionKeyMessageSchema,

@@ -101,8 +101,10 @@ export async function revokeKey(
     throw new ApiError(409, 'already_revoked', 'This key is already revoked.')
   }
   checkTimestamp(deps, message.timestamp)
-  const byKey = (await keySigner(governance, id, signature)) === message.key
-  if (!byKey) await checkSignature(governance, message.member, id, signature)
+  const signer = await keySigner(governance, id, signature)
+  const byKey = signer === message.key
+  // Else the member's wallet signed it: checked with the signer just recovered, not recovered twice.
+  if (!byKey) await checkSignature(governance, message.member, id, signature, async () => signer)
   return db.transaction(async (tx) => {
     const seq = await recordMessage(
       tx,

@@ -61,16 +61,17 @@ export async function chainRead<T>(read: () => Promise<T>): Promise<T> {
  * A 401 unless `signature` proves `address` signed the digest `hash`; a 503 when the chain cannot tell, or
  * when the worker checking it failed (signature_check_failed).
  */
-export async function checkSignature(deps: GovernanceDeps, address: Address, hash: Hex, signature: Hex) {
+export async function checkSignature(
+  deps: GovernanceDeps,
+  address: Address,
+  hash: Hex,
+  signature: Hex,
+  /** The ECDSA recovery; a caller that has already recovered this signature passes its answer back. */
+  recover: RecoverSigner | undefined = deps.recover,
+) {
   let valid: boolean
   try {
-    valid = await verifyHashSignature({
-      address,
-      hash,
-      signature,
-      client: deps.client,
-      recover: deps.recover,
-    })
+    valid = await verifyHashSignature({ address, hash, signature, client: deps.client, recover })
   } catch (error) {
     if (error instanceof ChainUnavailableError) {
       throw ApiError.contractCheckUnavailable()

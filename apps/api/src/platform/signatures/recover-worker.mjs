@@ -10,8 +10,9 @@ const SIGNATURE = /^0x[0-9a-fA-F]{130}$/
 /**
  * The signer of `signature` over `hash`, or null when it is not a valid ECDSA signature (a contract account's
  * may still be valid). viem's recoverAddress, less its `await import()` of noble on every call: that costs
- * 0.02 ms in plain Node but 0.4 ms under tsx's loader, where the bench measured its floors. (Types in
- * recover-worker.d.mts.)
+ * 0.02 ms in plain Node but 0.4 ms under tsx's loader, where the bench measured its floors. The same
+ * recovery as core's digestSigner (discussion/messages.ts), which a worker that Node runs untransformed
+ * cannot import; recover-worker.test.ts holds the two to the same answers. (Types in recover-worker.d.mts.)
  */
 export function recoverSigner(hash, signature) {
   if (!SIGNATURE.test(signature)) return null

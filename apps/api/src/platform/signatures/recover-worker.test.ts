@@ -1,5 +1,6 @@
-// The worker's recovery (recover-worker.mjs) answers as viem's recoverAddress does, a failure being null: for
-// both encodings of the recovery bit, and for bytes that are no signature.
+// The worker's recovery (recover-worker.mjs) answers as viem's recoverAddress does, a failure being null, and as
+// core's digestSigner does: for both encodings of the recovery bit, and for bytes that are no signature.
+import { digestSigner } from '@guildhall/core'
 import { type Hex, keccak256, recoverAddress, stringToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { expect, test } from 'vitest'
@@ -8,7 +9,7 @@ import recover, { recoverSigner } from './recover-worker.mjs'
 const ada = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
 const viemAnswer = (hash: Hex, signature: Hex) => recoverAddress({ hash, signature }).catch(() => null)
 
-test('behavior: recoverSigner answers what viem recoverAddress answers, null where viem throws', async () => {
+test('behavior: recoverSigner answers what viem recoverAddress answers, null where viem throws, and what core digestSigner answers', async () => {
   const cases: Hex[] = []
   for (let i = 0; i < 8; i++) {
     const hash = keccak256(stringToHex(`message ${i}`))
@@ -31,9 +32,12 @@ test('behavior: recoverSigner answers what viem recoverAddress answers, null whe
     const signed = keccak256(stringToHex(`message ${Math.floor(i / 2)}`))
     expect(recoverSigner(signed, signature)).toBe(ada.address)
     expect(recoverSigner(signed, signature)).toBe(await viemAnswer(signed, signature))
+    expect(recoverSigner(signed, signature)).toBe(digestSigner(signed, signature))
   }
-  for (const signature of odd)
+  for (const signature of odd) {
     expect(recoverSigner(hash, signature), signature).toBe(await viemAnswer(hash, signature))
+    expect(recoverSigner(hash, signature), signature).toBe(digestSigner(hash, signature))
+  }
   expect(recoverSigner(hash, odd[6] as Hex)).toBe(ada.address)
   expect(recoverSigner(keccak256(stringToHex('another')), good)).not.toBe(ada.address)
 })
