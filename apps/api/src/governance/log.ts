@@ -94,6 +94,11 @@ function appendStatement(
   return sql`with ${sql.join(ctes, sql`, `)} select pg_notify(${LOG_CHANNEL}, n)::text from jsonb_array_elements_text(${JSON.stringify(notices)}::jsonb) as n`
 }
 
+/** The head as read once the log's lock is held, and how long the lock took. */
+type LockedHead = { seq: number | string | null; hash: string | null; waited_ms: number }
+/** The lock, then the head read after it (migration 0020's function): one round trip. */
+const lockThenReadHead = () => sql`select seq, hash, waited_ms from guildhall_log_head(${LOG_LOCK_KEY})`
+
 /**
  * Appends `appends` in order inside `tx`, after taking the log's lock: the advisory lock makes appends take
  * turns, so the chain stays linear with every writer's entries. The lock and the head read after it are one
@@ -108,10 +113,7 @@ export async function appendToLog(
   also: (entries: readonly LogEntry[]) => SQL[] = () => [],
 ): Promise<{ entries: LogEntry[]; lock: LogLockTimes }> {
   const requestedAt = performance.now()
-  // The lock, then the head read after it (migration 0020's function): one round trip.
-  const locked = await tx.execute<{ seq: number | string | null; hash: string | null; waited_ms: number }>(
-    sql`select seq, hash, waited_ms from guildhall_log_head(${LOG_LOCK_KEY})`,
-  )
+  const locked = await tx.execute<LockedHead>(lockThenReadHead())
   const head = locked.rows[0]
   const entries = chainAfter(logHead(head), appends)
   await tx.execute(appendStatement(appends, entries, also))
@@ -203,10 +205,8 @@ export async function appendToLogAndCommit(
     }
   }
   const sentAt = performance.now()
-  const [locked] = await last.simple(
-    sql`select seq, hash, waited_ms from guildhall_log_head(${LOG_LOCK_KEY})`,
-  )
-  const row = locked?.rows[0] as { seq: string | null; hash: string | null; waited_ms: number } | undefined
+  const [locked] = await last.simple(lockThenReadHead())
+  const row = locked?.rows[0] as LockedHead | undefined
   head = logHead(row)
   const entries = chainAfter(head, appends)
   await last.commit(appendStatement(appends, entries, also))
