@@ -42,8 +42,9 @@ export const newToken = (): string => randomBytes(32).toString('base64url')
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
 
 /**
- * Sign-in's statements that run on every nonce, verify and signed-in request: built once per database and
- * prepared, so each is planned once per connection rather than built and planned at every request.
+ * Sign-in's statements of every nonce, verify and signed-in request (and of a verify the policy refuses):
+ * built once per database and prepared, so each is planned once per connection rather than built and planned
+ * at every request.
  */
 function buildStatements(db: Db) {
   const now = sql`${sql.placeholder('now')}::timestamptz`
@@ -70,6 +71,11 @@ function buildStatements(db: Db) {
     .from(authNonces)
     .where(nonceMatches)
     .prepare('sign_in_issued_nonce')
+  const spendNonce = db
+    .update(authNonces)
+    .set({ consumedAt: now })
+    .where(nonceMatches)
+    .prepare('sign_in_spend_nonce')
   // The session is stored only if this verify consumed the nonce, so exactly one of any number of concurrent
   // verifies of a message gets it (the others wait for its row, then find it used).
   const consumed = db.$with('consumed').as(
@@ -107,7 +113,7 @@ function buildStatements(db: Db) {
     .from(sessions)
     .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isLive(now)))
     .prepare('sign_in_live_session')
-  return { issueNonce, issuedNonce, createSession, liveSession }
+  return { issueNonce, issuedNonce, spendNonce, createSession, liveSession }
 }
 
 const statementsByDb = new WeakMap<Db, ReturnType<typeof buildStatements>>()
@@ -150,18 +156,17 @@ export async function verifySignIn(
   if (!input.preauthToken)
     throw new ApiError(401, 'invalid_nonce', 'Ask for a new sign-in message: this one was not issued to you.')
   const preauthHash = hashToken(input.preauthToken)
-  const nonceMatches = and(eq(authNonces.nonce, fields.nonce), eq(authNonces.preauthHash, preauthHash))
+  const statement = statements(deps.db)
 
   const policy = checkSiwePolicy(fields, { ...deps.policy, now })
   if (!policy.ok) {
     // A message the signer got wrong must not be replayable with its nonce; a failure that was not the
     // signer's (e.g. clock skew) keeps the nonce usable for a retry.
     if (!policy.nonceStillUsable)
-      await deps.db.update(authNonces).set({ consumedAt: now }).where(nonceMatches)
+      await statement.spendNonce.execute({ nonce: fields.nonce, preauthHash, now: now.toISOString() })
     throw new ApiError(401, policy.code, policy.message)
   }
 
-  const statement = statements(deps.db)
   const [issued] = await statement.issuedNonce.execute({ nonce: fields.nonce, preauthHash })
   if (!issued || issued.consumedAt || issued.expiresAt <= now) {
     throw nonceSpent()
