@@ -164,12 +164,19 @@ test('behavior: npm run cluster (2 instances): each instance the built server un
     })
   }
 
-  await lineMatching(/is running at http:\/\/127\.0\.0\.1:\d+/, START_TIMEOUT_MS)
-  const instances = ['api1', 'api2'].map((name) => {
-    const line = lines.find((l) => l.trim().startsWith(`${name} `)) as string
-    const [, origin, pid] = line.match(/(http:\/\/127\.0\.0\.1:\d+) \(pid (\d+)/) as RegExpMatchArray
-    return { name, origin: origin as string, pid: Number(pid) }
-  })
+  const running = await lineMatching(/is running at http:\/\/127\.0\.0\.1:\d+/, START_TIMEOUT_MS)
+  // The summary is several writes to a pipe: its later lines may arrive in a later chunk than its heading.
+  const summaryFrom = lines.indexOf(running.input as string)
+  const instances = await Promise.all(
+    ['api1', 'api2'].map(async (name) => {
+      const [, origin, pid] = await lineMatching(
+        new RegExp(`^\\s+${name}\\s+(http:\\/\\/127\\.0\\.0\\.1:\\d+) \\(pid (\\d+)`),
+        10_000,
+        summaryFrom,
+      )
+      return { name, origin: origin as string, pid: Number(pid) }
+    }),
+  )
   expect(lines.join('\n')).not.toContain(PASSWORD)
   await expectBuiltServer(instances.map((i) => i.pid))
   await expectNoSettingOnACommandLine(instances.map((i) => i.pid))
