@@ -47,6 +47,31 @@ describe('typed data', () => {
     expect(voteId(domain, vote())).toBe(hashTypedData(voteData))
   })
 
+  test('behavior: the ids (the domain separator hashed once per domain) equal viem’s hashTypedData for every kind, under several domains taken in turn; a message hashTypedData refuses is refused', () => {
+    const domains = [
+      domain,
+      { ...domain, chainId: 1 },
+      { ...domain, verifyingContract: '0x0000000000000000000000000000000000000001' as const },
+    ]
+    // Each domain twice, interleaved: the second time its separator comes from the cache.
+    for (const turn of [0, 1])
+      for (const [index, d] of domains.entries()) {
+        const v1 = vote({ choices: [1 + ((index + turn) % 3)], reason: `turn ${turn}` })
+        const v2 = voteV2({ choices: [2, 3], weights: [index + 1, turn + 1] })
+        expect(voteId(d, v1)).toBe(hashTypedData(voteTypedData(d, v1)))
+        expect(voteId(d, v2)).toBe(hashTypedData(voteTypedData(d, v2)))
+        expect(proposalId(d, proposal)).toBe(hashTypedData(proposalTypedData(d, proposal)))
+        expect(delegateStatementId(d, statement())).toBe(
+          hashTypedData(delegateStatementTypedData(d, statement())),
+        )
+      }
+    const badAddress = vote({ voter: '0x0000000000000000000000000000000000000Zz1' as never })
+    expect(() => hashTypedData(voteTypedData(domain, badAddress))).toThrow()
+    expect(() => voteId(domain, badAddress)).toThrow(/Address/)
+    const shortProposal = vote({ proposal: '0x1234' })
+    expect(() => voteId(domain, shortProposal)).toThrow(/Expected bytes32/)
+  })
+
   test('behavior: a signature does not verify under another domain, proposal or choice', async () => {
     const signature = await author.signTypedData(voteTypedData(domain, vote()))
     const verifies = (data: ReturnType<typeof voteTypedData>) =>

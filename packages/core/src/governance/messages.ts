@@ -6,11 +6,15 @@
  */
 import {
   type Address,
+  concat,
+  domainSeparator,
   type Hex,
-  hashTypedData,
+  hashStruct,
+  keccak256,
   type LocalAccount,
   type TypedDataDefinition,
   type TypedDataDomain,
+  validateTypedData,
 } from 'viem'
 import {
   bytes32Schema,
@@ -430,15 +434,36 @@ export function delegateStatementTypedData(domain: GovernanceDomain, message: De
   } as const
 }
 
+/** Each domain's separator, hashed once: the domain's half of the digest is the same for every message. */
+const domainSeparators = new WeakMap<GovernanceDomain, Hex>()
+
+/**
+ * What viem's hashTypedData answers, with the domain's separator hashed once per domain: the server takes
+ * every vote's id and a recount checks 100,000 of them, and the domain's hash was about half the work. The
+ * message is validated as hashTypedData validates it.
+ */
+function governanceDigest(
+  domain: GovernanceDomain,
+  { types, primaryType, message }: TypedDataDefinition,
+): Hex {
+  let separator = domainSeparators.get(domain)
+  if (!separator) {
+    separator = domainSeparator({ domain })
+    domainSeparators.set(domain, separator)
+  }
+  validateTypedData({ types, primaryType, message } as TypedDataDefinition)
+  return keccak256(concat(['0x1901', separator, hashStruct({ data: message, primaryType, types } as never)]))
+}
+
 /** A proposal's id: the EIP-712 digest of what its author signed. */
 export const proposalId = (domain: GovernanceDomain, message: ProposalMessage): Hex =>
-  hashTypedData(proposalTypedData(domain, message))
+  governanceDigest(domain, proposalTypedData(domain, message))
 /** A vote's id: the EIP-712 digest of what the voter signed. */
 export const voteId = (domain: GovernanceDomain, message: VoteMessage): Hex =>
-  hashTypedData(voteTypedData(domain, message))
+  governanceDigest(domain, voteTypedData(domain, message))
 /** A statement's id: the EIP-712 digest of what the delegate signed. */
 export const delegateStatementId = (domain: GovernanceDomain, message: DelegateStatementMessage): Hex =>
-  hashTypedData(delegateStatementTypedData(domain, message))
+  governanceDigest(domain, delegateStatementTypedData(domain, message) as TypedDataDefinition)
 
 /** A governance message with its EIP-712 primary type. */
 type GovernanceMessage =
@@ -464,5 +489,9 @@ export async function signGovernanceMessage<M extends GovernanceMessage>(
 ): Promise<{ message: M['message']; signature: Hex; id: Hex }> {
   // One of the three definitions above, picked by `type`; TypeScript cannot follow the pairing through the union.
   const typedData = governanceTypedData[type](domain, message as never) as TypedDataDefinition
-  return { message, signature: await account.signTypedData(typedData), id: hashTypedData(typedData) }
+  return {
+    message,
+    signature: await account.signTypedData(typedData),
+    id: governanceDigest(domain, typedData),
+  }
 }

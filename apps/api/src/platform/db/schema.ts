@@ -420,9 +420,9 @@ export const safeSignatures = pgTable(
 )
 
 /**
- * Rate-limit counters shared by every API instance on one PostgreSQL database (ADR 022), in the layout
- * rate-limiter-flexible's RateLimiterPostgres reads and writes: `route:client` key, points used in the
- * window, the window's end (epoch ms). Unused on PGlite, where one process counts in memory.
+ * Rate-limit counters shared by every API instance on one PostgreSQL database (ADR 022, ADR 077;
+ * platform/http/rate-limit-store.ts): `route:client` key, points used in the window, the window's end (epoch
+ * ms, the database's clock). Unused on PGlite, where one process counts in memory.
  */
 export const rateLimits = pgTable('rate_limits', {
   key: varchar('key', { length: 255 }).primaryKey(),
