@@ -74,6 +74,19 @@ describe('token index', () => {
     const last = (await head()) - 1
     expect(result).toEqual({ indexedBlock: last, targetBlock: last, rewoundTo: null })
     await expectIndexEqualsChain(index, chain, deployment, result.indexedBlock)
+    // Asked all at once, the lookups go to the database together (one statement a turn, ADR 077): each still
+    // gets its own answer, the one it got alone above.
+    const lookups = demoAccounts.flatMap((account) =>
+      Array.from({ length: last - deployment.deployBlock + 1 }, (_, i) => ({
+        account,
+        block: deployment.deployBlock + i,
+      })),
+    )
+    const together = await Promise.all(lookups.map(({ account, block }) => index.votesAt(account, block)))
+    const alone = []
+    for (const { account, block } of lookups) alone.push(await index.votesAt(account, block))
+    expect(together).toEqual(alone)
+    expect(new Set(alone.map((answer) => answer.value)).size).toBeGreaterThan(2)
   }, 120_000)
 
   test('behavior: above the indexed block every answer comes from the chain, says so, and equals the token’s', async () => {

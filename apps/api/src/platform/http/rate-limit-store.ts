@@ -8,6 +8,7 @@ import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/
 import { getTableName } from 'drizzle-orm'
 import type pg from 'pg'
 import { rateLimits } from '../db/schema.ts'
+import { TurnBatches } from '../db/turn-batches.ts'
 
 type Done = Parameters<FastifyRateLimitStore['incr']>[1]
 /**
@@ -18,9 +19,6 @@ type RouteLimit = { routeInfo?: { method?: string | string[]; url?: string } }
 
 /** Expired counts are deleted this often, by whichever instance counts first after the time has passed. */
 const PRUNE_EVERY_MS = 5 * 60_000
-
-/** One key's requests of a turn: its window and each request's callback, in arrival order. */
-type KeyCounts = { windowMs: number; waiting: Done[] }
 
 /** Now in milliseconds on the database's clock (the instances' may differ), the same all through a statement. */
 const NOW_MS = '(extract(epoch from statement_timestamp()) * 1000)::bigint'
@@ -42,74 +40,56 @@ const COUNT_STATEMENT = `
   returning key, points, expire - ${NOW_MS} as ttl`
 const PRUNE_STATEMENT = `delete from ${TABLE} where expire <= ${NOW_MS}`
 
-/** The counts of one database's instance: the requests of a turn are counted together (see above). */
-class TurnCounter {
-  readonly #pool: pg.Pool
-  #pending = new Map<string, KeyCounts>()
-  #scheduled = false
-  #counting = false
-  #prunedAt = Date.now()
+type Count = { key: string; windowMs: number }
+type Counted = { current: number; ttl: number }
 
-  constructor(pool: pg.Pool) {
-    this.#pool = pool
-  }
-
-  count(key: string, windowMs: number, done: Done) {
-    const counts = this.#pending.get(key)
-    if (counts) counts.waiting.push(done)
-    else this.#pending.set(key, { windowMs, waiting: [done] })
-    this.#schedule()
-  }
-
-  /**
-   * After the turn's I/O callbacks, so the requests read in this turn are counted together; while a count is
-   * in flight, after it: one statement at a time, the requests that came meanwhile counted in the next.
-   */
-  #schedule() {
-    if (this.#scheduled || this.#counting) return
-    this.#scheduled = true
-    setImmediate(() => {
-      this.#scheduled = false
-      this.#counting = true
-      this.#flush().finally(() => {
-        this.#counting = false
-        if (this.#pending.size > 0) this.#schedule()
-      })
-    })
-  }
-
-  async #flush() {
-    const pending = this.#pending
-    this.#pending = new Map()
-    const rows = [...pending].map(([key, { windowMs, waiting }]) => ({
+/**
+ * The counts of one database's instance, a turn's in one statement (db/turn-batches.ts): each key moved by
+ * its number of requests, each request answered with its own count.
+ */
+function turnCounter(pool: pg.Pool) {
+  let prunedAt = Date.now()
+  return new TurnBatches<Count, Counted>(async (counts) => {
+    const byKey = new Map<string, { windowMs: number; requests: number }>()
+    for (const { key, windowMs } of counts) {
+      const known = byKey.get(key)
+      if (known) known.requests++
+      else byKey.set(key, { windowMs, requests: 1 })
+    }
+    const rows = [...byKey].map(([key, { windowMs, requests }]) => ({
       key,
-      points: waiting.length,
+      points: requests,
       window_ms: windowMs,
     }))
-    let counted: { key: string; points: number; ttl: string }[]
-    try {
-      counted = (await this.#pool.query(COUNT_STATEMENT, [JSON.stringify(rows)])).rows
-    } catch (error) {
-      for (const { waiting } of pending.values()) for (const done of waiting) done(error as Error)
-      return
-    }
-    for (const { key, points, ttl } of counted) {
-      const { waiting } = pending.get(key) as KeyCounts
-      // The turn's requests of this key took the last `waiting.length` points, in arrival order.
-      const first = points - waiting.length + 1
-      for (const [index, done] of waiting.entries()) done(null, { current: first + index, ttl: Number(ttl) })
-    }
-    if (Date.now() - this.#prunedAt >= PRUNE_EVERY_MS) {
-      this.#prunedAt = Date.now()
+    // Named: planned once per connection.
+    const { rows: counted } = await pool.query<{ key: string; points: number; ttl: string }>({
+      name: 'rate_limit_count',
+      text: COUNT_STATEMENT,
+      values: [JSON.stringify(rows)],
+    })
+    // The turn's requests of a key took its last points, in arrival order.
+    const next = new Map(
+      counted.map(({ key, points, ttl }) => [
+        key,
+        { current: points - (byKey.get(key)?.requests ?? 0) + 1, ttl: Number(ttl) },
+      ]),
+    )
+    if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = Date.now()
       // Not waited for: the next count need not queue behind it. What fails now is pruned next time.
-      this.#pool.query(PRUNE_STATEMENT).catch(() => undefined)
+      pool.query(PRUNE_STATEMENT).catch(() => undefined)
     }
-  }
+    return counts.map(({ key }) => {
+      const answer = next.get(key) as Counted
+      next.set(key, { ...answer, current: answer.current + 1 })
+      return answer
+    })
+  })
 }
 
 /** A store class for @fastify/rate-limit's `store` option; each route counts apart, as with its own store. */
 export function postgresRateLimitStore(pool: pg.Pool): FastifyRateLimitStoreCtor {
-  const counter = new TurnCounter(pool)
+  const counter = turnCounter(pool)
   return class PostgresRateLimitStore implements FastifyRateLimitStore {
     readonly #route: string
 
@@ -120,7 +100,10 @@ export function postgresRateLimitStore(pool: pg.Pool): FastifyRateLimitStoreCtor
 
     incr(key: string, done: Done, timeWindow: number): void {
       // Counted even past the limit, as the in-memory store does.
-      counter.count(`${this.#route}:${key}`, timeWindow, done)
+      counter.add({ key: `${this.#route}:${key}`, windowMs: timeWindow }).then(
+        (counted) => done(null, counted),
+        (error: unknown) => done(error as Error),
+      )
     }
 
     child(routeLimit: object): PostgresRateLimitStore {

@@ -12,6 +12,7 @@ import {
   tokenIndexCursor,
   tokenVoteCheckpoints,
 } from '../../platform/db/schema.ts'
+import { TurnBatches } from '../../platform/db/turn-batches.ts'
 import { type IndexedToken, ownCursor } from './cursor.ts'
 
 export type Answer<T> = { value: T; source: AnswerSource }
@@ -59,8 +60,11 @@ export class IndexReads {
   readonly #indexed: IndexedToken
   readonly #multicall3: Address | null
 
-  /** votesAt's read of the index: every vote makes it, so it is prepared once, and planned once per connection. */
-  readonly #votesAtIndex
+  /**
+   * votesAt's reads of the index: every vote makes one, so the reads of a turn go in one statement
+   * (platform/db/turn-batches.ts, ADR 077), each with the cursor's block it was read at.
+   */
+  readonly #votesAtIndex: TurnBatches<{ delegate: Address; block: number }, IndexedValue>
 
   constructor(options: IndexReadsOptions) {
     this.#db = options.db
@@ -68,13 +72,27 @@ export class IndexReads {
     this.#indexed = options.indexed
     this.#multicall3 = options.multicall3
     const t = tokenVoteCheckpoints
-    const latest = this.#db
-      .select({ votes: t.votes })
-      .from(t)
-      .where(and(eq(t.delegate, sql.placeholder('delegate')), lte(t.block, sql.placeholder('block'))))
-      .orderBy(desc(t.block))
-      .limit(1)
-    this.#votesAtIndex = this.#cursorWith(latest).prepare('token_index_votes_at')
+    const lookups = sql`jsonb_to_recordset(${sql.placeholder('lookups')}::jsonb) as x(i integer, delegate text, block bigint)`
+    // Prepared: planned once per connection. The cursor's block and every value in one statement: one snapshot.
+    const votesAtIndex = this.#db
+      .select({
+        block: sql<
+          number | null
+        >`(select ${tokenIndexCursor.block} from ${tokenIndexCursor} where ${ownCursor(this.#indexed)})`,
+        value: sql<
+          string | null
+        >`(select ${t.votes} from ${t} where ${t.delegate} = x.delegate and ${t.block} <= x.block
+          order by ${t.block} desc limit 1)::text`,
+      })
+      .from(lookups)
+      .orderBy(sql`x.i`)
+      .prepare('token_index_votes_at')
+    this.#votesAtIndex = new TurnBatches(async (batch) => {
+      const rows = await votesAtIndex.execute({
+        lookups: JSON.stringify(batch.map((lookup, i) => ({ ...lookup, i }))),
+      })
+      return rows.map((row) => (row.block === null ? [] : [{ block: Number(row.block), value: row.value }]))
+    })
   }
 
   /** The last indexed block (every event up to it is applied), or fromBlock − 1 before the first range. */
@@ -90,7 +108,7 @@ export class IndexReads {
   async votesAt(account: Address, block: bigint | number): Promise<Answer<bigint>> {
     const n = blockNumber(block)
     const delegate = getAddress(account)
-    const indexed = covering(await this.#votesAtIndex.execute({ delegate, block: Number(n) }), n)
+    const indexed = covering(await this.#votesAtIndex.add({ delegate, block: Number(n) }), n)
     if (indexed) return { value: BigInt(indexed.value ?? 0), source: 'index' }
     const head = await this.#chainHead(n)
     const contract = { address: this.#indexed.token, abi: governanceTokenAbi } as const
@@ -279,8 +297,11 @@ export class IndexReads {
   }
 }
 
+/** A value read from the index with the cursor's block (no row: no cursor yet). */
+type IndexedValue = { block: number; value: string | null }[]
+
 /** The value of a `#cursorWith` read when the index covers `block`; undefined when it does not (yet). */
-function covering(rows: { block: number; value: string | null }[], block: bigint) {
+function covering(rows: IndexedValue, block: bigint) {
   const [row] = rows
   return row && block <= BigInt(row.block) ? { value: row.value } : undefined
 }
