@@ -64,7 +64,7 @@ export class IndexReads {
    * votesAt's reads of the index: every vote makes one, so the reads of a turn go in one statement
    * (platform/db/turn-batches.ts, ADR 077), each with the cursor's block it was read at.
    */
-  readonly #votesAtIndex: TurnBatches<{ delegate: Address; block: number }, IndexedValue>
+  readonly #votesAtIndex: TurnBatches<{ delegate: Address; block: number }, CursorRows>
 
   constructor(options: IndexReadsOptions) {
     this.#db = options.db
@@ -297,11 +297,11 @@ export class IndexReads {
   }
 }
 
-/** A value read from the index with the cursor's block (no row: no cursor yet). */
-type IndexedValue = { block: number; value: string | null }[]
+/** A read of the index with the cursor's block, `#cursorWith`'s or votesAt's: no row while there is no cursor. */
+type CursorRows = { block: number; value: string | null }[]
 
-/** The value of a `#cursorWith` read when the index covers `block`; undefined when it does not (yet). */
-function covering(rows: IndexedValue, block: bigint) {
+/** The value of a read with the cursor when the index covers `block`; undefined when it does not (yet). */
+function covering(rows: CursorRows, block: bigint) {
   const [row] = rows
   return row && block <= BigInt(row.block) ? { value: row.value } : undefined
 }
