@@ -5,10 +5,10 @@ import type { Server } from 'node:http'
 import fastifyCompress from '@fastify/compress'
 import fastifyCookie from '@fastify/cookie'
 import fastifyCors from '@fastify/cors'
-import fastifyHelmet from '@fastify/helmet'
 import fastifyRateLimit from '@fastify/rate-limit'
 import type { FastifyHttpOptions, FastifyInstance, FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
+import helmet from 'helmet'
 import type { Settings } from '../../settings/env.ts'
 import type { Database } from '../db/client.ts'
 import { contentSecurityPolicy } from './csp.ts'
@@ -57,7 +57,9 @@ export const securityPlugin = fp(
     // Its brotli quality defaults to 4 (near gzip's speed) for bodies made per request; the build's files use 11.
     await app.register(fastifyCompress)
     await app.register(fastifyCookie)
-    await app.register(fastifyHelmet, {
+    // helmet itself, built once: its headers' values are computed here, not per request (@fastify/helmet
+    // builds the middleware, and parses the policy, on every request; ADR 078).
+    const securityHeaders = helmet({
       // The full policy, built from the settings (chains' RPC hosts, the configured wallets' SDK hosts).
       contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(settings) },
       frameguard: false,
@@ -65,6 +67,8 @@ export const securityPlugin = fp(
       crossOriginEmbedderPolicy: false,
       hsts: origin.startsWith('https://'),
     })
+    // helmet 8 throws a failure rather than passing it on: its callback only says the headers are set.
+    app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, () => done()))
     await app.register(fastifyCors, { origin: [origin], credentials: true })
     // Routes opt in (`config.rateLimit`). On PostgreSQL the counts live in the database, shared by every
     // instance behind a load balancer (ADR 022); on PGlite, one process, in memory.

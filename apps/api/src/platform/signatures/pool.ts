@@ -1,6 +1,7 @@
 // Signature recovery on worker threads (ADR 063): ECDSA recovery is ~2–4 ms of CPU, and on the event loop a
 // burst of votes made every request (and every lock its transaction held) wait behind other votes' checks.
-// The pool runs it on `threads` workers (piscina); contract accounts still ask the chain from the main thread.
+// The pool runs it on `threads` workers (piscina), the checks of an event-loop turn a task per thread (ADR 078);
+// contract accounts still ask the chain from the main thread.
 import type { RecoverSigner } from '@guildhall/core'
 import type { FastifyBaseLogger } from 'fastify'
 import { Piscina } from 'piscina'
@@ -8,10 +9,18 @@ import type { Address, Hex } from 'viem'
 import { ApiError } from '../http/errors.ts'
 import type { Observer } from '../observer.ts'
 
-/** What the worker answers (recover-worker.mjs). */
+/** What the worker answers for each check of a task (recover-worker.mjs). */
 interface Recovered {
   signer: Address | null
   runMs: number
+}
+
+/** A check asked for and not yet answered. */
+interface Check {
+  hash: Hex
+  signature: Hex
+  asked: number
+  settle: (answer: { signer: Address | null } | { error: ApiError }) => void
 }
 
 export interface SignaturePool {
@@ -33,7 +42,7 @@ export function signaturePool({
   /** The worker's file (tests give one that crashes). */
   worker?: URL
 }): SignaturePool {
-  const pool = new Piscina<{ hash: Hex; signature: Hex }, Recovered>({
+  const pool = new Piscina<{ checks: { hash: Hex; signature: Hex }[] }, Recovered[]>({
     filename: worker.href,
     // Started on the first check, not with the app (each loads viem, ~0.1 s of CPU: most apps a test builds
     // never check a signature), then kept until the app closes. A crashed one is replaced on the next check.
@@ -53,20 +62,67 @@ export function signaturePool({
   pool.on('error', (error) => logger.error({ err: error }, 'A signature worker failed'))
   // piscina starts workers again for a task after destroy(): a closed app's pool must not.
   let closed = false
+  // The checks asked in this event-loop turn (ADR 078): sent after it, a task per thread, so a burst of votes
+  // costs a message to and from a worker per thread rather than per vote.
+  let asked: Check[] = []
+
+  const run = async (checks: Check[]) => {
+    let answers: Recovered[]
+    try {
+      answers = await pool.run({ checks: checks.map(({ hash, signature }) => ({ hash, signature })) })
+      if (answers.length !== checks.length)
+        throw new Error(`${checks.length} checks got ${answers.length} answers`)
+    } catch (error) {
+      // piscina starts a crashed worker's replacement only when asked for a task (minThreads 0): without
+      // this empty one, the checks queued behind the crash would wait for the next check asked.
+      if (!closed) pool.run({ checks: [] }).catch(() => {})
+      // A task that failed (a worker crashed) with several checks: each is asked again alone, so only the
+      // check that brought it down is refused.
+      if (checks.length > 1 && !closed) {
+        for (const check of checks) void run([check])
+        return
+      }
+      logger.error({ err: error }, 'A signature check failed on its worker')
+      for (const { settle } of checks) settle({ error: ApiError.signatureCheckFailed() })
+      return
+    }
+    const answered = performance.now()
+    for (const [index, { asked, settle }] of checks.entries()) {
+      const { signer, runMs } = answers[index] as Recovered
+      observer.signatureChecked(Math.max(0, answered - asked - runMs), runMs)
+      settle({ signer })
+    }
+  }
+
+  const sendAsked = () => {
+    const checks = asked
+    asked = []
+    if (closed) {
+      for (const { settle } of checks) settle({ error: ApiError.signatureCheckFailed() })
+      return
+    }
+    // As even as they divide: the first tasks take one more when they do not.
+    const tasks = Math.min(threads, checks.length)
+    let from = 0
+    for (let task = 0; task < tasks; task++) {
+      const size = Math.floor(checks.length / tasks) + (task < checks.length % tasks ? 1 : 0)
+      void run(checks.slice(from, from + size))
+      from += size
+    }
+  }
 
   return {
-    recover: async (hash, signature) => {
-      if (closed) throw ApiError.signatureCheckFailed()
-      const started = performance.now()
-      let answer: Recovered
-      try {
-        answer = await pool.run({ hash, signature })
-      } catch (error) {
-        logger.error({ err: error }, 'A signature check failed on its worker')
-        throw ApiError.signatureCheckFailed()
-      }
-      observer.signatureChecked(Math.max(0, performance.now() - started - answer.runMs), answer.runMs)
-      return answer.signer
+    recover: (hash, signature) => {
+      if (closed) return Promise.reject(ApiError.signatureCheckFailed())
+      return new Promise((resolve, reject) => {
+        if (asked.length === 0) setImmediate(sendAsked)
+        asked.push({
+          hash,
+          signature,
+          asked: performance.now(),
+          settle: (answer) => ('error' in answer ? reject(answer.error) : resolve(answer.signer)),
+        })
+      })
     },
     close: () => {
       closed = true

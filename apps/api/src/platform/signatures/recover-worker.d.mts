@@ -2,7 +2,7 @@
 import type { Address, Hex } from 'viem'
 
 export function recoverSigner(hash: Hex, signature: Hex): Address | null
-export default function recover(task: { hash: Hex; signature: Hex }): {
+export default function recover(task: { checks: readonly { hash: Hex; signature: Hex }[] }): {
   signer: Address | null
   runMs: number
-}
+}[]

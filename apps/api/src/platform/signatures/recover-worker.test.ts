@@ -42,9 +42,15 @@ test('behavior: recoverSigner answers what viem recoverAddress answers, null whe
   expect(recoverSigner(keccak256(stringToHex('another')), good)).not.toBe(ada.address)
 })
 
-test('behavior: the pool task answers the signer and the time the recovery took', () => {
+test('behavior: the pool task answers each check in its order with its signer and the time its recovery took', async () => {
   const hash = keccak256(stringToHex('a vote'))
-  const answer = recover({ hash, signature: `0x${'00'.repeat(64)}1b` })
-  expect(answer.signer).toBeNull()
-  expect(answer.runMs).toBeGreaterThanOrEqual(0)
+  const signature = await ada.sign({ hash })
+  const answers = recover({
+    checks: [
+      { hash, signature: `0x${'00'.repeat(64)}1b` },
+      { hash, signature },
+    ],
+  })
+  expect(answers.map(({ signer }) => signer)).toEqual([null, ada.address])
+  for (const { runMs } of answers) expect(runMs).toBeGreaterThanOrEqual(0)
 })
