@@ -11,7 +11,6 @@ import {
   decodeFunctionData,
   getAddress,
   type Hex,
-  hashTypedData,
   isAddressEqual,
   keccak256,
   type PublicClient,
@@ -29,10 +28,8 @@ import {
   governanceDomainSchema,
   proposalId,
   proposalMessageSchema,
-  proposalTypedData,
   voteId,
   voteMessageSchema,
-  voteTypedData,
   voteWeights,
 } from './governance/messages.ts'
 import { countingVotes, type ProposalKind, voteChoicesProblem } from './governance/rules.ts'
@@ -234,12 +231,8 @@ export async function recount(
   if (proposalId(typedDomain, proposal.message) !== proposal.id)
     differences.push('The proposal does not match its id: its text or rules were changed after signing.')
   else if (
-    !(await verifies(
-      client,
-      proposalTypedData(typedDomain, proposal.message),
-      proposal.message.author,
-      proposal.signature,
-    ))
+    // The digest is the id, just checked: the signature is checked against it.
+    !(await verifies(client, proposal.id, proposal.message.author, proposal.signature))
   )
     differences.push('The proposal’s signature is not valid for its author.')
   if (proposal.message.snapshot !== bundle.snapshot)
@@ -275,9 +268,7 @@ export async function recount(
       differences.push(
         `${label} does not match its id: its choices, ${vote.message.version === 2 ? 'weights, ' : ''}reason or time were changed after signing.`,
       )
-    else if (
-      !(await verifies(client, voteTypedData(typedDomain, vote.message), vote.message.voter, vote.signature))
-    )
+    else if (!(await verifies(client, vote.id, vote.message.voter, vote.signature)))
       differences.push(`${label} has a signature that is not valid for its voter.`)
     else {
       // Signed, but not a vote this proposal allows (a server must have refused it): not counted.
@@ -535,12 +526,10 @@ async function executionDifferences(
   return differences
 }
 
-/** The same check as the server's (signature.ts): ECDSA locally, then ERC-1271 / ERC-6492 on the chain. */
-async function verifies(
-  client: PublicClient,
-  typed: Parameters<typeof hashTypedData>[0],
-  address: Hex,
-  signature: Hex,
-): Promise<boolean> {
-  return verifyHashSignature({ address, hash: hashTypedData(typed), signature, client })
+/**
+ * The same check as the server's (signature.ts), of a signature over `digest` (a message's id, once the id is
+ * shown to be its digest): ECDSA locally, then ERC-1271 / ERC-6492 on the chain.
+ */
+async function verifies(client: PublicClient, digest: Hex, address: Hex, signature: Hex): Promise<boolean> {
+  return verifyHashSignature({ address, hash: digest, signature, client })
 }

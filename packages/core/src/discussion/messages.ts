@@ -6,11 +6,12 @@
  * Shared by apps/web (what the key signs), apps/api (what the server verifies) and the thread recount.
  */
 import { secp256k1 } from '@noble/curves/secp256k1'
-import { type Address, type Hex, hashTypedData, type LocalAccount, type TypedDataDefinition } from 'viem'
+import type { Address, Hex, LocalAccount, TypedDataDefinition } from 'viem'
 import { publicKeyToAddress } from 'viem/accounts'
 import { type GovernanceDomain, signedText, unixSeconds } from '../governance/messages.ts'
 import { durationInWords, GOVERNANCE_LIMITS } from '../governance/rules.ts'
 import { bytes32Schema, checksummedAddressSchema, signatureSchema } from '../primitives.ts'
+import { typedDataDigest } from '../typed-data-digest.ts'
 import { z } from '../zod.ts'
 import { DISCUSSION_LIMITS, REACTIONS, type Reaction } from './limits.ts'
 
@@ -309,7 +310,7 @@ export function discussionMessageId<K extends DiscussionMessageKind>(
   kind: K,
   message: DiscussionMessages[K],
 ): Hex {
-  return hashTypedData(discussionTypedData(domain, kind, message))
+  return typedDataDigest(discussionTypedData(domain, kind, message))
 }
 
 // Per kind where the apps name one; any other kind through discussionTypedData / discussionMessageId.
@@ -339,7 +340,7 @@ export async function signWithDiscussionKey<K extends DiscussionMessageKind>(
   message: DiscussionMessages[K],
 ): Promise<{ message: DiscussionMessages[K]; signature: Hex; id: Hex }> {
   const typedData = discussionTypedData(domain, kind, message)
-  return { message, signature: await account.signTypedData(typedData), id: hashTypedData(typedData) }
+  return { message, signature: await account.signTypedData(typedData), id: typedDataDigest(typedData) }
 }
 
 /**

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
+import fc from 'fast-check'
 import {
   concatHex,
   encodeAbiParameters,
+  getAddress,
   type Hex,
   hashStruct,
   hashTypedData,
@@ -16,6 +18,7 @@ import {
 } from 'viem'
 import { describe, expect, test } from 'vitest'
 import type { ProposalAction } from '../treasury/actions.ts'
+import { typedDataDigest } from '../typed-data-digest.ts'
 import {
   delegateStatementId,
   delegateStatementTypedData,
@@ -70,6 +73,57 @@ describe('typed data', () => {
     expect(() => voteId(domain, badAddress)).toThrow(/Address/)
     const shortProposal = vote({ proposal: '0x1234' })
     expect(() => voteId(domain, shortProposal)).toThrow(/Expected bytes32/)
+  })
+
+  test('behavior: for any vote and any proposal with actions, the id equals viem’s hashTypedData (typedDataDigest’s own encoding against viem’s)', () => {
+    const text = fc.string({ unit: 'grapheme', maxLength: 40 })
+    const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => getAddress(toHex(bytes)))
+    const uint32 = fc.integer({ min: 0, max: 2 ** 32 - 1 })
+    const seconds = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })
+    fc.assert(
+      fc.property(
+        address,
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.array(uint32, { maxLength: 6 }),
+        fc.array(uint32, { maxLength: 6 }),
+        text,
+        seconds,
+        (voter, proposalBytes, choices, weights, reason, timestamp) => {
+          const v1 = vote({ voter, proposal: toHex(proposalBytes), choices, reason, timestamp })
+          const v2 = voteV2({ voter, proposal: v1.proposal, choices, weights, reason, timestamp })
+          expect(voteId(domain, v1)).toBe(hashTypedData(voteTypedData(domain, v1)))
+          expect(voteId(domain, v2)).toBe(hashTypedData(voteTypedData(domain, v2)))
+        },
+      ),
+      { numRuns: 200 },
+    )
+    const action = fc.record({
+      target: address,
+      value: fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }).map(String),
+      data: fc.uint8Array({ maxLength: 80 }).map((bytes) => toHex(bytes)),
+    })
+    fc.assert(
+      fc.property(
+        text,
+        text,
+        fc.array(action, { maxLength: 3 }),
+        fc.boolean(),
+        (title, body, actions, flag) => {
+          const withActions = {
+            ...proposal,
+            title,
+            body,
+            version: 2,
+            category: 'Treasury',
+            changesSafeSettings: flag,
+            abstainCountsToQuorum: !flag,
+            actions,
+          } as ProposalMessageV2
+          expect(proposalId(domain, withActions)).toBe(hashTypedData(proposalTypedData(domain, withActions)))
+        },
+      ),
+      { numRuns: 100 },
+    )
   })
 
   test('behavior: a signature does not verify under another domain, proposal or choice', async () => {
@@ -158,7 +212,7 @@ describe('the EIP-712 vectors of ethers (test-fixtures/eip712/SOURCES.md)', () =
   })
 
   test.each(vectors.map((vector) => [vector.name, vector] as const))(
-    'parameters: %s hashes to its digest through hashTypedData, and its struct to keccak256(encoded)',
+    'parameters: %s hashes to its digest through hashTypedData and typedDataDigest, and its struct to keccak256(encoded)',
     (_name, vector) => {
       const domain =
         vector.domain.chainId === undefined
@@ -167,6 +221,7 @@ describe('the EIP-712 vectors of ethers (test-fixtures/eip712/SOURCES.md)', () =
       const message = widen(vector.primaryType, vector.data, vector.types) as Record<string, unknown>
       const typed = { domain, types: vector.types, primaryType: vector.primaryType, message }
       expect(hashTypedData(typed as Parameters<typeof hashTypedData>[0])).toBe(vector.digest)
+      expect(typedDataDigest(typed as unknown as TypedDataDefinition)).toBe(vector.digest)
       expect(hashStruct({ data: message, primaryType: vector.primaryType, types: vector.types })).toBe(
         keccak256(vector.encoded),
       )

@@ -4,18 +4,7 @@
  * wallet signs and the ids (digests) they get. Shared by apps/web (what the wallet signs) and apps/api
  * (what the server rebuilds and verifies); the client's domain and types are never trusted.
  */
-import {
-  type Address,
-  concat,
-  domainSeparator,
-  type Hex,
-  hashStruct,
-  keccak256,
-  type LocalAccount,
-  type TypedDataDefinition,
-  type TypedDataDomain,
-  validateTypedData,
-} from 'viem'
+import type { Address, Hex, LocalAccount, TypedDataDefinition, TypedDataDomain } from 'viem'
 import {
   bytes32Schema,
   chainIdSchema,
@@ -25,6 +14,7 @@ import {
   tokenAmountSchema,
 } from '../primitives.ts'
 import { proposalActionsSchema } from '../treasury/actions.ts'
+import { typedDataDigest } from '../typed-data-digest.ts'
 import { z } from '../zod.ts'
 import { durationInWords, GOVERNANCE_LIMITS, PROPOSAL_KINDS } from './rules.ts'
 
@@ -434,36 +424,15 @@ export function delegateStatementTypedData(domain: GovernanceDomain, message: De
   } as const
 }
 
-/** Each domain's separator, hashed once: the domain's half of the digest is the same for every message. */
-const domainSeparators = new WeakMap<GovernanceDomain, Hex>()
-
-/**
- * What viem's hashTypedData answers, with the domain's separator hashed once per domain: the server takes
- * every vote's id and a recount checks 100,000 of them, and the domain's hash was about half the work. The
- * message is validated as hashTypedData validates it.
- */
-function governanceDigest(
-  domain: GovernanceDomain,
-  { types, primaryType, message }: TypedDataDefinition,
-): Hex {
-  let separator = domainSeparators.get(domain)
-  if (!separator) {
-    separator = domainSeparator({ domain })
-    domainSeparators.set(domain, separator)
-  }
-  validateTypedData({ types, primaryType, message } as TypedDataDefinition)
-  return keccak256(concat(['0x1901', separator, hashStruct({ data: message, primaryType, types } as never)]))
-}
-
 /** A proposal's id: the EIP-712 digest of what its author signed. */
 export const proposalId = (domain: GovernanceDomain, message: ProposalMessage): Hex =>
-  governanceDigest(domain, proposalTypedData(domain, message))
+  typedDataDigest(proposalTypedData(domain, message))
 /** A vote's id: the EIP-712 digest of what the voter signed. */
 export const voteId = (domain: GovernanceDomain, message: VoteMessage): Hex =>
-  governanceDigest(domain, voteTypedData(domain, message))
+  typedDataDigest(voteTypedData(domain, message))
 /** A statement's id: the EIP-712 digest of what the delegate signed. */
 export const delegateStatementId = (domain: GovernanceDomain, message: DelegateStatementMessage): Hex =>
-  governanceDigest(domain, delegateStatementTypedData(domain, message) as TypedDataDefinition)
+  typedDataDigest(delegateStatementTypedData(domain, message) as TypedDataDefinition)
 
 /** A governance message with its EIP-712 primary type. */
 type GovernanceMessage =
@@ -492,6 +461,6 @@ export async function signGovernanceMessage<M extends GovernanceMessage>(
   return {
     message,
     signature: await account.signTypedData(typedData),
-    id: governanceDigest(domain, typedData),
+    id: typedDataDigest(typedData),
   }
 }
