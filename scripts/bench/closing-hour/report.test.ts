@@ -1,5 +1,6 @@
-// The closing-hour budget's judgement of the floor line as the issue words it: 60 % of (floor × cores) as
-// the machine's other processes (PostgreSQL, the load generator) allow, beside the line against every core.
+// The closing-hour budget's judgement: the floor line as the issue words it, 60 % of (floor × cores) as
+// the machine's other processes (PostgreSQL, the load generator) allow, beside the line against every core;
+// and what the stream lines say when they were not run.
 import { expect, test } from 'vitest'
 import type { ClosingHourResult, ClosingHourRun } from '../harness/schema.ts'
 import { closingHourBudget } from './report.ts'
@@ -44,4 +45,21 @@ test('behavior: the floor line is judged against every core and, apart, against 
   // The others took 0.1 of the cores: 500 votes/s misses both lines.
   const [, nearlyAll] = floorLines(run(500, 0.1, 0.1))
   expect(nearlyAll).toMatchObject({ limit: 644.1, pass: false })
+})
+
+test('behavior: the stream lines say why they were not run: no PostgreSQL run, or a run without streams', () => {
+  const streamNotes = (result: Omit<ClosingHourResult, 'budget'>) =>
+    closingHourBudget(result)
+      .filter((line) => line.budget.includes('stream'))
+      .map((line) => [line.pass, line.note])
+  expect(streamNotes(measured(run(547, 0.6, 0.2)))).toEqual([
+    [null, 'not run (CLOSING_HOUR_STREAMS=0)'],
+    [null, 'not run (CLOSING_HOUR_STREAMS=0)'],
+    [null, 'not run (CLOSING_HOUR_STREAMS=0)'],
+  ])
+  expect(streamNotes({ ...measured(run(547, 0.6, 0.2)), runs: [] })).toEqual([
+    [null, 'not run (no PostgreSQL)'],
+    [null, 'not run (no PostgreSQL)'],
+    [null, 'not run (no PostgreSQL)'],
+  ])
 })

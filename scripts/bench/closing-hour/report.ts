@@ -125,7 +125,14 @@ export function closingHourBudget(r: Measured): ClosingHourLine[] {
     )
   }
   const live = pg1?.live
-  const liveNote = !live ? notRun : 'skipped' in live ? live.skipped : undefined
+  // No PostgreSQL run, or one without streams (CLOSING_HOUR_STREAMS=0): two reasons, each said as it is.
+  const liveNote = !pg1
+    ? notRun
+    : !live
+      ? 'not run (CLOSING_HOUR_STREAMS=0)'
+      : 'skipped' in live
+        ? live.skipped
+        : undefined
   const liveRun = live && !('skipped' in live) ? live : undefined
   line(
     `${liveRun?.streams ?? 1000} live streams: p99 from a vote's 201 to every stream showing it`,
