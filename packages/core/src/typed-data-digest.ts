@@ -8,7 +8,7 @@
  *   encoder: for EIP-712's struct encoding every word is static, so the encoding is their concatenation.
  * The message is validated first as hashTypedData validates it (ranges, addresses, byte sizes), so the
  * encoding below may take its values as valid. The ethers vectors and every message kind hold it equal to
- * viem's (typed-data-digest.test.ts, governance/messages.test.ts).
+ * viem's (governance/messages.test.ts).
  */
 import {
   bytesToHex,
@@ -76,8 +76,11 @@ function encodeField(types: Types, type: string, value: unknown): Uint8Array {
 function encodeAtomic(type: string, value: unknown): Uint8Array {
   const word = new Uint8Array(32)
   if (type === 'address') word.set(hexToBytes(value as Hex), 12)
-  else if (type === 'bool') word[31] = value ? 1 : 0
-  else if (type.startsWith('bytes')) word.set(hexToBytes(value as Hex), 0)
+  else if (type === 'bool') {
+    // validateTypedData leaves booleans to the encoder, which refuses anything else, as viem's does.
+    if (typeof value !== 'boolean') throw new Error(`Invalid EIP-712 bool: ${String(value)}`)
+    word[31] = value ? 1 : 0
+  } else if (type.startsWith('bytes')) word.set(hexToBytes(value as Hex), 0)
   else if (type.startsWith('uint') || type.startsWith('int')) {
     let number = BigInt.asUintN(256, BigInt(value as bigint | number | string))
     for (let index = 31; index >= 0 && number > 0n; index--) {

@@ -73,6 +73,9 @@ describe('typed data', () => {
     expect(() => voteId(domain, badAddress)).toThrow(/Address/)
     const shortProposal = vote({ proposal: '0x1234' })
     expect(() => voteId(domain, shortProposal)).toThrow(/Expected bytes32/)
+    const textBool = { ...proposal, abstainCountsToQuorum: 'false' as never }
+    expect(() => hashTypedData(proposalTypedData(domain, textBool))).toThrow()
+    expect(() => proposalId(domain, textBool)).toThrow(/bool/)
   })
 
   test('behavior: for any vote and any proposal with actions, the id equals viem’s hashTypedData (typedDataDigest’s own encoding against viem’s)', () => {

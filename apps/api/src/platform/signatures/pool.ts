@@ -45,7 +45,7 @@ export function signaturePool({
   const pool = new Piscina<{ checks: { hash: Hex; signature: Hex }[] }, Recovered[]>({
     filename: worker.href,
     // Started on the first check, not with the app (each loads viem, ~0.1 s of CPU: most apps a test builds
-    // never check a signature), then kept until the app closes. A crashed one is replaced on the next check.
+    // never check a signature), then kept until the app closes. A crashed one is replaced at once (below).
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
