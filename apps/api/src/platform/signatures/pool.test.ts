@@ -19,6 +19,18 @@ const crashing = `0x${'deaddead'.repeat(16)}1b` as Hex
 const logger = { error: () => {} } as unknown as Parameters<typeof signaturePool>[0]['logger']
 
 let pool: SignaturePool | undefined
+
+/** A pool on the crashing worker, and the errors it logs. */
+function crashingPool(threads: number) {
+  const errors: unknown[] = []
+  const crashPool = signaturePool({
+    threads,
+    observer: silentObserver,
+    logger: { error: (entry: unknown) => errors.push(entry) } as unknown as typeof logger,
+    worker: crashWorker,
+  })
+  return { crashPool, errors }
+}
 afterEach(() => pool?.close())
 
 test('behavior: the pool recovers each signer on its worker threads, null for bytes that are not a signature, and reports the time queued and run', async () => {
@@ -74,13 +86,8 @@ test('behavior: under steady load the checks are answered in the order they were
 })
 
 test('behavior: a worker that crashes mid-check is replaced; its check answers 503 signature_check_failed and the next ones are answered', async () => {
-  const errors: unknown[] = []
-  pool = signaturePool({
-    threads: 2,
-    observer: silentObserver,
-    logger: { error: (entry: unknown) => errors.push(entry) } as unknown as typeof logger,
-    worker: crashWorker,
-  })
+  const { crashPool, errors } = crashingPool(2)
+  pool = crashPool
   const signature = await ada.sign({ hash })
   // Both threads started and busy, then one of them ends mid-check: the other's check is unaffected.
   const [crashed, other] = await Promise.allSettled([
@@ -105,13 +112,8 @@ test('behavior: a worker that crashes mid-check is replaced; its check answers 5
 })
 
 test('behavior: a worker that crashes on a task of several checks is replaced; only the check that brought it down answers 503, the others get their signers', async () => {
-  const errors: unknown[] = []
-  pool = signaturePool({
-    threads: 1,
-    observer: silentObserver,
-    logger: { error: (entry: unknown) => errors.push(entry) } as unknown as typeof logger,
-    worker: crashWorker,
-  })
+  const { crashPool, errors } = crashingPool(1)
+  pool = crashPool
   const [adaSigned, benSigned] = await Promise.all([ada.sign({ hash }), ben.sign({ hash })])
   // One thread, one turn: the three go in one task, which the crashing signature ends.
   const answers = await Promise.allSettled([
