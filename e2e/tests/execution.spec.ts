@@ -52,6 +52,9 @@ const test = base.extend<{ treasury: DemoTreasury }, { treasuryDeployment: DemoT
 })
 
 test.use({ walletOptions: { accounts: [ADA] } })
+// Each test is a proposal's whole life (propose, vote, queue, sign twice, execute): 35–45 s on a loaded
+// 2-core CI machine, too near the 60 s meant for one step.
+test.describe.configure({ timeout: 120_000 })
 test.afterEach(() => {
   serverClock.aheadSeconds = 0
 })
