@@ -20,7 +20,8 @@ interface Check {
   hash: Hex
   signature: Hex
   asked: number
-  settle: (answer: { signer: Address | null } | { error: ApiError }) => void
+  resolve: (signer: Address | null) => void
+  reject: (error: ApiError) => void
 }
 
 export interface SignaturePool {
@@ -73,24 +74,26 @@ export function signaturePool({
       if (answers.length !== checks.length)
         throw new Error(`${checks.length} checks got ${answers.length} answers`)
     } catch (error) {
-      // piscina starts a crashed worker's replacement only when asked for a task (minThreads 0): without
-      // this empty one, the checks queued behind the crash would wait for the next check asked.
-      if (!closed) pool.run({ checks: [] }).catch(() => {})
-      // A task that failed (a worker crashed) with several checks: each is asked again alone, so only the
-      // check that brought it down is refused.
-      if (checks.length > 1 && !closed) {
-        for (const check of checks) void run([check])
-        return
+      if (!closed) {
+        // piscina starts a crashed worker's replacement only when asked for a task (minThreads 0): without
+        // this empty one, the checks queued behind the crash would wait for the next check asked.
+        pool.run({ checks: [] }).catch(() => {})
+        // A task that failed (a worker crashed) with several checks: each is asked again alone, so only the
+        // check that brought it down is refused.
+        if (checks.length > 1) {
+          for (const check of checks) void run([check])
+          return
+        }
       }
       logger.error({ err: error }, 'A signature check failed on its worker')
-      for (const { settle } of checks) settle({ error: ApiError.signatureCheckFailed() })
+      for (const { reject } of checks) reject(ApiError.signatureCheckFailed())
       return
     }
     const answered = performance.now()
-    for (const [index, { asked, settle }] of checks.entries()) {
+    for (const [index, { asked, resolve }] of checks.entries()) {
       const { signer, runMs } = answers[index] as Recovered
       observer.signatureChecked(Math.max(0, answered - asked - runMs), runMs)
-      settle({ signer })
+      resolve(signer)
     }
   }
 
@@ -98,7 +101,7 @@ export function signaturePool({
     const checks = asked
     asked = []
     if (closed) {
-      for (const { settle } of checks) settle({ error: ApiError.signatureCheckFailed() })
+      for (const { reject } of checks) reject(ApiError.signatureCheckFailed())
       return
     }
     // As even as they divide: the first tasks take one more when they do not.
@@ -116,12 +119,7 @@ export function signaturePool({
       if (closed) return Promise.reject(ApiError.signatureCheckFailed())
       return new Promise((resolve, reject) => {
         if (asked.length === 0) setImmediate(sendAsked)
-        asked.push({
-          hash,
-          signature,
-          asked: performance.now(),
-          settle: (answer) => ('error' in answer ? reject(answer.error) : resolve(answer.signer)),
-        })
+        asked.push({ hash, signature, asked: performance.now(), resolve, reject })
       })
     },
     close: () => {
