@@ -2,6 +2,7 @@
 // stores the message) and reading it back.
 import { LOG_GENESIS_HASH, type LogEntry, logEntryHash } from '@guildhall/core'
 import { and, asc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
+import type pg from 'pg'
 import type { Hex } from 'viem'
 import type { Database, Tx } from '../platform/db/client.ts'
 import type { LastQuery } from '../platform/db/commit-last.ts'
@@ -152,10 +153,13 @@ function refusal(error: unknown): { head: LogHead; waitedMs: number } | undefine
  * its last append found it stale), and ONE query takes a savepoint, takes
  * the log's lock and checks the head (migration 0021's function), inserts, runs `also`'s CTEs, notifies and
  * commits, so the lock is held inside the database only. When another writer has moved the head, the function
- * refuses naming the head: back to the savepoint (which lets the lock go) and again from that head; after
+ * refuses naming the head (the error ends the savepoint's subtransaction, which lets the lock go at once):
+ * back to the savepoint and again from that head; after
  * MAX_REFUSED refusals, the lock and head first (0020's function), then the insert and the commit in one query.
- * The lock's hold as this process sees it (`heldMs`: from sending each locking query to its answer, less the
- * database's wait; refused attempts included) is an upper bound of the true hold.
+ * `heldMs` is the lock's hold by the database's clock: from just before asking for it, less the wait, to
+ * just after the commit, read in the same query (a refused attempt lets the lock go with its error, after
+ * one read of the head, and is not counted). Timed from this process it would also count the network and
+ * this event loop's delay in reading the answer, which hold nothing.
  */
 export async function appendToLogAndCommit(
   database: Database,
@@ -177,41 +181,47 @@ export async function appendToLogAndCommit(
     moved = remembered !== undefined && head.seq !== remembered.head.seq
   }
   let waitMs = 0
-  let heldMs = 0
-  const appended = (entries: LogEntry[], sentAt: number, waited: number) => {
+  const appended = (
+    entries: LogEntry[],
+    before: pg.QueryResult | undefined,
+    waited: number,
+    after: pg.QueryResult | undefined,
+  ) => {
     waitMs += waited
-    heldMs += performance.now() - sentAt - waited
+    const heldMs = Math.max(0, clockMs(after) - clockMs(before) - waited)
     const newest = entries.at(-1)
     rememberedHeads.set(key, { head: newest ? { seq: newest.seq, hash: newest.hash } : head, moved })
     return { entries, waitMs, heldMs }
   }
   for (let attempt = 0; attempt < MAX_REFUSED; attempt++) {
     const entries = chainAfter(head, appends)
-    const sentAt = performance.now()
     try {
-      const results = await last.commit(
-        sql`savepoint ${sql.raw(SAVEPOINT)}; select guildhall_log_expect_head(${LOG_LOCK_KEY}, ${head.seq}, ${head.hash}) as waited_ms; ${appendStatement(appends, entries, also)}`,
+      const [, before, expected, , , after] = await last.commit(
+        sql`savepoint ${sql.raw(SAVEPOINT)}; ${DATABASE_CLOCK}; select guildhall_log_expect_head(${LOG_LOCK_KEY}, ${head.seq}, ${head.hash}) as waited_ms; ${appendStatement(appends, entries, also)}`,
+        DATABASE_CLOCK,
       )
-      return appended(entries, sentAt, Number(results[1]?.rows[0]?.waited_ms ?? 0))
+      return appended(entries, before, Number(expected?.rows[0]?.waited_ms ?? 0), after)
     } catch (error) {
       const refused = refusal(error)
       if (!refused) throw error
       waitMs += refused.waitedMs
-      heldMs += performance.now() - sentAt - refused.waitedMs
       head = refused.head
       moved = true
       rememberedHeads.set(key, { head, moved })
       await last.simple(sql`rollback to savepoint ${sql.raw(SAVEPOINT)}`)
     }
   }
-  const sentAt = performance.now()
-  const [locked] = await last.simple(lockThenReadHead())
+  const [before, locked] = await last.simple(sql`${DATABASE_CLOCK}; ${lockThenReadHead()}`)
   const row = locked?.rows[0] as LockedHead | undefined
   head = logHead(row)
   const entries = chainAfter(head, appends)
-  await last.commit(appendStatement(appends, entries, also))
-  return appended(entries, sentAt, Number(row?.waited_ms ?? 0))
+  const [, , after] = await last.commit(appendStatement(appends, entries, also), DATABASE_CLOCK)
+  return appended(entries, before, Number(row?.waited_ms ?? 0), after)
 }
+
+/** The database's clock, in ms since the epoch: read before the lock and after the commit, it times the hold. */
+const DATABASE_CLOCK = sql`select extract(epoch from clock_timestamp()) * 1000 as at_ms`
+const clockMs = (result: pg.QueryResult | undefined) => Number(result?.rows[0]?.at_ms)
 
 /**
  * The one-message append of the writers that store one message per transaction (proposals, statements,

@@ -453,7 +453,7 @@ if (testDatabaseUrl()) {
       }
     })
 
-    test('behavior: with the remembered head right, the log’s lock is taken, the entries appended and the transaction committed in ONE query: no query before it takes the lock, none follows it', async () => {
+    test('behavior: with the remembered head right, the log’s lock is taken, the entries appended and the transaction committed in ONE query: no query before it takes the lock, none follows it (it ends with a read of the database’s clock)', async () => {
       const proposal = await createProposal(ada, { title: 'One round trip' })
       const writer = new VoteWriter(database, silentObserver)
       // The first batch learns the head (the proposal's append moved it).
@@ -477,11 +477,48 @@ if (testDatabaseUrl()) {
       expect(locking).toHaveLength(1)
       expect(lockingLastQuery(locking[0] as string)).toBe(true)
       expect(batch.at(-1)).toBe(locking[0])
-      expect(batch.at(-1)).toMatch(/;\s*commit$/)
+      // After the commit, only a read of the database's clock: the end of the lock's hold.
+      expect(batch.at(-1)).toMatch(
+        /;\s*commit;\s*select extract\(epoch from clock_timestamp\(\)\) \* 1000 as at_ms$/,
+      )
       expect(batch.filter((text) => /\bcommit\b/i.test(text))).toHaveLength(1)
       expect(onIt.every((one) => one.failed === undefined)).toBe(true)
       expect(await logProblem()).toBeNull()
       await writer.close()
+    })
+
+    test('behavior: the lock’s hold is timed by the database’s clock: this event loop, busy for 200 ms once the last query is sent, holds no lock and is not counted', async () => {
+      const proposal = await createProposal(ada, { title: 'Timed by the database' })
+      const handle = await openDatabase({ databaseUrl: database.url as string })
+      const held: number[] = []
+      const writer = new VoteWriter(handle, {
+        ...silentObserver,
+        logAppended: (_entries: number, _waitMs: number, holdMs: number) => held.push(holdMs),
+      })
+      try {
+        handle.postgres?.pool.on('acquire', (client) => {
+          const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>
+          client.query = ((...args: unknown[]) => {
+            const answer = query(...args)
+            if (typeof args[0] === 'string' && lockingLastQuery(args[0])) {
+              const until = performance.now() + 200
+              while (performance.now() < until) {
+                // Busy: the answer arrives while this process cannot read it.
+              }
+            }
+            return answer
+          }) as typeof client.query
+        })
+        const started = performance.now()
+        expect(await writer.write(await checkedVote(ada, proposal))).toMatchObject({ created: true })
+        expect(performance.now() - started).toBeGreaterThanOrEqual(200)
+        expect(held).toHaveLength(1)
+        expect(held[0]).toBeGreaterThan(0)
+        expect(held[0]).toBeLessThan(100)
+      } finally {
+        await writer.close()
+        await handle.close()
+      }
     })
 
     test('behavior: a refused attempt lets the log’s lock go (another connection takes it: PostgreSQL releases a failed subtransaction’s locks), names the current head, and after the rollback to its savepoint its transaction goes on with what it did before', async () => {

@@ -1,7 +1,7 @@
 // A PostgreSQL transaction whose last query carries its COMMIT (ADR 073): the statements before it go through
 // drizzle on a connection taken from the pool, then ONE simple-protocol query runs the last statements and
 // `commit`, so what they lock is let go by the database itself, with no round trip to this process inside.
-import type { SQL } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import type pg from 'pg'
@@ -22,11 +22,12 @@ export type LastQuery = {
   /** `statements` (`;`-separated) as one query inside the transaction: each statement's result. */
   simple(statements: SQL): Promise<pg.QueryResult[]>
   /**
-   * `statements` (none: the commit alone) then `commit`, as one query: each statement's result. Once it is sent, a broken connection
+   * `statements` (none: the commit alone), `commit`, then `after` (outside the transaction, e.g. a read of the
+   * database's clock), as one query: each statement's result. Once it is sent, a broken connection
    * leaves the outcome unknown. When a statement fails the rest (the commit too) is skipped and the
    * transaction waits, aborted, for a `rollback to savepoint` or its end.
    */
-  commit(statements?: SQL): Promise<pg.QueryResult[]>
+  commit(statements?: SQL, after?: SQL): Promise<pg.QueryResult[]>
 }
 
 /**
@@ -53,10 +54,13 @@ export async function transactionCommittedByLastQuery<T>(
       await client.query('begin')
       const result = await body(txOn(database, client), {
         simple: (statements) => send(inlineQuery(statements)),
-        async commit(statements) {
+        async commit(statements, after) {
           committing = true
           try {
-            const results = await send(statements ? `${inlineQuery(statements)};\ncommit` : 'commit')
+            const text = [statements, sql.raw('commit'), after].flatMap((part) =>
+              part ? [inlineQuery(part)] : [],
+            )
+            const results = await send(text.join(';\n'))
             committed = true
             return results
           } catch (error) {
