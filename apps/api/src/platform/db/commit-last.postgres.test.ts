@@ -48,6 +48,20 @@ if (testDatabaseUrl()) {
       expect(during.filter((text) => /\bcommit\b/.test(text))).toHaveLength(1)
     })
 
+    test('behavior: a statement given as `after` runs in the same message after the commit, outside the transaction; each statement answers in order', async () => {
+      const database = track(await testDatabase())
+      const results = await transactionCommittedByLastQuery(database, (_tx, last) =>
+        last.commit(
+          sql`${nonce('committed')}; select txid_current_if_assigned() is not null as in_transaction`,
+          sql`select txid_current_if_assigned() is not null as in_transaction, count(*)::int as stored from auth_nonces`,
+        ),
+      )
+      expect(results.map((result) => result.command)).toEqual(['INSERT', 'SELECT', 'COMMIT', 'SELECT'])
+      expect(results[1]?.rows).toEqual([{ in_transaction: true }])
+      // After the commit: no transaction of its own yet, and the insert already visible.
+      expect(results[3]?.rows).toEqual([{ in_transaction: false, stored: 1 }])
+    })
+
     test('behavior: the session ended before the last query was sent (COMMIT never sent) → the whole transaction runs again once and commits once', async () => {
       const database = track(await testDatabase())
       let runs = 0
