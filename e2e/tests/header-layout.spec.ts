@@ -72,6 +72,14 @@ async function expectNavFullyVisible(page: Page, label: string) {
 
 const verifyDialog = (page: Page) => page.getByRole('dialog').filter({ hasText: 'Verify your account' })
 
+/** Connects the test wallet on the overview, which opens the verify modal (sign-in is on). */
+async function connectToVerify(page: Page, url: string) {
+  await page.goto(url)
+  await connectButton(page).click()
+  await page.getByTestId('rk-wallet-option-dev.guildhall.testwallet').click()
+  await expect(verifyDialog(page)).toBeVisible()
+}
+
 /** The server's shell, before any script: the header every state must keep (the session line's place included). */
 async function serverShellHeight(browser: Browser, url: string, width: number) {
   const withoutScript = await browser.newContext({
@@ -93,9 +101,9 @@ function expectOneHeight(heights: Record<string, number | undefined>, shell: num
   for (const [state, height] of Object.entries(heights)) expect(height, state).toBe(shell)
 }
 
-// Each width's states are split over three tests (disconnected, connected, signed in), each held to the
-// server shell's height: one test visiting every page in every state ran past the time limit on a
-// loaded CI machine.
+// Each width's states are split over four tests (disconnected, connected, signed in on half the pages each),
+// each held to the server shell's height: one test visiting every page in every state ran past the time
+// limit on a loaded CI machine.
 for (const width of WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 844 } })
@@ -127,10 +135,7 @@ for (const width of WIDTHS) {
 
       // Connected, not signed in: the wallet connects and the verify modal asks; after a reload the
       // wallet is back without a session.
-      await page.goto(app.url)
-      await connectButton(page).click()
-      await page.getByTestId('rk-wallet-option-dev.guildhall.testwallet').click()
-      await expect(verifyDialog(page)).toBeVisible()
+      await connectToVerify(page, app.url)
       await expect(page.getByTestId('rk-auth-message-button')).toHaveText('Sign message')
       heights['connected, verify modal open'] = await headerHeight(page)
       await page.reload()
@@ -149,10 +154,7 @@ for (const width of WIDTHS) {
       }) => {
         const shell = await serverShellHeight(browser, app.url, width)
         const heights: Record<string, number | undefined> = {}
-        await page.goto(app.url)
-        await connectButton(page).click()
-        await page.getByTestId('rk-wallet-option-dev.guildhall.testwallet').click()
-        await expect(verifyDialog(page)).toBeVisible()
+        await connectToVerify(page, app.url)
         await page.getByTestId('rk-auth-message-button').click()
         const signedIn = page.getByTestId('signed-in-as')
         await expect(signedIn).toContainText('Signed in as ada.eth')
