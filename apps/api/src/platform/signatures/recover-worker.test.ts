@@ -1,8 +1,9 @@
 // The worker's recovery (recover-worker.mjs) answers as viem's recoverAddress does, a failure being null, and as
 // core's digestSigner does: for both encodings of the recovery bit, and for bytes that are no signature.
 import { digestSigner } from '@guildhall/core'
-import { type Hex, keccak256, recoverAddress, stringToHex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import fc from 'fast-check'
+import { type Hex, keccak256, numberToHex, recoverAddress, stringToHex } from 'viem'
+import { privateKeyToAccount, sign } from 'viem/accounts'
 import { expect, test } from 'vitest'
 import recover, { recoverSigner } from './recover-worker.mjs'
 
@@ -40,6 +41,47 @@ test('behavior: recoverSigner answers what viem recoverAddress answers, null whe
   }
   expect(recoverSigner(hash, odd[6] as Hex)).toBe(ada.address)
   expect(recoverSigner(keccak256(stringToHex('another')), good)).not.toBe(ada.address)
+})
+
+/** secp256k1's group order: s and n − s sign the same message, with the other recovery bit. */
+const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+const word = (value: bigint) => numberToHex(value, { size: 32 }).slice(2)
+
+test('property: for any key and message, recoverSigner answers what viem recoverAddress and core digestSigner answer: the signature, its recovery bit as 0/1, its high-s twin, and any 65 bytes', async () => {
+  const key = fc.bigInt({ min: 1n, max: CURVE_ORDER - 1n }).map((d) => numberToHex(d, { size: 32 }))
+  const bytes32 = fc
+    .uint8Array({ minLength: 32, maxLength: 32 })
+    .map((b) => `0x${Buffer.from(b).toString('hex')}` as Hex)
+  await fc.assert(
+    fc.asyncProperty(
+      key,
+      bytes32,
+      bytes32,
+      bytes32,
+      fc.integer({ min: 0, max: 255 }),
+      async (privateKey, hash, r, s, v) => {
+        const signed = await sign({ hash, privateKey, to: 'object' })
+        const yParity = signed.yParity ?? 0
+        const sValue = BigInt(signed.s)
+        const forms: Hex[] = [
+          `${signed.r}${signed.s.slice(2)}${(27 + yParity).toString(16)}` as Hex,
+          `${signed.r}${signed.s.slice(2)}0${yParity}` as Hex,
+          // The high-s twin: the same signer (recovery does not ask for low s, in viem or here).
+          `${signed.r}${word(CURVE_ORDER - sValue)}${(28 - yParity).toString(16)}` as Hex,
+          // Any 65 bytes: most are no signature, some recover some address; both must agree.
+          `${r}${s.slice(2)}${v.toString(16).padStart(2, '0')}` as Hex,
+        ]
+        const signer = privateKeyToAccount(privateKey).address
+        for (const [index, signature] of forms.entries()) {
+          const answer = recoverSigner(hash, signature)
+          expect(answer, signature).toBe(await viemAnswer(hash, signature))
+          expect(answer, signature).toBe(digestSigner(hash, signature))
+          if (index < 3) expect(answer, signature).toBe(signer)
+        }
+      },
+    ),
+    { numRuns: 200 },
+  )
 })
 
 test('behavior: the pool task answers each check in its order with its signer and the time its recovery took', async () => {
