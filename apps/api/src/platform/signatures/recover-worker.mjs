@@ -10,7 +10,7 @@ const SIGNATURE = /^0x[0-9a-fA-F]{130}$/
 /**
  * The signer of `signature` over `hash`, or null when it is not a valid ECDSA signature (a contract account's
  * may still be valid). What viem's recoverAddress answers, by libsecp256k1's recovery compiled to WebAssembly
- * (tiny-secp256k1, ADR 081): about a sixth of the CPU of noble's, which viem uses. recover-worker.test.ts holds
+ * (tiny-secp256k1, ADR 081): a quarter to a sixth of the CPU of noble's, which viem uses. recover-worker.test.ts holds
  * it to viem's answers and to core's digestSigner (the browser's recovery, noble). (Types in recover-worker.d.mts.)
  */
 export function recoverSigner(hash, signature) {
