@@ -7,7 +7,9 @@
 // `format`. Exit code: 0 the result (or thread) matches, 1 it differs, 2 the recount could not run.
 import { createReadStream } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
+import { signaturePool, silentObserver } from '@guildhall/api/operations'
 import {
   BundleFormatError,
   type BundleSource,
@@ -137,22 +139,31 @@ async function main(): Promise<number> {
   const client = createPublicClient({ transport: http(values.rpc, { timeout: 30_000, retryCount: 2 }) })
   if (address ? address.kind === 'thread' : await isThreadBundleFile(source))
     return recountThreadCommand(source, address, client)
-  let last = ''
+  let last = { step: '', tenth: -1 }
   let report: RecountReport
+  // The API's signature workers, one per core: a recount of 100,000 votes is mostly their recovery (ADR 082).
+  const signatures = signaturePool({
+    threads: availableParallelism(),
+    observer: silentObserver,
+    logger: { error: (entry: unknown) => console.error(entry) },
+  })
   try {
-    report = await recount(await bundleSource(source, address), client, (progress: RecountProgress) => {
-      const line = `  ${progress.step}: ${progress.done}/${progress.total}`
+    const onProgress = (progress: RecountProgress) => {
       // One line per step and per tenth of it, so a long recount shows it is moving without flooding.
-      const tenth = Math.max(1, Math.floor(progress.total / 10))
-      if (progress.done === progress.total || progress.done % tenth === 0) {
-        if (line !== last) console.log(line)
-        last = line
-      }
+      const tenth = Math.floor((progress.done * 10) / Math.max(1, progress.total))
+      if (progress.step === last.step && tenth === last.tenth) return
+      console.log(`  ${progress.step}: ${progress.done}/${progress.total}`)
+      last = { step: progress.step, tenth }
+    }
+    report = await recount(await bundleSource(source, address), client, onProgress, {
+      recover: signatures.recover,
     })
   } catch (error) {
     if (!(error instanceof BundleFormatError)) throw error
     console.error(`This is not a Guildhall result bundle:\n${error.message}`)
     return 2
+  } finally {
+    await signatures.close()
   }
   const { message } = report.proposal
   console.log('')

@@ -3,7 +3,14 @@
 // scripts/with-postgres.sh); the setup is the kit's governance bed (testbed/beds/governance.ts).
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { type LogEntry, logChainProblem, TALLY_VERSION, type VoteMessage } from '@guildhall/core'
+import {
+  type LogEntry,
+  logChainProblem,
+  type RecoverSigner,
+  recoverSigner,
+  TALLY_VERSION,
+  type VoteMessage,
+} from '@guildhall/core'
 import { BundleFormatError, type RecountProgress, recount, resultBundleSchema } from '@guildhall/core/recount'
 import { eq } from 'drizzle-orm'
 import { createPublicClient, type Hex, http } from 'viem'
@@ -77,11 +84,29 @@ describe('recount', () => {
       steps.add(p.step)
     })
     expect(report).toMatchObject({ matches: true, differences: [], votesChecked: 2, votesCounted: 2 })
+    // The proposal's, then the votes', which are checked together.
     expect(progress.filter((p) => p.step === 'signatures')).toEqual(
-      [1, 2, 3].map((done) => ({ step: 'signatures', done, total: 3 })),
+      [1, 3].map((done) => ({ step: 'signatures', done, total: 3 })),
     )
     expect(report.tally.perChoice).toEqual([850n * 10n ** 18n, 0n, 500n * 10n ** 18n])
     expect([...steps]).toEqual(['signatures', 'voting power', 'tally'])
+  })
+
+  test('behavior: the votes go to `recover` together (the browser and the CLI spread them over their cores), and the report is the same', async () => {
+    const text = JSON.stringify(await bundleOf())
+    let waiting = 0
+    let mostWaiting = 0
+    const recover: RecoverSigner = async (hash, signature) => {
+      waiting += 1
+      mostWaiting = Math.max(mostWaiting, waiting)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      waiting -= 1
+      return recoverSigner(hash, signature)
+    }
+    const together = await recount(inPieces(text), chain(), undefined, { recover })
+    expect(mostWaiting).toBe(2)
+    expect(together).toEqual(await recount(inPieces(text), chain()))
+    expect(together.matches).toBe(true)
   })
 
   test('behavior: `npm run recount -- <proposal URL> --rpc <url>` prints "matches" and exits 0', async () => {

@@ -2,6 +2,7 @@
 // test can run it in-process: a proposal's result recount, read as it arrives, or a thread's (ADR 052).
 import { rpcTransport } from '@guildhall/core'
 import {
+  type RecountOptions,
   type RecountProgress,
   type RecountReport,
   recount,
@@ -23,6 +24,7 @@ export type RecountMessage =
 export async function runRecountRequest(
   request: RecountRequest,
   post: (message: RecountMessage) => void,
+  options: RecountOptions = {},
 ): Promise<void> {
   try {
     const response = await fetch(request.bundleUrl)
@@ -37,8 +39,11 @@ export async function runRecountRequest(
       return
     }
     // Read as it arrives: a page never holds the whole bundle (80 MB at 100,000 votes) or its parse.
-    const report = await recount(responseChunks(response.body), client, (progress) =>
-      post({ type: 'progress', progress }),
+    const report = await recount(
+      responseChunks(response.body),
+      client,
+      (progress) => post({ type: 'progress', progress }),
+      options,
     )
     post({ type: 'done', report })
   } catch (error) {

@@ -39,7 +39,8 @@ export function signaturePool({
 }: {
   threads: number
   observer: Observer
-  logger: FastifyBaseLogger
+  /** Where a failed worker or check is reported (the app's logger; the CLI recount's stderr). */
+  logger: Pick<FastifyBaseLogger, 'error'>
   /** The worker's file (tests give one that crashes). */
   worker?: URL
 }): SignaturePool {

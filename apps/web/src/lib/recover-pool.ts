@@ -1,0 +1,72 @@
+// The browser recount's signature recovery spread over the device's cores (ADR 082): the recount hands
+// over a chunk of votes at once, and the checks asked in one turn go out as one task per worker.
+import type { RecoverSigner } from '@guildhall/core'
+import type { Address, Hex } from 'viem'
+
+export type RecoverRequest = { task: number; checks: { hash: Hex; signature: Hex }[] }
+export type RecoverAnswer = { task: number; signers: (Address | null)[] }
+
+type Check = {
+  hash: Hex
+  signature: Hex
+  resolve: (signer: Address | null) => void
+  reject: (error: Error) => void
+}
+
+/** Workers for a device with `cores` logical cores: all of them (the recount's own thread mostly waits), up to 8. */
+export const recoverWorkerCount = (cores: number | undefined) => Math.max(1, Math.min(cores ?? 1, 8))
+
+/** `size` workers from `start`; `close` ends them. */
+export function recoverPool(
+  size: number,
+  start: () => Worker,
+): { recover: RecoverSigner; close: () => void } {
+  const workers = Array.from({ length: size }, () => {
+    const worker = start()
+    const tasks = new Map<number, Check[]>()
+    const fail = (message: string) => {
+      for (const checks of tasks.values()) for (const { reject } of checks) reject(new Error(message))
+      tasks.clear()
+    }
+    worker.addEventListener('message', (event: MessageEvent<RecoverAnswer>) => {
+      const checks = tasks.get(event.data.task)
+      tasks.delete(event.data.task)
+      for (const [index, { resolve }] of (checks ?? []).entries()) resolve(event.data.signers[index] ?? null)
+    })
+    worker.addEventListener('error', () => fail('A signature check failed in this browser.'))
+    return { worker, tasks }
+  })
+  let asked: Check[] = []
+  let nextTask = 0
+
+  const send = () => {
+    const checks = asked
+    asked = []
+    // As even as they divide: the first workers take one more when they do not.
+    const parts = Math.min(workers.length, checks.length)
+    let from = 0
+    for (let part = 0; part < parts; part++) {
+      const count = Math.floor(checks.length / parts) + (part < checks.length % parts ? 1 : 0)
+      const share = checks.slice(from, from + count)
+      from += count
+      const { worker, tasks } = workers[part] as (typeof workers)[number]
+      const task = nextTask++
+      tasks.set(task, share)
+      worker.postMessage({
+        task,
+        checks: share.map(({ hash, signature }) => ({ hash, signature })),
+      } satisfies RecoverRequest)
+    }
+  }
+
+  return {
+    recover: (hash, signature) =>
+      new Promise((resolve, reject) => {
+        if (asked.length === 0) setTimeout(send, 0)
+        asked.push({ hash, signature, resolve, reject })
+      }),
+    close: () => {
+      for (const { worker } of workers) worker.terminate()
+    },
+  }
+}
