@@ -212,6 +212,7 @@ export {
   topicMessageSchema,
   withdrawalMessageSchema,
 } from './discussion/messages.ts'
+export { evenShares } from './even-shares.ts'
 export { formatTokenAmount, shortenAddress } from './format.ts'
 export type { GlossaryTermId } from './glossary.ts'
 export { GLOSSARY, glossaryEntry, glossaryPath } from './glossary.ts'

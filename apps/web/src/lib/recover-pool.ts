@@ -1,6 +1,6 @@
 // The browser recount's signature recovery spread over the device's cores (ADR 082): the recount hands
 // over a chunk of votes at once, and the checks asked in one turn go out as one task per worker.
-import type { RecoverSigner } from '@guildhall/core'
+import { evenShares, type RecoverSigner } from '@guildhall/core'
 import type { Address, Hex } from 'viem'
 
 export type RecoverRequest = { task: number; checks: { hash: Hex; signature: Hex }[] }
@@ -42,13 +42,7 @@ export function recoverPool(
   const send = () => {
     const checks = asked
     asked = []
-    // As even as they divide: the first workers take one more when they do not.
-    const parts = Math.min(workers.length, checks.length)
-    let from = 0
-    for (let part = 0; part < parts; part++) {
-      const count = Math.floor(checks.length / parts) + (part < checks.length % parts ? 1 : 0)
-      const share = checks.slice(from, from + count)
-      from += count
+    for (const [part, share] of evenShares(checks, workers.length).entries()) {
       const { worker, tasks } = workers[part] as (typeof workers)[number]
       const task = nextTask++
       tasks.set(task, share)

@@ -2,7 +2,7 @@
 // burst of votes made every request (and every lock its transaction held) wait behind other votes' checks.
 // The pool runs it on `threads` workers (piscina), the checks of an event-loop turn a task per thread (ADR 078);
 // contract accounts still ask the chain from the main thread.
-import type { RecoverSigner } from '@guildhall/core'
+import { evenShares, type RecoverSigner } from '@guildhall/core'
 import type { FastifyBaseLogger } from 'fastify'
 import { Piscina } from 'piscina'
 import type { Address, Hex } from 'viem'
@@ -105,14 +105,7 @@ export function signaturePool({
       for (const { reject } of checks) reject(ApiError.signatureCheckFailed())
       return
     }
-    // As even as they divide: the first tasks take one more when they do not.
-    const tasks = Math.min(threads, checks.length)
-    let from = 0
-    for (let task = 0; task < tasks; task++) {
-      const size = Math.floor(checks.length / tasks) + (task < checks.length % tasks ? 1 : 0)
-      void run(checks.slice(from, from + size))
-      from += size
-    }
+    for (const share of evenShares(checks, threads)) void run(share)
   }
 
   return {
