@@ -126,21 +126,25 @@ test('error: a bundled library that finds files from __dirname fails the build w
   ).resolves.toBeUndefined()
 })
 
-test('every package the bundle leaves out (and the signature worker imports) is a production dependency: an operator who installs with npm ci --omit=dev has it', async () => {
+test("every package the bundle leaves out (and the signature worker imports, with core's recovery behind it) is a production dependency: an operator who installs with npm ci --omit=dev has it", async () => {
   const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, { dev?: boolean; devOptional?: boolean }>
   }
-  const worker = await readFile(join(ROOT, 'apps/api/src/platform/signatures/recover-worker.mjs'), 'utf8')
-  const workerImports = [...worker.matchAll(/^import .* from '([^'.][^']*)'/gm)]
-    .map((match) => match[1] as string)
-    .filter((specifier) => !specifier.startsWith('node:'))
-    .map((specifier) =>
-      specifier
-        .split('/')
-        .slice(0, specifier.startsWith('@') ? 2 : 1)
-        .join('/'),
-    )
-  expect(workerImports).toEqual(['tiny-secp256k1', 'viem'])
+  const packagesImported = async (file: string) =>
+    [...(await readFile(join(ROOT, file), 'utf8')).matchAll(/^import .* from '([^'.][^']*)'/gm)]
+      .map((match) => match[1] as string)
+      .filter((specifier) => !specifier.startsWith('node:'))
+      .map((specifier) =>
+        specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/'),
+      )
+  const workerImports = [
+    ...(await packagesImported('apps/api/src/platform/signatures/recover-worker.mjs')),
+    ...(await packagesImported('packages/core/src/wasm-recover.mjs')),
+  ]
+  expect(workerImports).toEqual(['@guildhall/core', 'tiny-secp256k1', 'viem'])
   for (const name of [...EXTERNAL, ...workerImports]) {
     const entry = lock.packages[`node_modules/${name}`]
     expect(entry, name).toBeDefined()

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
+import wasm from 'vite-plugin-wasm'
 
 /**
  * Writes .br and .gz next to every text asset, so the server sends them pre-compressed (no CPU per
@@ -111,5 +112,8 @@ export default defineConfig({
       },
     },
   },
+  // The recount's recovery workers run libsecp256k1 compiled to WebAssembly (tiny-secp256k1, which imports
+  // its .wasm as an ES module): only the workers load it, and only when a member asks for a recount (ADR 083).
+  worker: { format: 'es', plugins: () => [wasm()] },
   server: { host: '127.0.0.1' },
 })

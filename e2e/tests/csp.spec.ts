@@ -25,7 +25,7 @@ test.describe('with an inline script and an inline handler injected', () => {
 
   test('the policy restricts scripts: neither runs, and both are reported', async ({ page, app }) => {
     const response = await page.goto(app.url)
-    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'")
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval';")
     await expect(page.getByTestId('token-holders')).toHaveText('8')
 
     const ran = await page.evaluate(async () => {
@@ -42,6 +42,33 @@ test.describe('with an inline script and an inline handler injected', () => {
       return { inline: w.inlineRan === true, handler: w.handlerRan === true }
     })
     expect(ran).toEqual({ inline: false, handler: false })
+  })
+})
+
+test.describe('with eval attempted and a WebAssembly module compiled', () => {
+  // The eval is reported once; the WebAssembly compiles without a report ('wasm-unsafe-eval', ADR 083).
+  test.use({ expectedCspViolations: ['script-src'] })
+
+  test('the policy lets our WebAssembly compile and still refuses eval', async ({ page, app }) => {
+    await page.goto(app.url)
+    await expect(page.getByTestId('token-holders')).toHaveText('8')
+    const outcome = await page.evaluate(async () => {
+      // The smallest module: the magic bytes and version 1.
+      const compiled = await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(
+        () => 'compiled',
+        (error: Error) => error.name,
+      )
+      let evaluated: string
+      try {
+        // biome-ignore lint/security/noGlobalEval: the test proves that the policy refuses it
+        evaluated = String(globalThis.eval('1 + 1'))
+      } catch (error) {
+        evaluated = (error as Error).name
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      return { compiled, evaluated }
+    })
+    expect(outcome).toEqual({ compiled: 'compiled', evaluated: 'EvalError' })
   })
 })
 

@@ -59,10 +59,13 @@ test('a member creates a proposal, votes, changes the vote and sees the results;
   await votes.getByLabel('Voter').fill('ada')
   await expect(votes).toContainText('Search by the start of an address')
 
+  // The recount's recovery workers fetch the WebAssembly recovery (ADR 083).
+  const wasm = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('.wasm'))
   await page.getByRole('button', { name: 'Verify this result' }).click()
   await expect(page.getByTestId('recount-result')).toHaveText(
     'The result matches: 2 vote signatures checked, 1 vote counted.',
   )
+  expect((await wasm).headers()['content-type']).toBe('application/wasm')
   await page.getByRole('link', { name: '← Proposals' }).click()
   await expect(page.getByRole('link', { name: /Repair the roof/ })).toBeVisible()
 })

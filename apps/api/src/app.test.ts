@@ -247,11 +247,12 @@ describe('security headers and bodies', () => {
     const response = await app.inject({ method: 'GET', url: '/' })
     expect(response.headers['x-content-type-options']).toBe('nosniff')
     const csp = String(response.headers['content-security-policy']).split(';')
-    // The policy restricts everything by default and allows scripts from our own files only.
+    // The policy restricts everything by default and allows scripts from our own files only (and our own
+    // WebAssembly to compile).
     expect(csp).toEqual(
       expect.arrayContaining([
         "default-src 'self'",
-        "script-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval'",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",

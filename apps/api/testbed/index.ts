@@ -2,11 +2,9 @@
 // as a child process, HAProxy in front of instances, Sign-In with Ethereum over HTTP, the test database,
 // the app's settings for a test, the governance messages signed with a demo member's key, the demo token's
 // index, a webhook receiver, the local chain for votes and votes that keep coming, the metrics' Prometheus
-// text read strictly, and the signature workers' recovery.
+// text read strictly.
 
 export { type TestDatabase, testDatabase } from '../src/platform/db/test-database.ts'
-/** The ECDSA recovery the API's signature workers run, for the bench's floors. */
-export { recoverSigner as workerRecoverSigner } from '../src/platform/signatures/recover-worker.mjs'
 export { type ApiProcess, startApiProcess, stopApiProcess, stopApiProcesses } from './api-process.ts'
 export { demoTokenIndex } from './demo-token.ts'
 export { type Haproxy, INSTANCE_KEEP_ALIVE_MS, instanceName, startHaproxy } from './haproxy.ts'

@@ -1,11 +1,11 @@
 // The signature floors: what one core checks per second, in this process on one thread, of the very calls the
 // API makes (a vote: its EIP-712 digest, voteId, then verifyHashSignature; a sign-in: the strict SIWE parse,
-// then verifyPersonalSignature), with the recovery its signature workers run (workerRecoverSigner: viem's
+// then verifyPersonalSignature), with the recovery its signature workers run (core's wasmRecoverSigner: viem's
 // recoverAddress imports noble on every call, which under this process's tsx loader costs 0.4 ms and made
 // the floor low, ADR 076). Timed in CPU time (process.cpuUsage), so other processes' load changes the figure
 // little; the API is judged against floor × cores.
 
-import { signedSignInMessage, workerRecoverSigner } from '@guildhall/api/testbed'
+import { signedSignInMessage } from '@guildhall/api/testbed'
 import {
   type GovernanceDomain,
   parseSiweMessageStrict,
@@ -13,6 +13,7 @@ import {
   verifyPersonalSignature,
   voteId,
 } from '@guildhall/core'
+import { wasmRecoverSigner } from '@guildhall/core/wasm-recover'
 import type { Hex, PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { benchVoterKey } from '../harness/chain.ts'
@@ -33,7 +34,7 @@ export async function signatureFloors(
   client: PublicClient,
   origin: string,
 ) {
-  const recover = async (hash: Hex, signature: Hex) => workerRecoverSigner(hash, signature)
+  const recover = async (hash: Hex, signature: Hex) => wasmRecoverSigner(hash, signature)
   const voteChecksPerCoreSecond = await perCoreSecond(votes, ({ message, signature }) =>
     verifyHashSignature({
       address: message.voter,

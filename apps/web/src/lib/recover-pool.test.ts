@@ -1,11 +1,13 @@
-// The browser recount's recovery pool (ADR 082). A test environment has no browser Worker: each stand-in
-// below answers as recover.worker.ts does, with the same recovery, and records the tasks it was sent; the
-// Playwright tests that press "Verify this result" run the real workers in Chromium.
-import { recoverSigner } from '@guildhall/core'
-import { type Hex, keccak256, toHex } from 'viem'
+// The browser recount's recovery pool (ADR 082) and its workers' recovery (ADR 083). A test environment has
+// no browser Worker: each stand-in below answers as recover.worker.ts does, with the same recovery, and
+// records the tasks it was sent; the Playwright tests that press "Verify this result" run the real workers in
+// Chromium.
+import { type Address, type Hex, keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { type RecoverRequest, recoverPool, recoverWorkerCount } from './recover-pool.ts'
+import { type RecoverRequest, recoverPool, recoverWorkerCount, workerRecovery } from './recover-pool.ts'
+
+const loadWasm = () => import('@guildhall/core/wasm-recover')
 
 class StandInWorker extends EventTarget {
   tasks: RecoverRequest[] = []
@@ -20,7 +22,8 @@ class StandInWorker extends EventTarget {
         this.dispatchEvent(new Event('error'))
         return
       }
-      const signers = await Promise.all(request.checks.map((c) => recoverSigner(c.hash, c.signature)))
+      const recover = await workerRecovery(loadWasm)
+      const signers = await Promise.all(request.checks.map((c) => recover(c.hash, c.signature)))
       this.dispatchEvent(new MessageEvent('message', { data: { task: request.task, signers } }))
     }, 0)
   }
@@ -78,5 +81,27 @@ describe('recoverPool', () => {
 
   test('behavior: one worker per core, at least one and at most 8', () => {
     expect([undefined, 1, 2, 6, 16].map(recoverWorkerCount)).toEqual([1, 1, 2, 6, 8])
+  })
+})
+
+describe('workerRecovery', () => {
+  test('behavior: a worker recovers with the WebAssembly recovery once it has loaded', async () => {
+    const marker: Address = '0x000000000000000000000000000000000000dEaD'
+    const recover = await workerRecovery(async () => ({ wasmRecoverSigner: () => marker }))
+    const [check] = await signed()
+    expect(await recover((check as { hash: Hex }).hash, (check as { signature: Hex }).signature)).toBe(marker)
+  })
+
+  test('behavior: where the WebAssembly cannot load, a worker recovers as the recount’s own thread does, with the same answers', async () => {
+    const checks = await signed()
+    const fallback = await workerRecovery(() =>
+      Promise.reject(new WebAssembly.CompileError('refused by CSP')),
+    )
+    const wasm = await workerRecovery(loadWasm)
+    for (const { address, hash, signature } of checks) {
+      expect(await fallback(hash, signature)).toBe(address)
+      expect(await wasm(hash, signature)).toBe(address)
+    }
+    expect(await fallback(checks[0]?.hash as Hex, `0x${'00'.repeat(65)}`)).toBeNull()
   })
 })

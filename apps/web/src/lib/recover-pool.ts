@@ -1,6 +1,6 @@
 // The browser recount's signature recovery spread over the device's cores (ADR 082): the recount hands
 // over a chunk of votes at once, and the checks asked in one turn go out as one task per worker.
-import { evenShares, type RecoverSigner } from '@guildhall/core'
+import { evenShares, type RecoverSigner, recoverSigner } from '@guildhall/core'
 import type { Address, Hex } from 'viem'
 
 export type RecoverRequest = { task: number; checks: { hash: Hex; signature: Hex }[] }
@@ -64,3 +64,19 @@ export function recoverPool(
     },
   }
 }
+
+/**
+ * What a recovery worker recovers with (recover.worker.ts): the WebAssembly recovery (ADR 083) once `loadWasm`
+ * has loaded it; else, in a browser that cannot compile it here (one older than the policy's
+ * 'wasm-unsafe-eval') or when its file did not arrive, the recount's own recovery, as on its thread: slower,
+ * the same answers.
+ */
+export const workerRecovery = (
+  loadWasm: () => Promise<{ wasmRecoverSigner: (hash: Hex, signature: Hex) => Address | null }>,
+): Promise<RecoverSigner> =>
+  loadWasm().then(
+    ({ wasmRecoverSigner }) =>
+      async (hash, signature) =>
+        wasmRecoverSigner(hash, signature),
+    () => recoverSigner,
+  )

@@ -19,7 +19,7 @@ describe('contentSecurityPolicy', () => {
   test('a local chain and the injected wallet only: everything is our own origin, no SDK host, no frame', () => {
     expect(policy({ ...LOCAL, WALLETS: 'injected' })).toEqual({
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
       connectSrc: ["'self'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
@@ -33,9 +33,9 @@ describe('contentSecurityPolicy', () => {
     })
   })
 
-  test('scripts are our own files only: no inline script, no eval, no other host', () => {
+  test('scripts are our own files only: no inline script, no eval, no other host; our WebAssembly may compile', () => {
     for (const env of [{ ...LOCAL, WALLETS: 'injected' }, { WALLETCONNECT_PROJECT_ID: 'x' }]) {
-      expect(policy(env).scriptSrc).toEqual(["'self'"])
+      expect(policy(env).scriptSrc).toEqual(["'self'", "'wasm-unsafe-eval'"])
     }
   })
 

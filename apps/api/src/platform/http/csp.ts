@@ -80,8 +80,10 @@ export function contentSecurityPolicy(settings: PolicySettings): Record<string, 
   return {
     defaultSrc: ["'self'"],
     // Our own files only: no inline script, no eval. The public config is a <script type="application/json">
-    // data block, which is never executed and so is not script in the policy's sense.
-    scriptSrc: ["'self'"],
+    // data block, which is never executed and so is not script in the policy's sense. 'wasm-unsafe-eval'
+    // lets our own WebAssembly compile (the recount's signature recovery, ADR 083) and nothing else: it
+    // does not allow eval, new Function or string timers.
+    scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
     // 'unsafe-inline' for styles only, because three things we ship write <style> elements whose text is
     // made at run time, with no way to give them a nonce or hash: RainbowKit's theme (its colours come
     // from the configuration), react-remove-scroll's scroll lock under every open modal, and the wallet

@@ -1,7 +1,6 @@
 // The types of recover-worker.mjs (plain JavaScript, so that worker threads run it untransformed).
 import type { Address, Hex } from 'viem'
 
-export function recoverSigner(hash: Hex, signature: Hex): Address | null
 export default function recover(task: { checks: readonly { hash: Hex; signature: Hex }[] }): {
   signer: Address | null
   runMs: number
