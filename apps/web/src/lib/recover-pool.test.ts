@@ -8,6 +8,8 @@ import { describe, expect, test } from 'vitest'
 import { type RecoverRequest, recoverPool, recoverWorkerCount, workerRecovery } from './recover-pool.ts'
 
 const loadWasm = () => import('@guildhall/core/wasm-recover')
+/** The stand-ins' recovery, chosen once as each real worker chooses it when it starts. */
+const recovery = workerRecovery(loadWasm)
 
 class StandInWorker extends EventTarget {
   tasks: RecoverRequest[] = []
@@ -22,7 +24,7 @@ class StandInWorker extends EventTarget {
         this.dispatchEvent(new Event('error'))
         return
       }
-      const recover = await workerRecovery(loadWasm)
+      const recover = await recovery
       const signers = await Promise.all(request.checks.map((c) => recover(c.hash, c.signature)))
       this.dispatchEvent(new MessageEvent('message', { data: { task: request.task, signers } }))
     }, 0)
