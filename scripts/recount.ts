@@ -17,6 +17,7 @@ import {
   type RecountReport,
   recount,
   recountThread,
+  recountWorkHere,
   responseChunks,
   THREAD_BUNDLE_FORMAT,
 } from '@guildhall/core/recount'
@@ -156,7 +157,7 @@ async function main(): Promise<number> {
       last = { step: progress.step, tenth }
     }
     report = await recount(await bundleSource(source, address), client, onProgress, {
-      recover: signatures.recover,
+      work: recountWorkHere(signatures.recover),
     })
   } catch (error) {
     if (!(error instanceof BundleFormatError)) throw error

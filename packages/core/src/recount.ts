@@ -23,19 +23,19 @@ import { safeTransactionJsonSchema } from './api/execution.ts'
 import { type RankedRoundJson, tallyJsonSchema } from './api/tallies.ts'
 import { formatIssues } from './config.ts'
 import { MULTICALL3_ADDRESS } from './constants.ts'
-import { type LogEntry, logEntryHash, logEntrySchema, safeSignatureId } from './governance/log.ts'
+import { type LogEntry, logEntrySchema, safeSignatureId } from './governance/log.ts'
 import {
   governanceDomainSchema,
   proposalId,
   proposalMessageSchema,
-  voteId,
   voteMessageSchema,
   voteWeights,
 } from './governance/messages.ts'
 import { countingVotes, type ProposalKind, voteChoicesProblem } from './governance/rules.ts'
 import { hexSchema } from './primitives.ts'
 import { BundleFormatError, chainProblem, loggedProblem } from './recount-checks.ts'
-import { type RecoverSigner, verifyHashSignature } from './signature.ts'
+import { type RecountWork, recountWorkHere, type VoteCheck } from './recount-work.ts'
+import { verifyHashSignature } from './signature.ts'
 import { type RankedRound, TALLY_VERSION, type Tally, tally } from './tally.ts'
 import { isCanonicalMultiSendCallOnly } from './treasury/multi-send.ts'
 import { execTransactionAbi, expectedSafeTransaction } from './treasury/safe-transaction.ts'
@@ -47,6 +47,8 @@ export { THREAD_BUNDLE_FORMAT, threadBundleSchema } from './discussion/thread-bu
 export type { ThreadRecountReport } from './discussion/thread-recount.ts'
 export { recountThread } from './discussion/thread-recount.ts'
 export { BundleFormatError } from './recount-checks.ts'
+export type { RecountWork, VoteCheck, VoteToCheck } from './recount-work.ts'
+export { recountWorkHere } from './recount-work.ts'
 
 const bundleVoteSchema = z.object({ id: hexSchema, message: voteMessageSchema, signature: hexSchema })
 type BundleVote = z.infer<typeof bundleVoteSchema>
@@ -202,19 +204,22 @@ export type RecountReport = {
 const votesAbi = parseAbi([
   'function getPastVotes(address account, uint256 timepoint) view returns (uint256)',
 ])
-/** Voting-power reads per multicall. */
+/** Voting-power reads per multicall, each sent as one eth_call (ADR 085). */
 const MULTICALL_CHUNK = 200
 /** Multicalls asked at once. */
 const POWER_READS_AT_ONCE = 4
 /**
- * Votes whose signatures are checked at once: a `recover` that runs on several threads (the browser's and
- * the CLI's) gets this many to share out, while the next chunk is read (ADR 082).
+ * Votes (and log entries) checked at once: work that runs on several threads (the browser's and the CLI's)
+ * gets this many to share out, while the next chunk is read (ADR 082).
  */
-const SIGNATURE_CHUNK = 512
+const CHECK_CHUNK = 512
 
 export type RecountOptions = {
-  /** Where ECDSA recovery runs: this thread by default; the browser and the CLI spread it over their cores. */
-  recover?: RecoverSigner
+  /**
+   * Where each vote's id is hashed and its signer recovered, and each log entry hashed: this thread by
+   * default; the browser spreads it over its cores (ADR 084), the CLI its recovery (`recountWorkHere`).
+   */
+  work?: RecountWork
 }
 
 /**
@@ -225,13 +230,20 @@ export async function recount(
   source: BundleSource,
   client: PublicClient,
   onProgress: (progress: RecountProgress) => void = () => {},
-  { recover }: RecountOptions = {},
+  { work = recountWorkHere() }: RecountOptions = {},
 ): Promise<RecountReport> {
   const differences: string[] = []
   // The server's check (signature.ts) of a signature over `digest` (a message's id, once the id is shown to
-  // be its digest): ECDSA, then ERC-1271 / ERC-6492 on the chain.
-  const verifies = (digest: Hex, address: Hex, signature: Hex) =>
-    verifyHashSignature({ address, hash: digest, signature, client, ...(recover && { recover }) })
+  // be its digest): ECDSA, then ERC-1271 / ERC-6492 on the chain. `signer` is the ECDSA signer already
+  // recovered from that digest, for a vote (its work did it).
+  const verifies = (digest: Hex, address: Hex, signature: Hex, signer?: Address | null) =>
+    verifyHashSignature({
+      address,
+      hash: digest,
+      signature,
+      client,
+      ...(signer !== undefined && { recover: async () => signer }),
+    })
   const parts = bundleParts(source)
   const first = await parts.next()
   if (first.done || first.value.part !== 'head') throw new BundleFormatError('The bundle has no head.')
@@ -264,43 +276,67 @@ export async function recount(
   let votesChecked = 0
   let execution: BundleExecution | null = null
   /** A vote's difference, or undefined when it counts. */
-  const voteProblem = async (vote: BundleVote): Promise<string | undefined> => {
+  const voteProblem = async (vote: BundleVote, check: VoteCheck): Promise<string | undefined> => {
     const label = `Vote ${vote.id.slice(0, 10)}… by ${vote.message.voter}`
     if (vote.message.proposal !== proposal.id) return `${label} is for another proposal.`
-    if (voteId(typedDomain, vote.message) !== vote.id)
+    if (check.id !== vote.id)
       return `${label} does not match its id: its choices, ${vote.message.version === 2 ? 'weights, ' : ''}reason or time were changed after signing.`
-    if (!(await verifies(vote.id, vote.message.voter, vote.signature)))
+    if (!(await verifies(vote.id, vote.message.voter, vote.signature, check.signer)))
       return `${label} has a signature that is not valid for its voter.`
     // Signed, but not a vote this proposal allows (a server must have refused it): not counted.
     const problem = voteChoicesProblem(proposal.message, vote.message.choices, voteWeights(vote.message))
     return problem ? `${label} was counted though it is not allowed: ${problem}.` : undefined
   }
-  let unchecked: BundleVote[] = []
   let votesSettled = 0
-  /** Chunks being checked, oldest first: the next chunk is read while one is checked, never more. */
-  const checking: { votes: BundleVote[]; problems: Promise<(string | undefined)[]> }[] = []
-  /** Takes the oldest chunk's answers: its differences in the bundle's order. */
-  const settleOldest = async () => {
-    const chunk = checking.shift()
-    if (!chunk) return
-    const problems = await chunk.problems
-    for (const [index, vote] of chunk.votes.entries()) {
-      const problem = problems[index]
-      if (problem) differences.push(problem)
-      else valid.push(vote)
+  /** The votes checked in a chunk, recorded in the bundle's order once its checks are in. */
+  const checkVotes = async (votes: BundleVote[]) => {
+    const checks = await work.checkVotes(typedDomain, votes)
+    const problems = await Promise.all(
+      votes.map((vote, index) => voteProblem(vote, checks[index] ?? { id: null, signer: null })),
+    )
+    return () => {
+      for (const [index, vote] of votes.entries()) {
+        const problem = problems[index]
+        if (problem) differences.push(problem)
+        else valid.push(vote)
+      }
+      votesSettled += votes.length
+      onProgress({ step: 'signatures', done: votesSettled + 1, total: Math.max(total, votesSettled + 1) })
     }
-    votesSettled += chunk.votes.length
-    onProgress({ step: 'signatures', done: votesSettled + 1, total: Math.max(total, votesSettled + 1) })
   }
-  const checkUnchecked = async () => {
-    const votes = unchecked
-    unchecked = []
-    const problems = Promise.all(votes.map(voteProblem))
+  /** The log entries hashed in a chunk, recorded in the bundle's order once their hashes are in. */
+  const hashLogEntries = async (entries: LogEntry[]) => {
+    const hashes = await work.hashLogEntries(entries)
+    return () => {
+      for (const [index, entry] of entries.entries())
+        if (hashes[index] !== entry.hash)
+          differences.push(`Log entry ${entry.seq} does not hash to its stored hash.`)
+    }
+  }
+  let unchecked: BundleVote[] = []
+  let unhashed: LogEntry[] = []
+  /** Chunks being checked, oldest first: the next chunk is read while one is checked, never more. */
+  const checking: Promise<() => void>[] = []
+  const settleOldest = async () => {
+    const record = await checking.shift()
+    record?.()
+  }
+  const handOut = async (chunk: Promise<() => void>) => {
     // Awaited by settleOldest once the next chunk is read; until then a failure (the chain, a worker) must
     // not count as unhandled.
-    problems.catch(() => {})
-    checking.push({ votes, problems })
+    chunk.catch(() => {})
+    checking.push(chunk)
     if (checking.length > 1) await settleOldest()
+  }
+  const handOutVotes = () => {
+    const votes = unchecked
+    unchecked = []
+    return handOut(checkVotes(votes))
+  }
+  const handOutLogEntries = () => {
+    const entries = unhashed
+    unhashed = []
+    return handOut(hashLogEntries(entries))
   }
   for await (const part of parts) {
     if (part.part === 'execution') {
@@ -309,9 +345,10 @@ export async function recount(
     }
     if (part.part === 'log') {
       const { entry } = part
-      if (logEntryHash(entry) !== entry.hash)
-        differences.push(`Log entry ${entry.seq} does not hash to its stored hash.`)
+      if (unchecked.length > 0) await handOutVotes()
       logged.set(entry.messageId, entry)
+      unhashed.push(entry)
+      if (unhashed.length === CHECK_CHUNK) await handOutLogEntries()
       continue
     }
     if (part.part !== 'vote') continue
@@ -319,9 +356,10 @@ export async function recount(
     votesChecked += 1
     signed.set(vote.id, vote.signature)
     unchecked.push(vote)
-    if (unchecked.length === SIGNATURE_CHUNK) await checkUnchecked()
+    if (unchecked.length === CHECK_CHUNK) await handOutVotes()
   }
-  if (unchecked.length > 0) await checkUnchecked()
+  if (unchecked.length > 0) await handOutVotes()
+  if (unhashed.length > 0) await handOutLogEntries()
   while (checking.length > 0) await settleOldest()
   if (votesChecked !== bundle.voteCount)
     differences.push(`The bundle announces ${bundle.voteCount} votes but carries ${votesChecked}.`)
@@ -349,11 +387,19 @@ export async function recount(
           address: typedDomain.verifyingContract,
           abi: votesAbi,
           functionName: 'getPastVotes',
-          args: [vote.message.voter, BigInt(bundle.snapshot)],
+          // Lower case: the encoder then takes it without checksumming it again (a keccak each), as the
+          // bundle's schema already did.
+          args: [vote.message.voter.toLowerCase() as Address, BigInt(bundle.snapshot)],
         }) as const,
     )
     return code && code !== '0x'
-      ? multicall(client, { allowFailure: false, contracts, multicallAddress: MULTICALL3_ADDRESS })
+      ? multicall(client, {
+          allowFailure: false,
+          contracts,
+          multicallAddress: MULTICALL3_ADDRESS,
+          // One eth_call per group (ADR 085): by default viem cuts it into calls of 1 KB of calldata, 15 reads each.
+          batchSize: 0,
+        })
       : Promise.all(contracts.map((contract) => readContract(client, contract)))
   }
   const groups: BundleVote[][] = []

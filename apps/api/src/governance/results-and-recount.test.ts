@@ -11,9 +11,17 @@ import {
   TALLY_VERSION,
   type VoteMessage,
 } from '@guildhall/core'
-import { BundleFormatError, type RecountProgress, recount, resultBundleSchema } from '@guildhall/core/recount'
+import {
+  BundleFormatError,
+  type RecountProgress,
+  type RecountWork,
+  recount,
+  recountWorkHere,
+  resultBundleSchema,
+} from '@guildhall/core/recount'
 import { eq } from 'drizzle-orm'
-import { createPublicClient, type Hex, http } from 'viem'
+import { createPublicClient, type Hex, http, toHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, test } from 'vitest'
 import {
   ada,
@@ -92,7 +100,7 @@ describe('recount', () => {
     expect([...steps]).toEqual(['signatures', 'voting power', 'tally'])
   })
 
-  test('behavior: the votes go to `recover` together (the browser and the CLI spread them over their cores), and the report is the same', async () => {
+  test('behavior: the votes, then the log entries, go to the work in chunks (the browser spreads them over its cores, the CLI its recovery), and the report is the same', async () => {
     const text = JSON.stringify(await bundleOf())
     let waiting = 0
     let mostWaiting = 0
@@ -103,10 +111,70 @@ describe('recount', () => {
       waiting -= 1
       return recoverSigner(hash, signature)
     }
-    const together = await recount(inPieces(text), chain(), undefined, { recover })
+    const here = recountWorkHere(recover)
+    const chunks: string[] = []
+    const work: RecountWork = {
+      checkVotes: (domain, votes) => {
+        chunks.push(`${votes.length} votes`)
+        return here.checkVotes(domain, votes)
+      },
+      hashLogEntries: (entries) => {
+        chunks.push(`${entries.length} log entries`)
+        return here.hashLogEntries(entries)
+      },
+    }
+    const together = await recount(inPieces(text), chain(), undefined, { work })
+    expect(chunks).toEqual(['2 votes', '3 log entries'])
     expect(mostWaiting).toBe(2)
     expect(together).toEqual(await recount(inPieces(text), chain()))
     expect(together.matches).toBe(true)
+  })
+
+  test('behavior: over several chunks (1,100 votes), altered votes and log entries are reported in the bundle’s order, votes first; the powers are read 200 to an eth_call', async () => {
+    const bundle = await bundleOf()
+    const voters = Array.from({ length: 1_100 }, (_, i) =>
+      privateKeyToAccount(toHex(1_000 + i, { size: 32 })),
+    )
+    const added = await Promise.all(
+      voters.map((voter, i) => signedVote(voter, proposal, { choices: [1], reason: `Vote ${i}` })),
+    )
+    // Every 250th vote's reason changed after signing: in the first, second, third and fifth chunk of 512.
+    const altered = new Set([0, 250, 500, 750, 1_000, 1_099])
+    const votes = added.map((vote, i) =>
+      altered.has(i) ? { ...vote, message: { ...vote.message, reason: 'changed' } } : vote,
+    )
+    const log = bundle.log.map((entry, i) => (i === 1 ? { ...entry, signature: '0x00' as Hex } : entry))
+    const calls: string[] = []
+    const counted = createPublicClient({
+      transport: http(anvil.url, {
+        onFetchRequest: async (request) => {
+          calls.push((JSON.parse(await request.clone().text()) as { method: string }).method)
+        },
+      }),
+    })
+    const report = await recount(
+      inPieces(
+        JSON.stringify({
+          ...bundle,
+          voteCount: bundle.voteCount + votes.length,
+          votes: [...bundle.votes, ...votes],
+          log,
+        }),
+      ),
+      counted,
+    )
+    expect(report.votesChecked).toBe(bundle.voteCount + 1_100)
+    // Each counted voter's power read once, 200 to an eth_call (ADR 085), not in viem's 1 KB pieces.
+    expect(report.votesCounted).toBe(bundle.voteCount + 1_100 - altered.size)
+    expect(calls.filter((method) => method === 'eth_call')).toHaveLength(Math.ceil(report.votesCounted / 200))
+    const reported = report.differences.filter((d) => /does not match its id|does not hash/.test(d))
+    expect(reported).toEqual([
+      ...[...altered].map(
+        (i) =>
+          `Vote ${votes[i]?.id.slice(0, 10)}… by ${voters[i]?.address} does not match its id: its choices, reason or time were changed after signing.`,
+      ),
+      `Log entry ${log[1]?.seq} does not hash to its stored hash.`,
+    ])
   })
 
   test('behavior: `npm run recount -- <proposal URL> --rpc <url>` prints "matches" and exits 0', async () => {
