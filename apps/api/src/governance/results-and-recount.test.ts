@@ -138,7 +138,7 @@ describe('recount', () => {
     const added = await Promise.all(
       voters.map((voter, i) => signedVote(voter, proposal, { choices: [1], reason: `Vote ${i}` })),
     )
-    // Every 250th vote's reason changed after signing: in the first, second, third and fifth chunk of 512.
+    // Six votes' reasons changed after signing, in each of the three chunks of 512 (the bundle's 2 votes first).
     const altered = new Set([0, 250, 500, 750, 1_000, 1_099])
     const votes = added.map((vote, i) =>
       altered.has(i) ? { ...vote, message: { ...vote.message, reason: 'changed' } } : vote,
