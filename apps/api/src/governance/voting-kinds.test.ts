@@ -34,6 +34,7 @@ import {
 import { openStream } from '../../testbed/event-stream.ts'
 import { nowSeconds, signProposal } from '../../testbed/signers.ts'
 import { postJson } from '../../testbed/test-app.ts'
+import { backend } from '../platform/db/client-test-helpers.ts'
 import {
   ballots,
   governanceLog,
@@ -447,6 +448,78 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
     const [row] = await database.db.select().from(rankedResults).where(eq(rankedResults.proposalId, id))
     expect(row).toMatchObject({ asOfSeq: newer.asOfSeq, result: tallyToJson(newer.result) })
     expect(row?.result.voters).toBe(2)
+  })
+
+  test('behavior: a vote that lands while a settle reads the ballots (after the tally row, before the page) leaves the settle consistent: on PGlite read again with it, on PostgreSQL as of the snapshot without it', async () => {
+    clock = Date.now()
+    const made = await createProposal(ada, {
+      kind: 'ranked-choice',
+      choices: THREE,
+      title: 'Ranked, a vote between reads',
+    })
+    const { id } = made
+    const rules = tallyRules(made.message)
+    await vote(ada, id, { choices: [1, 2, 3] }, clocked)
+    const seqNow = async () =>
+      (
+        await database.db
+          .select({ lastSeq: proposalTallies.lastSeq })
+          .from(proposalTallies)
+          .where(eq(proposalTallies.proposalId, id))
+      )[0]?.lastSeq
+    const adasSeq = await seqNow()
+    const adaAlone = await settleRankedResult(database.db, id, rules)
+    // The settle's database, except that its first read of a ballots page (the query it ends with `limit`)
+    // waits until Ben's vote is stored: between the settle's read of the tally row and of the ballots.
+    let pageReads = 0
+    const betweenReads = (target: object): object =>
+      new Proxy(target, {
+        get(object, key, receiver) {
+          const value = Reflect.get(object, key, receiver)
+          if (typeof value !== 'function' || key === 'then') return value
+          return (...args: unknown[]) => {
+            // PostgreSQL reads in a transaction: its queries too.
+            if (key === 'transaction') {
+              const [body, config] = args as [(tx: object) => unknown, unknown]
+              return value.call(object, (tx: object) => body(betweenReads(tx)), config)
+            }
+            if (key === 'limit' && pageReads++ === 0) {
+              const page = value.apply(object, args) as PromiseLike<unknown>
+              return {
+                // biome-ignore lint/suspicious/noThenProperty: the page's query, awaited as drizzle's builder is
+                then: (settle: (rows: unknown) => unknown, fail: (error: unknown) => unknown) =>
+                  vote(ben, id, { choices: [2, 1, 3] }, clocked)
+                    .then(({ response }) => expect(response.statusCode).toBe(201))
+                    .then(() => page)
+                    .then(settle, fail),
+              }
+            }
+            const returned = value.apply(object, args)
+            // The builders the settle chains, not what they run (a promise).
+            return returned !== null && typeof returned === 'object' && !(returned instanceof Promise)
+              ? betweenReads(returned)
+              : returned
+          }
+        },
+      })
+    const settled = await settleRankedResult(betweenReads(database.db) as typeof database.db, id, rules)
+    const bensSeq = await seqNow()
+    expect(bensSeq).toBeGreaterThan(adasSeq ?? Number.POSITIVE_INFINITY)
+    if (backend === 'pglite') {
+      // The tally row moved while the pages were read: read again, Ben's ballot and the row's totals together.
+      expect(pageReads).toBe(2)
+      expect(settled.asOfSeq).toBe(bensSeq)
+      expect(settled.result.voters).toBe(2)
+    } else {
+      // One REPEATABLE READ snapshot, taken before Ben's vote: neither his ballot nor his move of the row.
+      expect(pageReads).toBe(1)
+      expect(settled.asOfSeq).toBe(adasSeq)
+      expect(settled.result.voters).toBe(1)
+    }
+    // Consistent either way: what a settle with nothing landing meanwhile finds at the same seq.
+    expect(settled).toEqual(
+      backend === 'pglite' ? await settleRankedResult(database.db, id, rules) : adaAlone,
+    )
   })
 
   test('behavior: instances reading a stale ranked result at once claim its settle once: of concurrent claims at one clock exactly one wins, and none before the interval', async () => {

@@ -98,6 +98,52 @@ describe('PGlite', slow, () => {
     expect(await outside).toBe(0)
   })
 
+  test('a copy asked for while a transaction is open is taken after it ends: the committed one whole in it, the rolled-back one not at all', async () => {
+    const database = track(await openDatabase())
+    const dump = database.dump?.bind(database)
+    if (!dump) throw new Error('PGlite copies its own files')
+    await database.db.execute(sql`create table pairs (n integer not null)`)
+    /** Holds a transaction open with row `first` written, asks for a copy meanwhile, then ends it. */
+    const copyDuring = async (end: 'commit' | 'rollback', first: number) => {
+      let opened!: () => void
+      const open = new Promise<void>((resolve) => (opened = resolve))
+      let ended!: () => void
+      const ending = new Promise<void>((resolve) => (ended = resolve))
+      const events: string[] = []
+      const transaction = database.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`insert into pairs values (${first})`)
+          opened()
+          await ending
+          await tx.execute(sql`insert into pairs values (${first + 1})`)
+          if (end === 'rollback') tx.rollback()
+        })
+        .catch((error: Error) => {
+          if (end !== 'rollback' || error.message !== 'Rollback') throw error
+        })
+        .then(() => events.push(`transaction ${end}`))
+      await open
+      const copy = dump().then((blob) => {
+        events.push('copy taken')
+        return blob
+      })
+      // Turns of the event loop with the transaction open: a copy not held back would be taken in them.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      ended()
+      await transaction
+      const taken = await copy
+      expect(events).toEqual([`transaction ${end}`, 'copy taken'])
+      const restored = track(
+        await openDatabase({ loadDataDir: new File([await taken.arrayBuffer()], 'copy.tar.gz') }),
+      )
+      return (await restored.db.execute<{ n: number }>(sql`select n from pairs order by n`)).rows.map(
+        (row) => row.n,
+      )
+    }
+    expect(await copyDuring('commit', 1)).toEqual([1, 2])
+    expect(await copyDuring('rollback', 3)).toEqual([1, 2])
+  })
+
   test('rows survive closing and reopening the same data dir (and the folder is created)', async () => {
     const root = await mkdtemp(join(tmpdir(), 'guildhall-db-'))
     const dataDir = join(root, 'data', 'db')
