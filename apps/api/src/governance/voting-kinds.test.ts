@@ -328,6 +328,14 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
   })
   afterAll(() => clocked.close())
 
+  /** A ranked-choice proposal of three choices with Ada's ballot on it, the clock set to now; its id and rules. */
+  async function rankedWithAdasBallot(title: string) {
+    clock = Date.now()
+    const made = await createProposal(ada, { kind: 'ranked-choice', choices: THREE, title })
+    await vote(ada, made.id, { choices: [1, 2, 3] }, clocked)
+    return { id: made.id, rules: tallyRules(made.message) }
+  }
+
   test('behavior: three rounds (Yew, then Elm eliminated, Ash wins with Cleo’s transfer); a re-vote moves the settled result to Oak once the interval has passed, never before; the stored row is the one read; the votes list filters a choice by first preference', async () => {
     clock = Date.now()
     const id = await created('ranked-choice', FOUR, 'Ranked, re-vote')
@@ -431,15 +439,7 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
   })
 
   test('behavior: the stored row only moves forward: an older snapshot’s settle finishing last leaves the newer result', async () => {
-    clock = Date.now()
-    const made = await createProposal(ada, {
-      kind: 'ranked-choice',
-      choices: THREE,
-      title: 'Ranked, forward only',
-    })
-    const { id } = made
-    const rules = tallyRules(made.message)
-    await vote(ada, id, { choices: [1, 2, 3] }, clocked)
+    const { id, rules } = await rankedWithAdasBallot('Ranked, forward only')
     const older = await settleRankedResult(database.db, id, rules)
     await vote(ben, id, { choices: [2, 1, 3] }, clocked)
     const newer = await settleRankedResult(database.db, id, rules)
@@ -451,23 +451,7 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
   })
 
   test('behavior: a vote that lands while a settle reads the ballots (after the tally row, before the page) leaves the settle consistent: on PGlite read again with it, on PostgreSQL as of the snapshot without it', async () => {
-    clock = Date.now()
-    const made = await createProposal(ada, {
-      kind: 'ranked-choice',
-      choices: THREE,
-      title: 'Ranked, a vote between reads',
-    })
-    const { id } = made
-    const rules = tallyRules(made.message)
-    await vote(ada, id, { choices: [1, 2, 3] }, clocked)
-    const seqNow = async () =>
-      (
-        await database.db
-          .select({ lastSeq: proposalTallies.lastSeq })
-          .from(proposalTallies)
-          .where(eq(proposalTallies.proposalId, id))
-      )[0]?.lastSeq
-    const adasSeq = await seqNow()
+    const { id, rules } = await rankedWithAdasBallot('Ranked, a vote between reads')
     const adaAlone = await settleRankedResult(database.db, id, rules)
     // The settle's database, except that its first read of a ballots page (the query it ends with `limit`)
     // waits until Ben's vote is stored: between the settle's read of the tally row and of the ballots.
@@ -503,33 +487,24 @@ describe('ranked-choice rounds, settled from the stored ballots (ADR 060)', () =
         },
       })
     const settled = await settleRankedResult(betweenReads(database.db) as typeof database.db, id, rules)
-    const bensSeq = await seqNow()
-    expect(bensSeq).toBeGreaterThan(adasSeq ?? Number.POSITIVE_INFINITY)
+    // What a settle with nothing landing meanwhile finds, before Ben's vote and after it.
+    const bothAlone = await settleRankedResult(database.db, id, rules)
+    expect(adaAlone.result.voters).toBe(1)
+    expect(bothAlone.result.voters).toBe(2)
+    expect(bothAlone.asOfSeq).toBeGreaterThan(adaAlone.asOfSeq)
     if (backend === 'pglite') {
       // The tally row moved while the pages were read: read again, Ben's ballot and the row's totals together.
       expect(pageReads).toBe(2)
-      expect(settled.asOfSeq).toBe(bensSeq)
-      expect(settled.result.voters).toBe(2)
+      expect(settled).toEqual(bothAlone)
     } else {
       // One REPEATABLE READ snapshot, taken before Ben's vote: neither his ballot nor his move of the row.
       expect(pageReads).toBe(1)
-      expect(settled.asOfSeq).toBe(adasSeq)
-      expect(settled.result.voters).toBe(1)
+      expect(settled).toEqual(adaAlone)
     }
-    // Consistent either way: what a settle with nothing landing meanwhile finds at the same seq.
-    expect(settled).toEqual(
-      backend === 'pglite' ? await settleRankedResult(database.db, id, rules) : adaAlone,
-    )
   })
 
   test('behavior: instances reading a stale ranked result at once claim its settle once: of concurrent claims at one clock exactly one wins, and none before the interval', async () => {
-    clock = Date.now()
-    const made = await createProposal(ada, {
-      kind: 'ranked-choice',
-      choices: THREE,
-      title: 'Ranked, claimed',
-    })
-    await vote(ada, made.id, { choices: [1, 2, 3] }, clocked)
+    const made = await rankedWithAdasBallot('Ranked, claimed')
     await detail(clocked, made.id)
     await vote(ben, made.id, { choices: [2, 1, 3] }, clocked)
     const [tallyRow] = await database.db
