@@ -10,6 +10,7 @@ import { open, readFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { signaturePool, silentObserver } from '@guildhall/api/operations'
+import { loadWasmKeccak } from '@guildhall/core'
 import {
   BundleFormatError,
   type BundleSource,
@@ -137,6 +138,8 @@ async function main(): Promise<number> {
     return 2
   }
   console.log(`Recounting ${source} against ${values.rpc}`)
+  // Each vote's id and each log entry is hashed on this thread: by the WebAssembly Keccak (ADR 086).
+  await loadWasmKeccak()
   const client = createPublicClient({ transport: http(values.rpc, { timeout: 30_000, retryCount: 2 }) })
   if (address ? address.kind === 'thread' : await isThreadBundleFile(source))
     return recountThreadCommand(source, address, client)

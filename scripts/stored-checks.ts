@@ -3,7 +3,7 @@
 // governance log's hash chain. Each prints its findings and answers true when nothing differs.
 import { type Database, governanceLog, migrationsFolder } from '@guildhall/api/database'
 import { checkMemberStats, checkTallies } from '@guildhall/api/operations'
-import { type LogEntry, logChainProblem } from '@guildhall/core'
+import { type LogEntry, loadWasmKeccak, logChainProblem } from '@guildhall/core'
 import { asc, gt, sql } from 'drizzle-orm'
 import { readMigrationFiles } from 'drizzle-orm/migrator'
 
@@ -39,6 +39,8 @@ const LOG_PAGE = 5000
 
 /** The governance log, page by page: one chain from the genesis hash, seqs 1…n, each hash its fields'. */
 export async function reportLogChain(db: Database['db'], print: Print): Promise<boolean> {
+  // Every entry is hashed again: by the WebAssembly Keccak, as the server does (ADR 086).
+  await loadWasmKeccak()
   let previous: { seq: number; hash: LogEntry['hash'] } | undefined
   let entries = 0
   for (;;) {

@@ -1,3 +1,4 @@
+import { loadWasmKeccak } from '@guildhall/core'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { authArea } from './auth/area.ts'
 import { rpcProxyRoutes } from './chain/rpc-proxy.ts'
@@ -43,6 +44,8 @@ export async function buildApp({
   now = () => new Date(),
   signatureWorker,
 }: AppDeps): Promise<FastifyInstance> {
+  // Every message's id and log entry is hashed on this thread (ADR 086).
+  await loadWasmKeccak()
   const app = Fastify(serverOptions(settings, logger))
   const { publicConfig } = settings
 

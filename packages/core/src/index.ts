@@ -272,6 +272,7 @@ export {
   timestampProblemMessage,
   voteChoicesProblem,
 } from './governance/rules.ts'
+export { loadWasmKeccak } from './keccak.ts'
 export { MAIN_NAV } from './navigation.ts'
 export { BYTES32_PATTERN, bytes32Schema, checksummedAddressSchema, tokenAmountSchema } from './primitives.ts'
 export { relativeTime, STATE_LABELS, timeLine } from './proposal-text.ts'

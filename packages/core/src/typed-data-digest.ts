@@ -6,6 +6,7 @@
  * - Each type's hash (its encodeType string, hashed) is computed once per types object.
  * - Fields are encoded into bytes directly, each a 32-byte word, rather than through viem's general ABI
  *   encoder: for EIP-712's struct encoding every word is static, so the encoding is their concatenation.
+ * - Each keccak is core's `keccak256Bytes`: in WebAssembly where the thread has loaded it (ADR 086).
  * The message is validated first as hashTypedData validates it (ranges, addresses, byte sizes), so the
  * encoding below may take its values as valid. The ethers vectors and every message kind hold it equal to
  * viem's (governance/messages.test.ts).
@@ -16,12 +17,12 @@ import {
   domainSeparator,
   type Hex,
   hexToBytes,
-  keccak256,
   stringToBytes,
   type TypedDataDefinition,
   type TypedDataDomain,
   validateTypedData,
 } from 'viem'
+import { keccak256Bytes } from './keccak.ts'
 
 type Field = { readonly name: string; readonly type: string }
 type Types = Readonly<Record<string, readonly Field[]>>
@@ -31,8 +32,6 @@ const typeHashes = new WeakMap<Types, Map<string, Uint8Array>>()
 const DIGEST_PREFIX = new Uint8Array([0x19, 0x01])
 const ARRAY = /^(.*)\[(\d*)\]$/
 
-const hash = (bytes: Uint8Array): Uint8Array => keccak256(bytes, 'bytes')
-
 /** The digest a wallet signs for `typed`: keccak256(0x1901 ‖ domain separator ‖ hashStruct(message)). */
 export function typedDataDigest({ domain = {}, types, primaryType, message }: TypedDataDefinition): Hex {
   validateTypedData({ domain, types, primaryType, message } as TypedDataDefinition)
@@ -41,10 +40,10 @@ export function typedDataDigest({ domain = {}, types, primaryType, message }: Ty
     separator = hexToBytes(domainSeparator({ domain }))
     separators.set(domain, separator)
   }
-  const structHash = hash(
+  const structHash = keccak256Bytes(
     encodeData(types as Types, primaryType as string, message as Record<string, unknown>),
   )
-  return bytesToHex(hash(concatBytes([DIGEST_PREFIX, separator, structHash])))
+  return bytesToHex(keccak256Bytes(concatBytes([DIGEST_PREFIX, separator, structHash])))
 }
 
 /** typeHash ‖ each field's word. */
@@ -58,16 +57,17 @@ function encodeData(types: Types, primaryType: string, data: Record<string, unkn
 }
 
 function encodeField(types: Types, type: string, value: unknown): Uint8Array {
-  if (types[type] !== undefined) return hash(encodeData(types, type, value as Record<string, unknown>))
-  if (type === 'bytes') return hash(hexToBytes(value as Hex))
-  if (type === 'string') return hash(stringToBytes(value as string))
+  if (types[type] !== undefined)
+    return keccak256Bytes(encodeData(types, type, value as Record<string, unknown>))
+  if (type === 'bytes') return keccak256Bytes(hexToBytes(value as Hex))
+  if (type === 'string') return keccak256Bytes(stringToBytes(value as string))
   const array = ARRAY.exec(type)
   if (array) {
     const items = value as readonly unknown[]
     const words = new Uint8Array(32 * items.length)
     for (const [index, item] of items.entries())
       words.set(encodeField(types, array[1] as string, item), 32 * index)
-    return hash(words)
+    return keccak256Bytes(words)
   }
   return encodeAtomic(type, value)
 }
@@ -114,7 +114,7 @@ function typeHash(types: Types, primaryType: string): Uint8Array {
         (type) => `${type}(${(types[type] ?? []).map((field) => `${field.type} ${field.name}`).join(',')})`,
       )
       .join('')
-    known = hash(stringToBytes(encodeType))
+    known = keccak256Bytes(stringToBytes(encodeType))
     ofTypes.set(primaryType, known)
   }
   return known

@@ -8,6 +8,7 @@
 import { signedSignInMessage } from '@guildhall/api/testbed'
 import {
   type GovernanceDomain,
+  loadWasmKeccak,
   parseSiweMessageStrict,
   verifyHashSignature,
   verifyPersonalSignature,
@@ -34,6 +35,8 @@ export async function signatureFloors(
   client: PublicClient,
   origin: string,
 ) {
+  // The API hashes with the WebAssembly Keccak it loads at its start (ADR 086): so does its floor.
+  await loadWasmKeccak()
   const recover = async (hash: Hex, signature: Hex) => wasmRecoverSigner(hash, signature)
   const voteChecksPerCoreSecond = await perCoreSecond(votes, ({ message, signature }) =>
     verifyHashSignature({

@@ -4,7 +4,16 @@
  * results and threads can be re-checked. An entry's kind is hashed as its string, so kinds added later
  * leave older entries' hashes as they were.
  */
-import { type Address, encodeAbiParameters, type Hex, keccak256, zeroHash } from 'viem'
+import {
+  type Address,
+  bytesToHex,
+  encodeAbiParameters,
+  type Hex,
+  hexToBytes,
+  keccak256,
+  zeroHash,
+} from 'viem'
+import { keccak256Bytes } from '../keccak.ts'
 import { hexSchema } from '../primitives.ts'
 import { z } from '../zod.ts'
 
@@ -52,12 +61,11 @@ export function safeSignatureId(safeTxHash: Hex, owner: Address): Hex {
 
 /** An entry's hash: keccak256 of its ABI-encoded fields, the previous hash included. */
 export function logEntryHash(entry: Omit<LogEntry, 'hash'>): Hex {
-  return keccak256(
-    encodeAbiParameters(
-      [{ type: 'uint64' }, { type: 'string' }, { type: 'bytes32' }, { type: 'bytes' }, { type: 'bytes32' }],
-      [BigInt(entry.seq), entry.kind, entry.messageId, entry.signature, entry.prevHash],
-    ),
+  const encoded = encodeAbiParameters(
+    [{ type: 'uint64' }, { type: 'string' }, { type: 'bytes32' }, { type: 'bytes' }, { type: 'bytes32' }],
+    [BigInt(entry.seq), entry.kind, entry.messageId, entry.signature, entry.prevHash],
   )
+  return bytesToHex(keccak256Bytes(hexToBytes(encoded)))
 }
 
 /**
