@@ -1,10 +1,15 @@
 // keccak256Bytes answers viem's keccak256 (noble) before and after the WebAssembly Keccak is loaded, for any
 // bytes, and each answer is its own (the hasher is reused; an answer must not change with the next hash).
-// The digests and log hashes built on it are held to viem's by governance/messages.test.ts and the log tests.
+// The ids and log hashes built on it are held to viem's here with it loaded, and by governance/messages.test.ts
+// (with noble) over the ethers vectors and any message.
 import fc from 'fast-check'
-import { bytesToHex, keccak256, stringToBytes } from 'viem'
+import { bytesToHex, encodeAbiParameters, hashTypedData, keccak256, stringToBytes } from 'viem'
 import { expect, test } from 'vitest'
+import { logEntryHash } from './governance/log.ts'
+import { proposalTypedData, voteId, voteTypedData } from './governance/messages.ts'
+import { domain, proposal, vote, voteV2 } from './governance/messages-test-helpers.ts'
 import { keccak256Bytes, loadWasmKeccak } from './keccak.ts'
+import { typedDataDigest } from './typed-data-digest.ts'
 
 const EMPTY_KECCAK = '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470'
 const bytesOfAnyLength = fc.uint8Array({ minLength: 0, maxLength: 1_000 })
@@ -37,4 +42,28 @@ test('behavior: once loaded, the WebAssembly Keccak answers what viem answers fo
     { numRuns: 300 },
   )
   expect(bytesToHex(keccak256Bytes(stringToBytes('guildhall')))).toBe(keccak256(stringToBytes('guildhall')))
+})
+
+test('behavior: once loaded, the ids and log hashes built on it equal viem’s hashTypedData and keccak256 of the entry', async () => {
+  await loadWasmKeccak()
+  expect(typedDataDigest(proposalTypedData(domain, proposal))).toBe(
+    hashTypedData(proposalTypedData(domain, proposal)),
+  )
+  for (const message of [vote(), vote({ reason: '' }), voteV2()])
+    expect(voteId(domain, message)).toBe(hashTypedData(voteTypedData(domain, message)))
+  const entry = {
+    seq: 7,
+    kind: 'vote',
+    messageId: voteId(domain, vote()),
+    signature: `0x${'ab'.repeat(65)}`,
+    prevHash: keccak256(stringToBytes('the entry before')),
+  } as const
+  expect(logEntryHash(entry)).toBe(
+    keccak256(
+      encodeAbiParameters(
+        [{ type: 'uint64' }, { type: 'string' }, { type: 'bytes32' }, { type: 'bytes' }, { type: 'bytes32' }],
+        [BigInt(entry.seq), entry.kind, entry.messageId, entry.signature, entry.prevHash],
+      ),
+    ),
+  )
 })
