@@ -118,6 +118,48 @@ describe('sign-in', () => {
     expect((await verify({ message, signature }, preauth)).statusCode).toBe(200)
   })
 
+  test('behavior: verifies checked together (one turn, one nonce statement) each get their own answer: the valid ones sign in, another cookie’s, an unknown and a spent nonce are refused', async () => {
+    const valid = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const signer = freshAccount()
+        const { nonce, preauth } = await newNonce()
+        const message = messageFor(signer.address, nonce)
+        return { signer, preauth, body: { message, signature: await signer.signMessage({ message }) } }
+      }),
+    )
+    const refusedAs = async (signer: ReturnType<typeof freshAccount>, nonce: string, preauth: string) => {
+      const message = messageFor(signer.address, nonce)
+      return { signer, preauth, body: { message, signature: await signer.signMessage({ message }) } }
+    }
+    const owned = await newNonce()
+    const other = await newNonce()
+    const spentBy = freshAccount()
+    const spent = await signIn(spentBy)
+    const refused = [
+      await refusedAs(freshAccount(), owned.nonce, other.preauth),
+      await refusedAs(freshAccount(), 'a1b2c3d4e5f6a7b8c9d0', owned.preauth),
+      {
+        signer: spentBy,
+        preauth: spent.preauth,
+        body: { message: spent.message, signature: spent.signature },
+      },
+    ]
+    // All sent at once, in an order no reversal or shift maps onto itself: a lookup answered for another
+    // would sign in a refused one or refuse a valid one.
+    const order = ['valid', 'valid', 'refused', 'valid', 'refused', 'refused', 'valid'] as const
+    const queues = { valid: [...valid], refused: [...refused] }
+    const sent = order.map((kind) => queues[kind].shift() as (typeof valid)[number])
+    const responses = await Promise.all(sent.map(({ body, preauth }) => verify(body, preauth)))
+    expect(responses.map((r) => r.statusCode)).toEqual(order.map((kind) => (kind === 'valid' ? 200 : 401)))
+    for (const [index, response] of responses.entries()) {
+      if (response.statusCode === 200)
+        expect(response.json().session.address).toBe(sent[index]?.signer.address)
+      else expect(response.json().error).toBe('invalid_nonce')
+    }
+    for (const { signer } of valid) expect(await sessionRows(signer.address)).toHaveLength(1)
+    expect(await sessionRows(spentBy.address)).toHaveLength(1)
+  })
+
   test('behavior: an unknown nonce → 401', async () => {
     const { preauth } = await newNonce()
     const message = messageFor(ben.address, 'a1b2c3d4e5f6a7b8')
