@@ -119,25 +119,24 @@ describe('sign-in', () => {
   })
 
   test('behavior: verifies checked together (one turn, one nonce statement) each get their own answer: the valid ones sign in, another cookie’s, an unknown and a spent nonce are refused', async () => {
-    const valid = await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        const signer = freshAccount()
-        const { nonce, preauth } = await newNonce()
-        const message = messageFor(signer.address, nonce)
-        return { signer, preauth, body: { message, signature: await signer.signMessage({ message }) } }
-      }),
-    )
-    const refusedAs = async (signer: ReturnType<typeof freshAccount>, nonce: string, preauth: string) => {
+    /** A verify of `signer`'s message with `nonce`, sent with the pre-auth cookie `preauth`. */
+    const signedWith = async (signer: ReturnType<typeof freshAccount>, nonce: string, preauth: string) => {
       const message = messageFor(signer.address, nonce)
       return { signer, preauth, body: { message, signature: await signer.signMessage({ message }) } }
     }
+    const valid = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const { nonce, preauth } = await newNonce()
+        return signedWith(freshAccount(), nonce, preauth)
+      }),
+    )
     const owned = await newNonce()
     const other = await newNonce()
     const spentBy = freshAccount()
     const spent = await signIn(spentBy)
     const refused = [
-      await refusedAs(freshAccount(), owned.nonce, other.preauth),
-      await refusedAs(freshAccount(), 'a1b2c3d4e5f6a7b8c9d0', owned.preauth),
+      await signedWith(freshAccount(), owned.nonce, other.preauth),
+      await signedWith(freshAccount(), 'a1b2c3d4e5f6a7b8c9d0', owned.preauth),
       {
         signer: spentBy,
         preauth: spent.preauth,
