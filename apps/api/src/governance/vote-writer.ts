@@ -12,7 +12,7 @@ import {
   type VoteMessage,
   voteContribution,
 } from '@guildhall/core'
-import { eq, inArray, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import { recordVotes } from '../member-stats/vote-moves.ts'
 import type { Database, Tx } from '../platform/db/client.ts'
@@ -301,10 +301,7 @@ async function readBallots(tx: Tx, batch: readonly CheckedVote[]) {
       .select({ id: votes.id })
       .from(votes)
       .where(
-        inArray(
-          votes.id,
-          batch.map((vote) => vote.id),
-        ),
+        sql`${votes.id} in (select jsonb_array_elements_text(${JSON.stringify(batch.map((vote) => vote.id))}::jsonb))`,
       ),
   ]
   const ballotsNow = new Map<string, Ballot>(
@@ -319,45 +316,40 @@ async function storeVotes(
   accepted: readonly { vote: CheckedVote; replaced: Ballot | undefined }[],
   ballotsNow: ReadonlyMap<string, Ballot>,
 ) {
-  await tx.insert(votes).values(
-    accepted.map(({ vote }) => ({
-      id: vote.id,
-      proposalId: vote.proposalId,
-      voter: vote.message.voter,
-      timestamp: vote.message.timestamp,
-      message: vote.message,
-      signature: vote.signature,
-      power: vote.power,
-      powerSource: vote.powerSource,
-    })),
-  )
+  const voteRows = accepted.map(({ vote }) => ({
+    id: vote.id,
+    proposal_id: vote.proposalId,
+    voter: vote.message.voter,
+    timestamp: vote.message.timestamp,
+    message: vote.message,
+    signature: vote.signature,
+    power: String(vote.power),
+    power_source: vote.powerSource,
+  }))
+  await tx.execute(sql`insert into ${votes} (id, proposal_id, voter, "timestamp", message, signature, power, power_source)
+    select id, proposal_id, voter, "timestamp", message, signature, power, power_source
+    from jsonb_to_recordset(${JSON.stringify(voteRows)}::jsonb) as x(id text, proposal_id text, voter text,
+      "timestamp" bigint, message jsonb, signature text, power numeric, power_source text)`)
   const finals = new Map<string, CheckedVote>()
   for (const { vote } of accepted) {
     const key = ballotKey(vote.proposalId, vote.message.voter)
     if (ballotsNow.get(key)?.id === vote.id) finals.set(key, vote)
   }
-  await tx
-    .insert(ballots)
-    .values(
-      [...finals.values()].map((vote) => ({
-        proposalId: vote.proposalId,
-        voter: vote.message.voter,
-        voteId: vote.id,
-        timestamp: vote.message.timestamp,
-        power: vote.power,
-        // A ranked ballot keeps its ranking beside it: the settle of the rounds reads the ballots alone (ADR 060).
-        ranking: vote.rules.kind === 'ranked-choice' ? vote.message.choices : null,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: [ballots.proposalId, ballots.voter],
-      set: {
-        voteId: sql`excluded.vote_id`,
-        timestamp: sql`excluded.timestamp`,
-        power: sql`excluded.power`,
-        ranking: sql`excluded.ranking`,
-      },
-    })
+  const ballotRows = [...finals.values()].map((vote) => ({
+    proposal_id: vote.proposalId,
+    voter: vote.message.voter,
+    vote_id: vote.id,
+    timestamp: vote.message.timestamp,
+    power: String(vote.power),
+    // A ranked ballot keeps its ranking beside it: the settle of the rounds reads the ballots alone (ADR 060).
+    ranking: vote.rules.kind === 'ranked-choice' ? vote.message.choices : null,
+  }))
+  await tx.execute(sql`insert into ${ballots} (proposal_id, voter, vote_id, "timestamp", power, ranking)
+    select proposal_id, voter, vote_id, "timestamp", power, ranking
+    from jsonb_to_recordset(${JSON.stringify(ballotRows)}::jsonb) as x(proposal_id text, voter text, vote_id text,
+      "timestamp" bigint, power numeric, ranking integer[])
+    on conflict (proposal_id, voter) do update set vote_id = excluded.vote_id, "timestamp" = excluded."timestamp",
+      power = excluded.power, ranking = excluded.ranking`)
   // Before the log's lock: the token index moves these rows too, and may hold them a moment.
   await recordVotes(
     tx,

@@ -23,18 +23,19 @@ export async function recordVotes(
     byVoter.set(voter, row)
   }
   if (byVoter.size === 0) return
-  await tx
-    .insert(memberStats)
-    .values(
-      [...byVoter.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)),
-    )
-    .onConflictDoUpdate({
-      target: memberStats.address,
-      set: {
-        votesCast: sql`${memberStats.votesCast} + excluded.votes_cast`,
-        lastVoteAt: sql`greatest(${memberStats.lastVoteAt}, excluded.last_vote_at)`,
-      },
-    })
+  const rows = [...byVoter.values()]
+    .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
+    .map(({ address, votesCast, lastVoteAt }) => ({
+      address,
+      votes_cast: votesCast,
+      last_vote_at: lastVoteAt,
+    }))
+  // The function scan yields the rows in the array's order, so they are inserted (and locked) in it.
+  await tx.execute(sql`insert into ${memberStats} (address, votes_cast, last_vote_at)
+    select address, votes_cast, last_vote_at
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(address text, votes_cast integer, last_vote_at bigint)
+    on conflict (address) do update set votes_cast = ${memberStats}.votes_cast + excluded.votes_cast,
+      last_vote_at = greatest(${memberStats}.last_vote_at, excluded.last_vote_at)`)
 }
 
 /** Every ballot of a proposal written in bulk (the scale bench's seed) counted as `recordVotes` counts them. */
