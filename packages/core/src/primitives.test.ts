@@ -1,7 +1,16 @@
-import { maxUint256 } from 'viem'
+import fc from 'fast-check'
+import { type Address, bytesToHex, checksumAddress, maxUint256 } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { governanceRulesSchema } from './config.ts'
-import { bytes32Schema, SIGNATURE_MAX_BYTES, signatureSchema, tokenAmountSchema } from './primitives.ts'
+import { loadWasmKeccak } from './keccak.ts'
+import {
+  bytes32Schema,
+  checksummedAddressSchema,
+  isChecksummedAddress,
+  SIGNATURE_MAX_BYTES,
+  signatureSchema,
+  tokenAmountSchema,
+} from './primitives.ts'
 
 const messages = (result: { error?: { issues: { message: string }[] } }) =>
   result.error?.issues.map((issue) => issue.message)
@@ -43,5 +52,52 @@ describe('bytes32Schema and signatureSchema', () => {
     expect(messages(signatureSchema.safeParse(`0x${'ab'.repeat(SIGNATURE_MAX_BYTES + 1)}`))).toEqual([
       `must be at most ${SIGNATURE_MAX_BYTES} bytes`,
     ])
+  })
+})
+
+describe('isChecksummedAddress and checksummedAddressSchema', () => {
+  // Any address in any mix of cases: checksummed as viem's checksumAddress writes it, or not.
+  const anyCasing = fc
+    .tuple(
+      fc.uint8Array({ minLength: 20, maxLength: 20 }),
+      fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+    )
+    .map(([bytes, upper]) => {
+      const digits = bytesToHex(bytes).slice(2)
+      return `0x${[...digits].map((digit, i) => (upper[i] ? digit.toUpperCase() : digit)).join('')}`
+    })
+  const agreesWithViem = () =>
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          anyCasing,
+          anyCasing.map((a) => checksumAddress(a as Address)),
+        ),
+        (address) => {
+          expect(isChecksummedAddress(address)).toBe(checksumAddress(address as Address) === address)
+        },
+      ),
+      { numRuns: 500 },
+    )
+
+  test('property: with noble, then with the WebAssembly Keccak loaded, it answers as viem does for any casing', async () => {
+    agreesWithViem()
+    await loadWasmKeccak()
+    agreesWithViem()
+  })
+
+  test('parameters: the schema takes the checksummed address only; anything else is refused with its reason', () => {
+    const address = '0x52908400098527886E0F7030069857D2E4169EE7' // EIP-55's own example
+    expect(checksummedAddressSchema.safeParse(address).success).toBe(true)
+    expect(messages(checksummedAddressSchema.safeParse(address.toLowerCase()))).toEqual([
+      'must be EIP-55 checksummed',
+    ])
+    // zod runs both checks: a malformed address is not a checksummed one either.
+    expect(messages(checksummedAddressSchema.safeParse(`${address}0`))).toEqual([
+      'must be 0x followed by 40 hex digits',
+      'must be EIP-55 checksummed',
+    ])
+    expect(isChecksummedAddress(`${address.slice(0, -1)}g`)).toBe(false)
+    expect(isChecksummedAddress('')).toBe(false)
   })
 })

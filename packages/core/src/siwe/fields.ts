@@ -2,7 +2,8 @@
  * The fields of an EIP-4361 message: their type, their check against the grammar (shared by the parser
  * and the builder) and their writing as a message.
  */
-import { type Address, checksumAddress } from 'viem'
+import type { Address } from 'viem'
+import { isChecksummedAddress } from '../primitives.ts'
 import { domainProblem, isRfc3986Uri, PCHARS_RE, parseRfc3339, SCHEME_RE } from './grammar.ts'
 
 /** EIP-4361 message fields, exactly as written in the message (timestamps stay strings: lossless). */
@@ -76,7 +77,7 @@ export function validateSiweFields(value: unknown): SiweParseResult {
   const address = str('address')
   if (address === undefined) return fail('address is missing')
   if (!ADDRESS_RE.test(address)) return fail('address is not 0x followed by 40 hex digits')
-  if (checksumAddress(address as Address) !== address) return fail('address is not EIP-55 checksummed')
+  if (!isChecksummedAddress(address)) return fail('address is not EIP-55 checksummed')
   if ('statement' in f) {
     const statement = str('statement')
     if (statement === undefined || !STATEMENT_RE.test(statement)) {
