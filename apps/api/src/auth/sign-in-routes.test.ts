@@ -2,6 +2,7 @@
 // that must be refused, against a real anvil, real Safes and the test database (PGlite,
 // or PostgreSQL with TEST_DATABASE_URL); the setup is the kit's auth bed. Cases from docs/security.md,
 // "Adversarial cases: sign-in".
+import { createHash, randomUUID } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { LOCAL_CHAIN_ID, recoverSigner, signInStatement } from '@guildhall/core'
 import { signMessageAsSafe, signMessageAsUndeployedSafe } from '@guildhall/devchain/safe'
@@ -30,7 +31,7 @@ import {
 import { member } from '../../testbed/signers.ts'
 import { jsonHeaders, ORIGIN } from '../../testbed/test-app.ts'
 import { authNonces } from '../platform/db/schema.ts'
-import { type SignInDeps, verifySignIn } from './sign-in.ts'
+import { createSessions, NONCE_TTL_MS, type SignInDeps, verifySignIn } from './sign-in.ts'
 
 useAuthBed()
 
@@ -157,6 +158,50 @@ describe('sign-in', () => {
     }
     for (const { signer } of valid) expect(await sessionRows(signer.address)).toHaveLength(1)
     expect(await sessionRows(spentBy.address)).toHaveLength(1)
+  })
+
+  test('behavior: a turn’s sessions in one statement (ADR 089): of verifies presenting one nonce the first alone is stored; a spent, an expired or another cookie’s nonce stores none; each verify is told its own answer', async () => {
+    const preauthHash = (cookie: string) =>
+      createHash('sha256').update(cookie.slice('guildhall_preauth='.length)).digest('hex')
+    const now = new Date()
+    const toCreate = (issued: { nonce: string; preauth: string }, at = now, preauth = issued.preauth) => ({
+      nonce: issued.nonce,
+      preauthHash: preauthHash(preauth),
+      now: at,
+      session: {
+        id: randomUUID(),
+        tokenHash: randomUUID(),
+        address: freshAccount().address,
+        chainId: LOCAL_CHAIN_ID,
+        createdAt: at,
+        lastSeenAt: at,
+        idleExpiresAt: new Date(at.getTime() + 60_000),
+        absoluteExpiresAt: new Date(at.getTime() + 60_000),
+        revokedAt: null,
+        userAgent: 'a test',
+      },
+    })
+    const [twice, once, spent, expired] = await Promise.all([newNonce(), newNonce(), newNonce(), newNonce()])
+    expect(await createSessions(database.db, [toCreate(spent)])).toEqual([true])
+    const batch = [
+      toCreate(twice),
+      toCreate(once, now, twice.preauth), // `once`'s nonce with another cookie
+      toCreate(spent),
+      toCreate(twice),
+      toCreate(expired, new Date(now.getTime() + NONCE_TTL_MS + 1_000)),
+      toCreate(once),
+    ]
+    expect(await createSessions(database.db, batch)).toEqual([true, false, false, false, false, true])
+    for (const [index, { session }] of batch.entries())
+      expect(await sessionRows(session.address), `verify ${index}`).toHaveLength(
+        [0, 5].includes(index) ? 1 : 0,
+      )
+    const consumed = new Map(
+      (await database.db.select().from(authNonces)).map((row) => [row.nonce, row.consumedAt]),
+    )
+    expect(consumed.get(twice.nonce)).toEqual(now)
+    expect(consumed.get(once.nonce)).toEqual(now)
+    expect(consumed.get(expired.nonce)).toBeNull()
   })
 
   test('behavior: an unknown nonce → 401', async () => {

@@ -13,6 +13,7 @@ import {
 import { and, desc, eq, gt, isNull, lt, type SQL, sql } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import type { Db } from '../platform/db/client.ts'
+import { sqlState } from '../platform/db/errors.ts'
 import { authNonces, type Session, sessions } from '../platform/db/schema.ts'
 import { TurnBatches } from '../platform/db/turn-batches.ts'
 import { ApiError } from '../platform/http/errors.ts'
@@ -45,8 +46,8 @@ const hashToken = (token: string): string => createHash('sha256').update(token).
 /**
  * Sign-in's statements of every nonce, verify and signed-in request (and of a verify the policy refuses):
  * built once per database and prepared, so each is planned once per connection rather than built and planned
- * at every request. The nonce checks of a turn's verifies go in one statement (ADR 087): at a closing hour's
- * sign-ins, a statement a verify was a quarter of the API's thread.
+ * at every request. The nonce checks of a turn's verifies go in one statement (ADR 087), and so do their
+ * sessions (ADR 089): at a closing hour's sign-ins, a statement a verify was a quarter of the API's thread.
  */
 function buildStatements(db: Db) {
   const now = sql`${sql.placeholder('now')}::timestamptz`
@@ -96,44 +97,65 @@ function buildStatements(db: Db) {
     .set({ consumedAt: now })
     .where(nonceMatches)
     .prepare('sign_in_spend_nonce')
-  // The session is stored only if this verify consumed the nonce, so exactly one of any number of concurrent
-  // verifies of a message gets it (the others wait for its row, then find it used).
-  const consumed = db.$with('consumed').as(
-    db
-      .update(authNonces)
-      .set({ consumedAt: now })
-      .where(and(nonceMatches, isNull(authNonces.consumedAt), gt(authNonces.expiresAt, now)))
-      .returning({ nonce: authNonces.nonce }),
-  )
-  const createSession = db
-    .with(consumed)
-    .insert(sessions)
-    .select(
-      db
-        .select({
-          id: sql`${sql.placeholder('id')}::uuid`.as('id'),
-          tokenHash: sql`${sql.placeholder('tokenHash')}::text`.as('token_hash'),
-          address: sql`${sql.placeholder('address')}::text`.as('address'),
-          chainId: sql`${sql.placeholder('chainId')}::integer`.as('chain_id'),
-          createdAt: sql`${now}`.as('created_at'),
-          lastSeenAt: sql`${now}`.as('last_seen_at'),
-          idleExpiresAt: sql`${sql.placeholder('idleExpiresAt')}::timestamptz`.as('idle_expires_at'),
-          absoluteExpiresAt: sql`${sql.placeholder('absoluteExpiresAt')}::timestamptz`.as(
-            'absolute_expires_at',
-          ),
-          revokedAt: sql`null::timestamptz`.as('revoked_at'),
-          userAgent: sql`${sql.placeholder('userAgent')}::text`.as('user_agent'),
-        })
-        .from(consumed),
-    )
-    .returning({ id: sessions.id })
-    .prepare('sign_in_create_session')
   const liveSession = db
     .select()
     .from(sessions)
     .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isLive(now)))
     .prepare('sign_in_live_session')
+  const createSession = new TurnBatches<SessionToCreate, boolean>((verifies) => createSessions(db, verifies))
   return { issueNonce, issuedNonce, spendNonce, createSession, liveSession }
+}
+
+/** A verify that passed every check, its session to be stored if its nonce is still unspent. */
+type SessionToCreate = { nonce: string; preauthHash: string; now: Date; session: Session }
+
+/**
+ * The sessions of a turn's verifies in one statement (ADR 089), each stored only if its verify consumed the
+ * nonce: unspent and unexpired at the verify's time. Of verifies in the batch with the same nonce, the first
+ * alone may consume it; concurrent statements (other instances) wait for the nonce's row, then find it used.
+ * Answers, in the verifies' order, whether each one's session was stored. A deadlock between two instances'
+ * batches (each holding a nonce the other needs) ends one statement whole, which then runs once more.
+ */
+export async function createSessions(db: Db, verifies: readonly SessionToCreate[]): Promise<boolean[]> {
+  const rows = verifies.map(({ nonce, preauthHash, now, session }, i) => ({
+    i,
+    nonce,
+    preauth_hash: preauthHash,
+    now: now.toISOString(),
+    id: session.id,
+    token_hash: session.tokenHash,
+    address: session.address,
+    chain_id: session.chainId,
+    idle_expires_at: session.idleExpiresAt.toISOString(),
+    absolute_expires_at: session.absoluteExpiresAt.toISOString(),
+    user_agent: session.userAgent,
+  }))
+  const statement = sql`with picked as (
+      select distinct on (v.nonce, v.preauth_hash) v.*
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(i integer, nonce text, preauth_hash text,
+        now timestamptz, id uuid, token_hash text, address text, chain_id integer, idle_expires_at timestamptz,
+        absolute_expires_at timestamptz, user_agent text)
+      order by v.nonce, v.preauth_hash, v.i),
+    consumed as (
+      update ${authNonces} n set consumed_at = p.now from picked p
+      where n.nonce = p.nonce and n.preauth_hash = p.preauth_hash and n.consumed_at is null and n.expires_at > p.now
+      returning n.nonce, n.preauth_hash)
+    insert into ${sessions} (id, token_hash, address, chain_id, created_at, last_seen_at, idle_expires_at,
+      absolute_expires_at, revoked_at, user_agent)
+    select p.id, p.token_hash, p.address, p.chain_id, p.now, p.now, p.idle_expires_at, p.absolute_expires_at,
+      null, p.user_agent
+    from picked p join consumed c on c.nonce = p.nonce and c.preauth_hash = p.preauth_hash
+    returning id`
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const created = await db.execute<{ id: string }>(statement)
+      const stored = new Set(created.rows.map((row) => row.id))
+      return verifies.map(({ session }) => stored.has(session.id))
+    } catch (error) {
+      if (attempt === 1 && sqlState(error) === '40P01') continue
+      throw error
+    }
+  }
 }
 
 const statementsByDb = new WeakMap<Db, ReturnType<typeof buildStatements>>()
@@ -231,19 +253,8 @@ export async function verifySignIn(
     revokedAt: null,
     userAgent: input.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
   }
-  const created = await statement.createSession.execute({
-    nonce: fields.nonce,
-    preauthHash,
-    now: now.toISOString(),
-    id: session.id,
-    tokenHash: session.tokenHash,
-    address: session.address,
-    chainId: session.chainId,
-    idleExpiresAt: session.idleExpiresAt.toISOString(),
-    absoluteExpiresAt: session.absoluteExpiresAt.toISOString(),
-    userAgent: session.userAgent,
-  })
-  if (created.length === 0) throw nonceSpent()
+  const created = await statement.createSession.add({ nonce: fields.nonce, preauthHash, now, session })
+  if (!created) throw nonceSpent()
   return { token, session }
 }
 
