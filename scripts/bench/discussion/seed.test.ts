@@ -107,6 +107,7 @@ function discussionDeps(database: TestDatabase, at: number): DiscussionDeps {
     categories: ['Ideas'],
     posters: 'signed-in',
     moderators: [],
+    flagsToHide: 3,
     signedIn: async () => undefined,
   }
 }

@@ -171,6 +171,7 @@ test('behavior: the demo starts with a living forum: a topic in each category, t
     categories: settings.discussion.categories,
     posters: 'members',
     moderators: [cleo],
+    flagsToHide: 3,
     signedIn: async () => undefined,
   }
   // The topics list (what `npm start`'s CI probe reads): every topic, the proposed one marked.

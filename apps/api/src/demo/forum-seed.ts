@@ -52,7 +52,7 @@ const MEMBERS = [ada, ben, cleo, dev, eve, hugo]
 /** The demo's moderator (MODERATORS in demoEnv names her too). */
 const DEMO_MODERATOR: Address = cleo.wallet.address
 
-/** Unused by a hide; moderation's deps carry it (DISCUSSION_FLAGS_TO_HIDE's default). */
+/** DISCUSSION_FLAGS_TO_HIDE's default (the demo seeds no flags). */
 const DEMO_FLAGS_TO_HIDE = 3
 
 /** The keys are authorised this long ago, so every seeded message is dated within their lifetime. */
@@ -304,6 +304,7 @@ function discussionDeps(deps: DemoForumDeps, at: number): DiscussionDeps {
     categories: deps.categories,
     posters: 'members',
     moderators: [DEMO_MODERATOR],
+    flagsToHide: DEMO_FLAGS_TO_HIDE,
     signedIn: async () => undefined,
   }
 }
@@ -438,11 +439,7 @@ async function seedComments(
       }
       // The moderation service reads the signed-in moderator from the request, as its route does: here Cleo.
       const asCleo = { ...discussionDeps(deps, hiddenAt), signedIn: async () => cleo.wallet.address }
-      await moderate(
-        { ...asCleo, flagsToHide: DEMO_FLAGS_TO_HIDE },
-        {} as FastifyRequest,
-        await signed(domain, cleo.key, 'moderation', action),
-      )
+      await moderate(asCleo, {} as FastifyRequest, await signed(domain, cleo.key, 'moderation', action))
     }
     if (comment.replies) await seedComments(deps, thread, anchor, comment.replies, body.id)
   }

@@ -16,6 +16,7 @@ export function discussionArea(
     categories: settings.discussion.categories,
     posters: settings.discussion.posters,
     moderators: settings.moderation.moderators,
+    flagsToHide: settings.moderation.flagsToHide,
     signedIn,
   }
   return {
@@ -27,7 +28,7 @@ export function discussionArea(
         exportRateLimitPerMinute: settings.exportRateLimitPerMinute,
       })
       await moderationRoutes(app, {
-        deps: { ...deps, flagsToHide: settings.moderation.flagsToHide },
+        deps,
         rateLimitPerMinute,
       })
     },

@@ -4,10 +4,11 @@
 // rows at a time (as the result bundle is), up to the thread's latest activity when it starts, so a
 // 10,000-comment thread never sits in memory whole.
 import { THREAD_BUNDLE_FORMAT, type ThreadBundle } from '@guildhall/core/recount'
-import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import { logEntry } from '../governance/log.ts'
 import {
+  commentFlags,
   comments,
   discussionKeys,
   discussionMessages,
@@ -76,6 +77,7 @@ export async function* threadBundleJson(deps: DiscussionDeps, thread: ThreadRow)
       ...(topicRow ? { topic: signed(topicRow) as NonNullable<ThreadBundle['thread']['topic']> } : {}),
     },
     moderators: [...deps.moderators],
+    flagsToHide: deps.flagsToHide,
     keys: keyRows.map((row) => ({
       id: row.key.id as Hex,
       message: row.key.message as ThreadBundle['keys'][number]['message'],
@@ -93,14 +95,36 @@ export async function* threadBundleJson(deps: DiscussionDeps, thread: ThreadRow)
     return piece
   }
   for (let after = 0; ; ) {
-    const rows = await messagesFrom()
+    // A flag comes with the token index's block its flagger's power was read at (its row, by its primary key).
+    const rows = await db
+      .select({ message: discussionMessages, log: governanceLog, powerBlock: commentFlags.powerBlock })
+      .from(discussionMessages)
+      .innerJoin(governanceLog, eq(governanceLog.seq, discussionMessages.logSeq))
+      .leftJoin(
+        commentFlags,
+        and(
+          eq(discussionMessages.kind, 'flag'),
+          eq(commentFlags.commentId, sql`${discussionMessages.message} ->> 'comment'`),
+          eq(commentFlags.author, discussionMessages.author),
+        ),
+      )
       .where(
         and(ofThread, gt(discussionMessages.logSeq, after), inArray(discussionMessages.kind, [...LISTED])),
       )
       .orderBy(asc(discussionMessages.logSeq))
       .limit(PAGE_SIZE)
     if (rows.length > 0)
-      yield rows.map((row) => separated(JSON.stringify({ kind: row.message.kind, ...signed(row) }))).join('')
+      yield rows
+        .map((row) =>
+          separated(
+            JSON.stringify({
+              kind: row.message.kind,
+              ...signed(row),
+              ...(row.message.kind === 'flag' ? { powerBlock: row.powerBlock } : {}),
+            }),
+          ),
+        )
+        .join('')
     const last = rows.at(-1)
     if (!last || rows.length < PAGE_SIZE) break
     after = last.message.logSeq

@@ -12,6 +12,8 @@ export interface DiscussionDeps {
   posters: DiscussionPosters
   /** The moderators the server names (MODERATORS, the moderation part's setting); none without it. */
   moderators: readonly Address[]
+  /** How many flags from members with voting power or tokens hide a comment (DISCUSSION_FLAGS_TO_HIDE). */
+  flagsToHide: number
   /** The signed-in address of a request's session cookie, or undefined. */
   signedIn: (request: FastifyRequest) => Promise<Address | undefined>
 }

@@ -11,11 +11,12 @@ import {
 import type { FastifyInstance } from 'fastify'
 import { type ApiTypeProvider, errorAnswers } from '../platform/http/openapi.ts'
 import { named } from '../platform/http/params.ts'
-import { flagComment, listModeration, type ModerationDeps, moderate } from './moderation.ts'
+import type { DiscussionDeps } from './deps.ts'
+import { flagComment, listModeration, moderate } from './moderation.ts'
 
 export async function moderationRoutes(
   app: FastifyInstance,
-  { deps, rateLimitPerMinute }: { deps: ModerationDeps; rateLimitPerMinute: number },
+  { deps, rateLimitPerMinute }: { deps: DiscussionDeps; rateLimitPerMinute: number },
 ) {
   const writeLimit = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } }
   const api = app.withTypeProvider<ApiTypeProvider>()

@@ -9,7 +9,7 @@ import {
   moderationActionResponseSchema,
   threadPageSchema,
 } from '@guildhall/core'
-import { recountThread } from '@guildhall/core/recount'
+import { recountThread, type ThreadBundle } from '@guildhall/core/recount'
 import { asc, count, eq } from 'drizzle-orm'
 import { createPublicClient, type Hex, http, type PrivateKeyAccount } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -300,6 +300,67 @@ describe('flags', () => {
       hiddenSeq: null,
     })
     expect((await flag(ben, id)).response.json().comment).toMatchObject({ flags: 7, hidden: null })
+  })
+})
+
+describe('the hide by flags in the thread recount', () => {
+  test('behavior: the recount reads each flagger’s power from the chain at the block the server read it: three counting flags of four hid it (matches); published as shown, under a threshold of 4, or with a block the chain cannot answer, it is reported', async () => {
+    const thread = await newTopic(ada)
+    const { id } = await newComment(ben, thread, 'Buy my token at scam.example')
+    // Iris holds nothing: her flag is stored but does not count. Finn's tokens, Ada's and Cleo's votes do.
+    for (const flagger of [iris, finn, ada]) expect((await flag(flagger, id)).response.statusCode).toBe(201)
+    expect((await flag(cleo, id)).response.json().comment.hidden).toMatchObject({ by: null })
+    const bundle = (await get(`/api/threads/${thread}/bundle`)).json() as ThreadBundle
+    const flags = bundle.messages.filter((message) => message.kind === 'flag')
+    expect(flags).toHaveLength(4)
+    for (const flagged of flags) expect(flagged.powerBlock).toBeGreaterThan(0)
+    expect(bundle.flagsToHide).toBe(FLAGS_TO_HIDE)
+    const client = createPublicClient({ transport: http(anvil.url) })
+    const recounted = (edit: (copy: ThreadBundle) => void) => {
+      const copy = structuredClone(bundle)
+      edit(copy)
+      return recountThread(copy, { client })
+    }
+    expect(await recounted(() => {})).toMatchObject({ matches: true, problems: [] })
+
+    const label = `Comment ${id.slice(0, 10)}…`
+    const published = (copy: ThreadBundle) => copy.published.comments.find((comment) => comment.id === id)
+    expect(
+      (
+        await recounted((copy) => {
+          ;(published(copy) as { hidden: boolean }).hidden = false
+        })
+      ).problems,
+    ).toEqual([
+      `${label} is published as shown, but 3 of its flags are from members with voting power or tokens (DISCUSSION_FLAGS_TO_HIDE is 3) and no moderator decided on it.`,
+    ])
+    // Four flags reach a threshold of 4 only if Iris's counted: the chain says she had nothing.
+    expect(
+      (
+        await recounted((copy) => {
+          copy.flagsToHide = 4
+        })
+      ).problems,
+    ).toEqual([
+      `${label} is published as hidden, but no moderator hid it and 3 of its 4 flags are from members with voting power or tokens (DISCUSSION_FLAGS_TO_HIDE is 4).`,
+    ])
+    const unanswerable = await recounted((copy) => {
+      const first = copy.messages.find((message) => message.kind === 'flag')
+      if (first?.kind === 'flag') first.powerBlock = 1_000_000_000
+    })
+    expect(unanswerable.problems).toHaveLength(1)
+    expect(unanswerable.problems[0]).toMatch(
+      new RegExp(
+        `^${label} cannot be checked against its flags: the power of flagger 0x[0-9a-fA-F]{40} at block 1000000000 could not be read from the chain`,
+      ),
+    )
+    // An older server's bundle (no threshold, no blocks) is checked as far as it goes: hidden with flags.
+    expect(
+      await recounted((copy) => {
+        delete copy.flagsToHide
+        for (const message of copy.messages) if (message.kind === 'flag') delete message.powerBlock
+      }),
+    ).toMatchObject({ matches: true, problems: [] })
   })
 })
 

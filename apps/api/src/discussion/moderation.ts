@@ -30,11 +30,6 @@ import { stakeOf } from './policy.ts'
 import { checkKeySigned, recordMessage, requireAuthor } from './signed.ts'
 import { lockThread } from './threads.ts'
 
-/** What moderation works with besides the discussion's services: DISCUSSION_FLAGS_TO_HIDE. */
-export interface ModerationDeps extends DiscussionDeps {
-  flagsToHide: number
-}
-
 type ActionRow = typeof moderationActions.$inferInsert
 
 const actionJson = (row: ActionRow): ModerationActionJson => ({
@@ -71,7 +66,7 @@ async function commentThread(deps: DiscussionDeps, id: string): Promise<string> 
  * a 409 with what the comment or thread already is.
  */
 export async function moderate(
-  deps: ModerationDeps,
+  deps: DiscussionDeps,
   request: FastifyRequest,
   { message, signature }: { message: ModerationMessage; signature: Hex },
 ): Promise<ModerationActionJson> {
@@ -159,18 +154,19 @@ export async function moderate(
 /**
  * A member's flag (POST /api/flags), once per comment and member, signed with their key of scope `flag`.
  * It counts toward hiding only when the flagger has voting power or tokens at the token index's latest
- * block (the posting policy's lookup, stored with the flag); the flag that brings the counting flags to
+ * block (the posting policy's lookup, stored with the flag and that block, which the thread bundle carries
+ * for the recount to read again from the chain); the flag that brings the counting flags to
  * DISCUSSION_FLAGS_TO_HIDE hides the comment, unless a moderator has already decided on it.
  */
 export async function flagComment(
-  deps: ModerationDeps,
+  deps: DiscussionDeps,
   request: FastifyRequest,
   { message, signature }: { message: FlagMessage; signature: Hex },
 ): Promise<CommentJson> {
   const signedIn = await deps.signedIn(request)
   const { id, key, author } = await checkKeySigned(deps, signedIn, 'flag', message, signature)
   const threadId = await commentThread(deps, message.comment)
-  const { votes, balance } = await stakeOf(deps.governance.database.db, author)
+  const { votes, balance, block } = await stakeOf(deps.governance.database.db, author)
   // Its voting power, else its tokens: either above zero makes the flag count.
   const power = votes > 0n ? votes : balance
   const at = seconds(deps.governance.now())
@@ -197,7 +193,7 @@ export async function flagComment(
     )
     await tx
       .insert(commentFlags)
-      .values({ commentId: comment.id, author, reason: message.reason, power, logSeq })
+      .values({ commentId: comment.id, author, reason: message.reason, power, powerBlock: block, logSeq })
     await tx
       .update(comments)
       .set({ flagCount: sql`${comments.flagCount} + 1` })

@@ -26,6 +26,8 @@ import { IndexReads } from './index/reads.ts'
 import { IndexSync, type SyncResult, type TokenIndexLogger } from './index/sync.ts'
 
 export { RETAINED_BLOCK_HASHES } from '../platform/indexer/fork-point.ts'
+/** The id of the index's row in token_index_cursor, whose block is where the members directory stands. */
+export { CURSOR_ID as TOKEN_INDEX_CURSOR_ID } from './index/cursor.ts'
 export type { ZeroVotesCause } from './index/reads.ts'
 export type { SyncResult } from './index/sync.ts'
 

@@ -47,7 +47,16 @@ const bundleMessageSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('withdrawal'), ...logged(withdrawalMessageSchema).shape }),
   z.object({ kind: z.literal('reaction'), ...logged(reactionMessageSchema).shape }),
-  z.object({ kind: z.literal('flag'), ...logged(flagMessageSchema).shape }),
+  z.object({
+    kind: z.literal('flag'),
+    ...logged(flagMessageSchema).shape,
+    /**
+     * The token index's block at which the server read the flagger's voting power and tokens (a flag counts
+     * toward hiding when either is above zero); null for a flag stored before servers kept it, absent from
+     * older servers' bundles.
+     */
+    powerBlock: z.optional(z.nullable(z.int().check(z.nonnegative()))),
+  }),
   z.object({ kind: z.literal('moderation'), ...logged(moderationMessageSchema).shape }),
 ])
 export type ThreadBundleMessage = z.infer<typeof bundleMessageSchema>
@@ -68,6 +77,8 @@ export const threadBundleSchema = z.object({
   }),
   /** The moderators as the server names them (MODERATORS). */
   moderators: z.array(hexSchema),
+  /** How many flags from members with voting power or tokens hide a comment (DISCUSSION_FLAGS_TO_HIDE); absent from older servers' bundles. */
+  flagsToHide: z.optional(z.int().check(z.positive())),
   /** Every key that signed a message here: its authorisation by the member's wallet. */
   keys: z.array(logged(discussionKeyMessageSchema)),
   /** Those keys' revocations. */

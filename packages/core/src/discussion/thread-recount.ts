@@ -3,8 +3,10 @@
  * message is the one its id names, that a key its author authorised (in scope, unexpired, not yet revoked
  * at that log entry) signed it, that each key's authorisation is the member's own signature (a contract
  * account's through the chain), that each log entry logs its message, that moderation comes from a named
- * moderator, and that the state the server publishes is the one those messages make. A takedown is
- * reported as one: its text is gone, so only its log entry can be checked.
+ * moderator, that a comment hidden by flags had enough of them from members with voting power or tokens
+ * (read from the chain at the block the server read them, ADR 090), and that the state the server publishes
+ * is the one those messages make. A takedown is reported as one: its text is gone, so only its log entry can
+ * be checked.
  */
 import {
   type Address,
@@ -12,6 +14,7 @@ import {
   type Hex,
   isAddressEqual,
   type PublicClient,
+  parseAbi,
   recoverAddress,
   zeroHash,
 } from 'viem'
@@ -80,7 +83,16 @@ export async function recountThread(
 ): Promise<ThreadRecountReport> {
   const parsed = threadBundleSchema.safeParse(bundle)
   if (!parsed.success) throw new BundleFormatError(`The thread bundle: ${formatIssues(parsed.error)}`)
-  const { domain: bundleDomain, thread, moderators, keys, revocations, messages, published } = parsed.data
+  const {
+    domain: bundleDomain,
+    thread,
+    moderators,
+    flagsToHide,
+    keys,
+    revocations,
+    messages,
+    published,
+  } = parsed.data
   const domain = governanceDomain({
     chainId: bundleDomain.chainId,
     token: getAddress(bundleDomain.verifyingContract),
@@ -89,15 +101,19 @@ export async function recountThread(
   const problems: string[] = []
   const takedowns: string[] = []
 
-  // The chain is asked once, and only when a contract account's signature needs it.
+  // The chain is asked only when a contract account's signature or the flags' power needs it, and is
+  // checked to be the DAO's once.
   let chainChecked: Promise<void> | undefined
-  const memberSigned = async (member: Address, hash: Hex, signature: Hex): Promise<boolean> => {
-    const signer = await recoverAddress({ hash, signature }).catch(() => null)
-    if (signer && isAddressEqual(signer, member)) return true
+  const chainReady = () => {
     chainChecked ??= chainProblem(client, domain.chainId).then((problem) => {
       if (problem) problems.push(problem)
     })
-    await chainChecked
+    return chainChecked
+  }
+  const memberSigned = async (member: Address, hash: Hex, signature: Hex): Promise<boolean> => {
+    const signer = await recoverAddress({ hash, signature }).catch(() => null)
+    if (signer && isAddressEqual(signer, member)) return true
+    await chainReady()
     return verifyHashSignature({ address: member, hash, signature, client })
   }
 
@@ -239,7 +255,8 @@ export async function recountThread(
     withdrawn: boolean
     /** The last moderator's hide or unhide. */
     moderated: 'hide' | 'unhide' | null
-    flagged: boolean
+    /** Its valid flags, each with the block the server read its flagger's power at (see `flagsHide`). */
+    flags: CommentFlag[]
   }
   const comments = new Map<Hex, CommentState>()
   /** Each version's comment (a comment's first version is the comment's id). */
@@ -294,7 +311,7 @@ export async function recountThread(
         versionId: entry.id,
         withdrawn: false,
         moderated: null,
-        flagged: false,
+        flags: [],
       })
       versionOf.set(entry.id, entry.id)
       return
@@ -332,7 +349,7 @@ export async function recountThread(
             versionId: entry.id,
             withdrawn: false,
             moderated: null,
-            flagged: false,
+            flags: [],
           })
           versionOf.set(entry.id, entry.id)
           return null
@@ -364,7 +381,7 @@ export async function recountThread(
       case 'flag': {
         const comment = comments.get(entry.message.comment)
         if (!comment) return 'flags a comment that is not in the thread'
-        comment.flagged = true
+        comment.flags.push({ author: entry.message.author, powerBlock: entry.powerBlock })
         return null
       }
       case 'moderation': {
@@ -395,6 +412,62 @@ export async function recountThread(
       problems.push(`Log entry ${entry.seq} does not link to entry ${before.seq} before it.`)
   }
 
+  /** Whether the flagger had voting power or tokens at the block the server read them at, cached. */
+  const stakes = new Map<string, Promise<boolean>>()
+  const hadStake = (author: Address, block: number) => {
+    const key = `${author.toLowerCase()} ${block}`
+    let known = stakes.get(key)
+    if (!known) {
+      const at = {
+        address: domain.verifyingContract,
+        abi: STAKE_ABI,
+        args: [author],
+        blockNumber: BigInt(block),
+      } as const
+      known = chainReady().then(async () => {
+        const [votes, balance] = await Promise.all([
+          client.readContract({ ...at, functionName: 'getVotes' }),
+          client.readContract({ ...at, functionName: 'balanceOf' }),
+        ])
+        return votes > 0n || balance > 0n
+      })
+      stakes.set(key, known)
+    }
+    return known
+  }
+
+  /**
+   * How a comment no moderator decided on is published against its flags (ending a sentence), or null. The
+   * server hides it with the flag that brings the flags from members with voting power or tokens (either
+   * above zero at the token index's block it read them at) to DISCUSSION_FLAGS_TO_HIDE; the recount reads
+   * each flagger's at that block from the chain. A bundle without the threshold or a flag's block (an older
+   * server's, or a flag stored before servers kept it) is checked as far as it goes: hidden needs a flag.
+   */
+  async function flagsProblem(flags: readonly CommentFlag[], hidden: boolean): Promise<string | null> {
+    if (flagsToHide === undefined || flags.some((flag) => typeof flag.powerBlock !== 'number'))
+      return hidden && flags.length === 0
+        ? 'is published as hidden, but no moderator hid it and no member flagged it'
+        : null
+    const rule = `DISCUSSION_FLAGS_TO_HIDE is ${flagsToHide}`
+    if (flags.length < flagsToHide)
+      return hidden
+        ? `is published as hidden, but no moderator hid it and it has ${flags.length} flag${flags.length === 1 ? '' : 's'} (${rule})`
+        : null
+    let counting = 0
+    for (const { author, powerBlock } of flags) {
+      try {
+        if (await hadStake(author, powerBlock as number)) counting += 1
+      } catch (error) {
+        return `cannot be checked against its flags: the power of flagger ${author} at block ${powerBlock} could not be read from the chain (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`
+      }
+    }
+    if (hidden && counting < flagsToHide)
+      return `is published as hidden, but no moderator hid it and ${counting} of its ${flags.length} flags are from members with voting power or tokens (${rule})`
+    if (!hidden && counting >= flagsToHide)
+      return `is published as shown, but ${counting} of its flags are from members with voting power or tokens (${rule}) and no moderator decided on it`
+    return null
+  }
+
   // 5. The published state against the recomputed one.
   const shown = new Map(published.comments.map((comment) => [comment.id.toLowerCase() as Hex, comment]))
   for (const [id, comment] of comments) {
@@ -413,16 +486,16 @@ export async function recountThread(
       problems.push(
         `${capitalised(label)} is published as ${publishedComment.withdrawn ? '' : 'not '}withdrawn, but its author ${comment.withdrawn ? 'withdrew' : 'did not withdraw'} it.`,
       )
-    // A moderator's last word decides; without one only members' flags can hide it (how many count
-    // depends on the flaggers' power, which the bundle does not carry).
-    if (comment.moderated !== null && publishedComment.hidden !== (comment.moderated === 'hide'))
-      problems.push(
-        `${capitalised(label)} is published as ${publishedComment.hidden ? 'hidden' : 'shown'}, but a moderator last ${comment.moderated === 'hide' ? 'hid' : 'unhid'} it.`,
-      )
-    else if (comment.moderated === null && publishedComment.hidden && !comment.flagged)
-      problems.push(
-        `${capitalised(label)} is published as hidden, but no moderator hid it and no member flagged it.`,
-      )
+    // A moderator's last word decides; without one, members' flags hide it once enough of them count.
+    if (comment.moderated !== null) {
+      if (publishedComment.hidden !== (comment.moderated === 'hide'))
+        problems.push(
+          `${capitalised(label)} is published as ${publishedComment.hidden ? 'hidden' : 'shown'}, but a moderator last ${comment.moderated === 'hide' ? 'hid' : 'unhid'} it.`,
+        )
+    } else {
+      const problem = await flagsProblem(comment.flags, publishedComment.hidden)
+      if (problem) problems.push(`${capitalised(label)} ${problem}.`)
+    }
     const counted = new Map<Reaction, number>()
     for (const [key, on] of reactions) {
       const [target, , reaction] = key.split(' ') as [Hex, Address, Reaction]
@@ -449,6 +522,15 @@ export async function recountThread(
 
   return { matches: problems.length === 0, problems, takedowns, messagesChecked, keysChecked: keys.length }
 }
+
+/** A valid flag: its author, and the block the server read the author's power at (see ThreadBundle). */
+type CommentFlag = { author: Address; powerBlock: number | null | undefined }
+
+/** What a flag's weight is read with: the token's votes and balance (ERC20Votes), at a block. */
+const STAKE_ABI = parseAbi([
+  'function getVotes(address account) view returns (uint256)',
+  'function balanceOf(address account) view returns (uint256)',
+])
 
 const reactionKey = (target: Hex, author: Address, reaction: Reaction) =>
   `${target} ${author.toLowerCase()} ${reaction}`

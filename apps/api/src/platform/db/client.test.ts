@@ -38,6 +38,7 @@ describe(`database on ${backend} (the backend integration tests get)`, slow, () 
       'comment_flags.reason',
       'comment_flags.power',
       'comment_flags.log_seq',
+      'comment_flags.power_block',
       'comment_versions.version_id',
       'comment_versions.comment_id',
       'comment_versions.body',

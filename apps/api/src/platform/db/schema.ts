@@ -755,6 +755,11 @@ export const commentFlags = pgTable(
     author: text('author').notNull(),
     reason: text('reason').notNull(),
     power: uint256('power').notNull(),
+    /**
+     * The token index's block the power was read at, so a thread recount can read it again from the chain;
+     * null for flags stored before it was kept (migration 0022).
+     */
+    powerBlock: bigint('power_block', { mode: 'number' }),
     logSeq: bigint('log_seq', { mode: 'number' }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.commentId, table.author] })],

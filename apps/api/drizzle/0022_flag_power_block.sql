@@ -1,0 +1,1 @@
+ALTER TABLE "comment_flags" ADD COLUMN "power_block" bigint;
