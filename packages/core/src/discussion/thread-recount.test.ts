@@ -37,6 +37,17 @@ describe('recountThread', () => {
     })
   })
 
+  test('behavior: a comment published as hidden with no moderator’s hide and fewer flags than DISCUSSION_FLAGS_TO_HIDE is reported, without asking the chain; an older server’s bundle (no threshold) needs only a flag', async () => {
+    const { bundle, ids } = await sampleThread()
+    // The moderator's hide left out: the spam comment stands hidden on its one flag.
+    bundle.messages = bundle.messages.filter((message) => message.id !== ids.hide)
+    expect((await recountThread(structuredClone(bundle), { client })).problems).toEqual([])
+    bundle.flagsToHide = 3
+    expect((await recountThread(bundle, { client })).problems).toEqual([
+      `Comment ${short(ids.spam)} is published as hidden, but no moderator hid it and it has 1 flag (DISCUSSION_FLAGS_TO_HIDE is 3).`,
+    ])
+  })
+
   test('behavior: an altered comment body is reported as altered, and what leaned on it (its flag, its hide, its published state) with it', async () => {
     const { bundle, ids } = await sampleThread()
     const spam = messageOf(bundle, ids.spam)

@@ -440,19 +440,22 @@ export async function recountThread(
    * How a comment no moderator decided on is published against its flags (ending a sentence), or null. The
    * server hides it with the flag that brings the flags from members with voting power or tokens (either
    * above zero at the token index's block it read them at) to DISCUSSION_FLAGS_TO_HIDE; the recount reads
-   * each flagger's at that block from the chain. A bundle without the threshold or a flag's block (an older
-   * server's, or a flag stored before servers kept it) is checked as far as it goes: hidden needs a flag.
+   * each flagger's at that block from the chain, and only when there are enough flags for it to matter. A
+   * bundle without the threshold (an older server's) is checked as far as it goes: hidden needs a flag; so is
+   * a comment whose flags reach it but one lacks its block (stored before servers kept it).
    */
   async function flagsProblem(flags: readonly CommentFlag[], hidden: boolean): Promise<string | null> {
-    if (flagsToHide === undefined || flags.some((flag) => typeof flag.powerBlock !== 'number'))
-      return hidden && flags.length === 0
+    const needsAFlag = () =>
+      hidden && flags.length === 0
         ? 'is published as hidden, but no moderator hid it and no member flagged it'
         : null
+    if (flagsToHide === undefined) return needsAFlag()
     const rule = `DISCUSSION_FLAGS_TO_HIDE is ${flagsToHide}`
     if (flags.length < flagsToHide)
       return hidden
         ? `is published as hidden, but no moderator hid it and it has ${flags.length} flag${flags.length === 1 ? '' : 's'} (${rule})`
         : null
+    if (flags.some((flag) => typeof flag.powerBlock !== 'number')) return needsAFlag()
     let counting = 0
     for (const { author, powerBlock } of flags) {
       try {
