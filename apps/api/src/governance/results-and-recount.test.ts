@@ -175,7 +175,9 @@ describe('recount', () => {
       ),
       `Log entry ${log[1]?.seq} does not hash to its stored hash.`,
     ])
-  })
+    // Signing and recounting 1,100 votes takes about 3 s on a quiet 2-core machine: vitest's default 5 s left
+    // no room when the machine was busy (a CI run beside other work timed it out).
+  }, 30_000)
 
   test('behavior: `npm run recount -- <proposal URL> --rpc <url>` prints "matches" and exits 0', async () => {
     const url = await app.listen({ port: 0, host: '127.0.0.1' })
