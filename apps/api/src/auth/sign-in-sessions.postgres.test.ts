@@ -1,0 +1,92 @@
+// A turn's sign-in sessions in one statement (ADR 089) on a real PostgreSQL server (`scripts/with-postgres.sh`):
+// the statement can deadlock with another instance's holding one of its nonces, and then runs once more.
+import { randomBytes, randomUUID } from 'node:crypto'
+import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { describe, expect, test } from 'vitest'
+import { slow, trackDatabases } from '../platform/db/client-test-helpers.ts'
+import { authNonces } from '../platform/db/schema.ts'
+import { testDatabase, testDatabaseUrl } from '../platform/db/test-database.ts'
+import { createSessions } from './sign-in.ts'
+
+const track = trackDatabases()
+
+if (testDatabaseUrl()) {
+  describe('PostgreSQL: a turn’s sign-in sessions', slow, () => {
+    test('behavior: a deadlock with another transaction (it holds one of the turn’s nonces and asks for another) ends the statement, which runs again and stores every session', async () => {
+      const database = track(await testDatabase())
+      const pool = database.postgres?.pool
+      if (!pool) throw new Error('not PostgreSQL')
+      const now = new Date()
+      // Stored in nonce order, so the statement meets `first` before `second` in any plan.
+      const [first, second] = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')].sort() as [
+        string,
+        string,
+      ]
+      await database.db.insert(authNonces).values(
+        [first, second].map((nonce) => ({
+          nonce,
+          preauthHash: 'cookie',
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + 600_000),
+        })),
+      )
+      const verify = (nonce: string) => ({
+        nonce,
+        preauthHash: 'cookie',
+        now,
+        session: {
+          id: randomUUID(),
+          tokenHash: randomUUID(),
+          address: `0x${randomBytes(20).toString('hex')}`,
+          chainId: LOCAL_CHAIN_ID,
+          createdAt: now,
+          lastSeenAt: now,
+          idleExpiresAt: new Date(now.getTime() + 60_000),
+          absoluteExpiresAt: new Date(now.getTime() + 60_000),
+          revokedAt: null,
+          userAgent: null,
+        },
+      })
+      // What each statement sent on the pool ended with: its SQLSTATE, or ok.
+      const outcomes: string[] = []
+      const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
+      pool.query = (async (...args: unknown[]) => {
+        try {
+          const result = await query(...args)
+          outcomes.push('ok')
+          return result
+        } catch (error) {
+          outcomes.push(String((error as { code?: unknown }).code))
+          throw error
+        }
+      }) as typeof pool.query
+
+      // Another instance's transaction holds `second`.
+      const other = await pool.connect()
+      try {
+        await other.query('begin')
+        await other.query('update auth_nonces set consumed_at = null where nonce = $1', [second])
+        const stored = createSessions(database.db, [verify(second), verify(first)])
+        // The statement consumes `first`, then waits for `second`'s row.
+        const waiting = async () => {
+          // Inside a transaction the activity view is read once and kept, unless the snapshot is cleared.
+          await other.query('select pg_stat_clear_snapshot()')
+          const { rows } = await other.query(
+            `select count(*)::int as n from pg_stat_activity where datname = current_database()
+             and wait_event_type = 'Lock' and query like '%with picked as%' and pid <> pg_backend_pid()`,
+          )
+          return rows[0].n
+        }
+        await expect.poll(waiting, { timeout: 5_000 }).toBe(1)
+        // Asking for `first` closes the cycle. The statement began waiting first, so its deadlock check runs
+        // first and PostgreSQL ends it; this update then goes through.
+        await other.query('update auth_nonces set consumed_at = null where nonce = $1', [first])
+        await other.query('rollback')
+        expect(await stored).toEqual([true, true])
+        expect(outcomes).toEqual(['40P01', 'ok'])
+      } finally {
+        other.release()
+      }
+    })
+  })
+}
