@@ -255,7 +255,7 @@ export async function recountThread(
     withdrawn: boolean
     /** The last moderator's hide or unhide. */
     moderated: 'hide' | 'unhide' | null
-    /** Its valid flags, each with the block the server read its flagger's power at (see `flagsHide`). */
+    /** Its valid flags, each with the block the server read its flagger's power at (see `flagsProblem`). */
     flags: CommentFlag[]
   }
   const comments = new Map<Hex, CommentState>()
