@@ -13,7 +13,7 @@ import {
 import { and, desc, eq, gt, isNull, lt, type SQL, sql } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import type { Db } from '../platform/db/client.ts'
-import { sqlState } from '../platform/db/errors.ts'
+import { runAgainOnceIfEnded } from '../platform/db/retry-once.ts'
 import { authNonces, type Session, sessions } from '../platform/db/schema.ts'
 import { TurnBatches } from '../platform/db/turn-batches.ts'
 import { ApiError } from '../platform/http/errors.ts'
@@ -146,16 +146,9 @@ export async function createSessions(db: Db, verifies: readonly SessionToCreate[
       null, p.user_agent
     from picked p join consumed c on c.nonce = p.nonce and c.preauth_hash = p.preauth_hash
     returning id`
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const created = await db.execute<{ id: string }>(statement)
-      const stored = new Set(created.rows.map((row) => row.id))
-      return verifies.map(({ session }) => stored.has(session.id))
-    } catch (error) {
-      if (attempt === 1 && sqlState(error) === '40P01') continue
-      throw error
-    }
-  }
+  const created = await runAgainOnceIfEnded(() => db.execute<{ id: string }>(statement))
+  const stored = new Set(created.rows.map((row) => row.id))
+  return verifies.map(({ session }) => stored.has(session.id))
 }
 
 const statementsByDb = new WeakMap<Db, ReturnType<typeof buildStatements>>()

@@ -17,6 +17,7 @@ import type { Hex } from 'viem'
 import { recordVotes } from '../member-stats/vote-moves.ts'
 import type { Database, Tx } from '../platform/db/client.ts'
 import { transactionCommittedByLastQuery } from '../platform/db/commit-last.ts'
+import { runAgainOnceIfEnded } from '../platform/db/retry-once.ts'
 import { ballots, proposalTallies, votes } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import type { Observer } from '../platform/observer.ts'
@@ -148,12 +149,6 @@ export class VoteWriter {
   }
 }
 
-/** SQLSTATEs of a transaction the database chose to end that is safe to run again whole: a deadlock, a serialization failure. */
-const RETRYABLE = new Set(['40P01', '40001'])
-const sqlState = (error: unknown): unknown =>
-  (error as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ??
-  (error as { code?: unknown })?.code
-
 /**
  * Writes `batch` in one transaction: each vote's answer or refusal, in order. When the transaction fails
  * (after one more try if the database broke a deadlock with it) nothing of it is stored and every vote
@@ -164,13 +159,10 @@ async function writeBatch(
   observer: Observer,
   batch: readonly CheckedVote[],
 ): Promise<(VoteAnswer | ApiError)[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await writeOnce(database, observer, batch)
-    } catch (error) {
-      if (attempt === 1 && RETRYABLE.has(sqlState(error) as string)) continue
-      return batch.map(() => ApiError.databaseUnavailable())
-    }
+  try {
+    return await runAgainOnceIfEnded(() => writeOnce(database, observer, batch))
+  } catch {
+    return batch.map(() => ApiError.databaseUnavailable())
   }
 }
 

@@ -2,7 +2,7 @@
 // is sent again once, on another connection, when that cannot apply it twice (ADR 036).
 import type { PgTransactionConfig } from 'drizzle-orm/pg-core'
 import type pg from 'pg'
-import { isConnectTimeout, isDatabaseUnavailable, neverSent } from './errors.ts'
+import { isConnectTimeout, isDatabaseUnavailable, neverSent, sqlState } from './errors.ts'
 
 /** A single SELECT: read-only as our code writes them (no writing function is called from a bare select). */
 const READ_ONLY_STATEMENT = /^\s*select\b/i
@@ -69,5 +69,21 @@ export function retryTransactionsOnce<Tx>(db: Transactional<Tx>) {
       if (!transactionRetryIsSafe(committing, error)) throw error
       return run()
     }
+  }
+}
+
+/**
+ * SQLSTATEs of a statement or transaction the database itself ended, applying none of it, and that is safe to
+ * run again whole: a deadlock it broke, a serialization failure.
+ */
+const ENDED_BY_THE_DATABASE = new Set(['40P01', '40001'])
+
+/** Runs `run` (a statement or a whole transaction), and once more if the database ended it (ENDED_BY_THE_DATABASE). */
+export async function runAgainOnceIfEnded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    if (!ENDED_BY_THE_DATABASE.has(sqlState(error) ?? '')) throw error
+    return run()
   }
 }
