@@ -45,11 +45,20 @@ export async function* threadBundleJson(deps: DiscussionDeps, thread: ThreadRow)
   const id = thread.id
   const upTo = thread.lastActivitySeq
   const ofThread = and(eq(discussionMessages.threadId, id), lte(discussionMessages.logSeq, upTo))
+  // A flag comes with the token index's block its flagger's power was read at (its row, by its primary key).
   const messagesFrom = () =>
     db
-      .select({ message: discussionMessages, log: governanceLog })
+      .select({ message: discussionMessages, log: governanceLog, powerBlock: commentFlags.powerBlock })
       .from(discussionMessages)
       .innerJoin(governanceLog, eq(governanceLog.seq, discussionMessages.logSeq))
+      .leftJoin(
+        commentFlags,
+        and(
+          eq(discussionMessages.kind, 'flag'),
+          eq(commentFlags.commentId, sql`${discussionMessages.message} ->> 'comment'`),
+          eq(commentFlags.author, discussionMessages.author),
+        ),
+      )
   const [topicRow] = thread.kind === 'topic' ? await messagesFrom().where(eq(discussionMessages.id, id)) : []
   const signers = (
     await db.selectDistinct({ key: discussionMessages.key }).from(discussionMessages).where(ofThread)
@@ -95,19 +104,7 @@ export async function* threadBundleJson(deps: DiscussionDeps, thread: ThreadRow)
     return piece
   }
   for (let after = 0; ; ) {
-    // A flag comes with the token index's block its flagger's power was read at (its row, by its primary key).
-    const rows = await db
-      .select({ message: discussionMessages, log: governanceLog, powerBlock: commentFlags.powerBlock })
-      .from(discussionMessages)
-      .innerJoin(governanceLog, eq(governanceLog.seq, discussionMessages.logSeq))
-      .leftJoin(
-        commentFlags,
-        and(
-          eq(discussionMessages.kind, 'flag'),
-          eq(commentFlags.commentId, sql`${discussionMessages.message} ->> 'comment'`),
-          eq(commentFlags.author, discussionMessages.author),
-        ),
-      )
+    const rows = await messagesFrom()
       .where(
         and(ofThread, gt(discussionMessages.logSeq, after), inArray(discussionMessages.kind, [...LISTED])),
       )
