@@ -2,7 +2,7 @@
  * The building blocks of core's schemas, each defined once: addresses, hex (digests, signatures) and
  * whole numbers as JSON carries them (decimal strings: JSON has no bigint).
  */
-import { type Address, type Hex, maxUint256 } from 'viem'
+import { type Address, type Hex, maxUint256, stringToBytes } from 'viem'
 import { keccak256Bytes } from './keccak.ts'
 import { z } from './zod.ts'
 
@@ -26,7 +26,7 @@ export function isChecksummedAddress(address: string): boolean {
   if (!ADDRESS_PATTERN.test(address)) return false
   const digits = address.slice(2)
   const lower = digits.toLowerCase()
-  const hash = keccak256Bytes(new TextEncoder().encode(lower))
+  const hash = keccak256Bytes(stringToBytes(lower))
   for (let i = 0; i < 40; i++) {
     const digit = digits.charCodeAt(i)
     if (lower.charCodeAt(i) < 0x61) continue // 0-9 carry no case
