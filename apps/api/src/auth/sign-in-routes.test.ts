@@ -2,7 +2,7 @@
 // that must be refused, against a real anvil, real Safes and the test database (PGlite,
 // or PostgreSQL with TEST_DATABASE_URL); the setup is the kit's auth bed. Cases from docs/security.md,
 // "Adversarial cases: sign-in".
-import { createHash, randomUUID } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { LOCAL_CHAIN_ID, recoverSigner, signInStatement } from '@guildhall/core'
 import { signMessageAsSafe, signMessageAsUndeployedSafe } from '@guildhall/devchain/safe'
@@ -32,6 +32,7 @@ import { member } from '../../testbed/signers.ts'
 import { jsonHeaders, ORIGIN } from '../../testbed/test-app.ts'
 import { authNonces } from '../platform/db/schema.ts'
 import { createSessions, NONCE_TTL_MS, type SignInDeps, verifySignIn } from './sign-in.ts'
+import { verifyToStore } from './sign-in-test-helpers.ts'
 
 useAuthBed()
 
@@ -164,23 +165,8 @@ describe('sign-in', () => {
     const preauthHash = (cookie: string) =>
       createHash('sha256').update(cookie.slice('guildhall_preauth='.length)).digest('hex')
     const now = new Date()
-    const toCreate = (issued: { nonce: string; preauth: string }, at = now, preauth = issued.preauth) => ({
-      nonce: issued.nonce,
-      preauthHash: preauthHash(preauth),
-      now: at,
-      session: {
-        id: randomUUID(),
-        tokenHash: randomUUID(),
-        address: freshAccount().address,
-        chainId: LOCAL_CHAIN_ID,
-        createdAt: at,
-        lastSeenAt: at,
-        idleExpiresAt: new Date(at.getTime() + 60_000),
-        absoluteExpiresAt: new Date(at.getTime() + 60_000),
-        revokedAt: null,
-        userAgent: 'a test',
-      },
-    })
+    const toCreate = (issued: { nonce: string; preauth: string }, at = now, preauth = issued.preauth) =>
+      verifyToStore(issued.nonce, preauthHash(preauth), at)
     const [twice, once, spent, expired] = await Promise.all([newNonce(), newNonce(), newNonce(), newNonce()])
     expect(await createSessions(database.db, [toCreate(spent)])).toEqual([true])
     const batch = [

@@ -1,12 +1,12 @@
 // A turn's sign-in sessions in one statement (ADR 089) on a real PostgreSQL server (`scripts/with-postgres.sh`):
 // the statement can deadlock with another instance's holding one of its nonces, and then runs once more.
-import { randomBytes, randomUUID } from 'node:crypto'
-import { LOCAL_CHAIN_ID } from '@guildhall/core'
+import { randomBytes } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { slow, trackDatabases } from '../platform/db/client-test-helpers.ts'
 import { authNonces } from '../platform/db/schema.ts'
 import { testDatabase, testDatabaseUrl } from '../platform/db/test-database.ts'
 import { createSessions } from './sign-in.ts'
+import { verifyToStore } from './sign-in-test-helpers.ts'
 
 const track = trackDatabases()
 
@@ -30,23 +30,7 @@ if (testDatabaseUrl()) {
           expiresAt: new Date(now.getTime() + 600_000),
         })),
       )
-      const verify = (nonce: string) => ({
-        nonce,
-        preauthHash: 'cookie',
-        now,
-        session: {
-          id: randomUUID(),
-          tokenHash: randomUUID(),
-          address: `0x${randomBytes(20).toString('hex')}`,
-          chainId: LOCAL_CHAIN_ID,
-          createdAt: now,
-          lastSeenAt: now,
-          idleExpiresAt: new Date(now.getTime() + 60_000),
-          absoluteExpiresAt: new Date(now.getTime() + 60_000),
-          revokedAt: null,
-          userAgent: null,
-        },
-      })
+      const verify = (nonce: string) => verifyToStore(nonce, 'cookie', now)
       // What each statement sent on the pool ended with: its SQLSTATE, or ok.
       const outcomes: string[] = []
       const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
