@@ -41,7 +41,7 @@ test('behavior: the floor line is judged against every core and, apart, against 
   const [everyCore, othersLeft] = floorLines(run(547, 0.6, 0.2))
   expect(everyCore).toMatchObject({ limit: 678, pass: false })
   expect(othersLeft).toMatchObject({ limit: 529.7, pass: true })
-  expect(othersLeft?.budget).toContain('× the cores the others left (2 − 0.4)')
+  expect(othersLeft?.budget).toContain('× the cores the others left (2 − 0.44)')
   // The others took 0.1 of the cores: 500 votes/s misses both lines.
   const [, nearlyAll] = floorLines(run(500, 0.1, 0.1))
   expect(nearlyAll).toMatchObject({ limit: 644.1, pass: false })

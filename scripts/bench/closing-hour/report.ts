@@ -2,7 +2,7 @@
 // people. A line the run could not measure (a part of the issue not on this branch yet) says so: it is
 // neither a pass nor a miss.
 import type { ClosingHourLine, ClosingHourResult, ClosingHourRun } from '../harness/schema.ts'
-import { round1, table } from '../harness/stats.ts'
+import { round1, round3, table } from '../harness/stats.ts'
 import { CLOSING_HOUR_BUDGET as B } from './plan.ts'
 
 type Measured = Omit<ClosingHourResult, 'budget'>
@@ -53,7 +53,7 @@ export function closingHourBudget(r: Measured): ClosingHourLine[] {
   // off. The line above, against every core, stays judged too.
   const othersCores = pg1 ? otherProcessesCores(pg1) : 0
   line(
-    `PostgreSQL, 1 instance: votes/s vs ${B.floorShare * 100} % of vote floor × the cores the others left (${r.cores} − ${round1(othersCores)})`,
+    `PostgreSQL, 1 instance: votes/s vs ${B.floorShare * 100} % of vote floor × the cores the others left (${r.cores} − ${othersCores.toFixed(2)})`,
     pg1?.votesPerSecond ?? null,
     B.floorShare * r.floors.voteChecksPerCoreSecond * (r.cores - othersCores),
     'votes/s',
@@ -178,9 +178,7 @@ const otherProcessesCores = (run: ClosingHourRun) =>
 
 /** apiOwnShare for a run's votes, and the cores the machine's other processes took. */
 const apiShareOfFloor = (run: ClosingHourRun, floor: number) =>
-  `${apiOwnShare('votes', run.cpuMsPerVote.apiServers, floor)}; PostgreSQL and the load generator took ${round1(otherProcessesCores(run))} of the cores`
-
-const round3 = (n: number) => Math.round(n * 1000) / 1000
+  `${apiOwnShare('votes', run.cpuMsPerVote.apiServers, floor)}; PostgreSQL and the load generator took ${otherProcessesCores(run).toFixed(2)} of the cores`
 
 const verdict = (line: ClosingHourLine) => (line.pass === null ? 'NOT MEASURED' : line.pass ? 'PASS' : 'MISS')
 

@@ -19,7 +19,7 @@ import { JSON_HEADERS } from '../harness/http.ts'
 import { cpuMs, rssKiB } from '../harness/processes.ts'
 import type { ClosingHourRun } from '../harness/schema.ts'
 import { sampleSessions } from '../harness/sessions.ts'
-import { round1 } from '../harness/stats.ts'
+import { round1, round3 } from '../harness/stats.ts'
 import { type Storage, withIndexedDatabase } from '../harness/storage.ts'
 import { type VoteAnswer, voteBurst } from '../harness/vote-burst.ts'
 import { type SeedVote, seedProposalVotes } from '../harness/vote-seed.ts'
@@ -159,7 +159,8 @@ export async function measureSetup({
     agent.destroy()
     const after = await cpuSoFar()
     const lockAfter = await readAllLockFigures(metricsPorts)
-    const perVote = (ms: number) => round1(ms / bodies.timed.length)
+    // To the microsecond: the cores-left limit and the API's share of the floor are computed from these.
+    const perVote = (ms: number) => round3(ms / bodies.timed.length)
 
     const accepted = lockBefore && lockAfter ? lockAfter.accepted - lockBefore.accepted : 0
     const run: ClosingHourRun = {

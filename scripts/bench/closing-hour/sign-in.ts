@@ -10,7 +10,7 @@ import { benchVoterKey } from '../harness/chain.ts'
 import { pool, post } from '../harness/http.ts'
 import { cpuMs } from '../harness/processes.ts'
 import type { ClosingHourResult } from '../harness/schema.ts'
-import { latency, round1 } from '../harness/stats.ts'
+import { latency, round3 } from '../harness/stats.ts'
 import { SIGN_IN } from './plan.ts'
 
 const DAO_NAME = 'Guildhall Bench DAO'
@@ -83,7 +83,7 @@ export async function measureSignIn(
       verifiesPerSecond: Math.round((signIns.length - errors) / seconds),
       latencyMs: latency(samples),
       errors,
-      apiCpuMsPerVerify: round1(apiMs / signIns.length),
+      apiCpuMsPerVerify: round3(apiMs / signIns.length),
     }
   } finally {
     agent.destroy()

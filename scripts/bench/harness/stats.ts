@@ -26,6 +26,7 @@ export function latency(samples: number[]): Latency {
 }
 
 export const round1 = (n: number) => Math.round(n * 10) / 10
+export const round3 = (n: number) => Math.round(n * 1000) / 1000
 
 /** Rows as columns: the first left-aligned, the others right-aligned. */
 export function table(rows: string[][]): string {
