@@ -63,3 +63,26 @@ test('behavior: the stream lines say why they were not run: no PostgreSQL run, o
     [null, 'not run (no PostgreSQL)'],
   ])
 })
+
+test('behavior: the sign-in line is judged against every core and, apart, against the cores PostgreSQL and the load generator left; a run of record without their CPU is not judged', () => {
+  const signIn = (databaseCpuMsPerVerify?: number | null, loadGeneratorCpuMsPerVerify?: number) => ({
+    accounts: 1000,
+    concurrency: 200,
+    verifiesPerSecond: 700,
+    latencyMs: { p50: 100, p99: 150, max: 160 },
+    errors: 0,
+    apiCpuMsPerVerify: 0.8,
+    ...(databaseCpuMsPerVerify !== undefined && { databaseCpuMsPerVerify }),
+    ...(loadGeneratorCpuMsPerVerify !== undefined && { loadGeneratorCpuMsPerVerify }),
+  })
+  const signInLines = (result: Omit<ClosingHourResult, 'budget'>) =>
+    closingHourBudget(result).filter((line) => line.budget.startsWith('sign-in'))
+  // 700 verifies/s, 0.4 ms of the others' CPU per verify: they took 0.28 of the 2 cores.
+  const [everyCore, othersLeft] = signInLines({ ...measured(run(547, 0.6, 0.2)), signIn: signIn(0.3, 0.1) })
+  expect(everyCore).toMatchObject({ limit: 798, pass: false })
+  expect(othersLeft).toMatchObject({ limit: 686.3, pass: true })
+  expect(othersLeft?.budget).toContain('× the cores the others left (2 − 0.28)')
+  const [, older] = signInLines({ ...measured(run(547, 0.6, 0.2)), signIn: signIn() })
+  expect(older).toMatchObject({ pass: null })
+  expect(older?.note).toContain('not measured')
+})

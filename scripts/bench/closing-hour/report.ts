@@ -162,6 +162,25 @@ export function closingHourBudget(r: Measured): ClosingHourLine[] {
       ? signIn.skipped
       : apiOwnShare('verifies', signIn.apiCpuMsPerVerify, r.floors.signInChecksPerCoreSecond),
   )
+  // As for votes: the cores PostgreSQL and the load generator took while the verifies ran, taken off.
+  const signInOthers =
+    'skipped' in signIn || signIn.loadGeneratorCpuMsPerVerify === undefined
+      ? undefined
+      : (((signIn.databaseCpuMsPerVerify ?? 0) + signIn.loadGeneratorCpuMsPerVerify) *
+          signIn.verifiesPerSecond) /
+        1000
+  line(
+    `sign-in: verifies/s vs ${B.signInShare * 100} % of sign-in floor × the cores the others left (${r.cores} − ${signInOthers?.toFixed(2) ?? '?'})`,
+    'skipped' in signIn || signInOthers === undefined ? null : signIn.verifiesPerSecond,
+    B.signInShare * r.floors.signInChecksPerCoreSecond * (r.cores - (signInOthers ?? 0)),
+    'verifies/s',
+    'min',
+    'skipped' in signIn
+      ? signIn.skipped
+      : signInOthers === undefined
+        ? 'not measured: this run kept no CPU of PostgreSQL and the load generator'
+        : undefined,
+  )
   return lines
 }
 

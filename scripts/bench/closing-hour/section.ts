@@ -133,7 +133,13 @@ async function runClosingHour(
     const signIn =
       'skipped' in postgres
         ? { skipped: `needs PostgreSQL (${postgres.skipped})` }
-        : await measureSignIn(apiEnv, await signInDatabase(postgres.url, chain, log), serverFile, log)
+        : await measureSignIn(
+            apiEnv,
+            await signInDatabase(postgres.url, chain, log),
+            postgres.serverCpuMs,
+            serverFile,
+            log,
+          )
     return {
       voters: VOTERS,
       concurrency: CONCURRENCY,

@@ -20,6 +20,8 @@ type PreparedSignIn = Awaited<ReturnType<typeof prepareSignIn>>
 export async function measureSignIn(
   apiEnv: Record<string, string>,
   databaseUrl: string,
+  /** The PostgreSQL server's CPU so far (its processes), when the bench started it. */
+  postgresCpuMs: (() => number) | null,
   serverFile: string,
   log: (message: string) => void,
 ): Promise<ClosingHourResult['signIn']> {
@@ -70,6 +72,8 @@ export async function measureSignIn(
     const samples: number[] = []
     let errors = 0
     const cpuBefore = await server.cpu()
+    const databaseBefore = postgresCpuMs?.() ?? null
+    const loadGeneratorBefore = cpuMs(process.cpuUsage())
     const started = performance.now()
     await verify(signIns, SIGN_IN.concurrency, (ok, ms) => {
       samples.push(ms)
@@ -77,6 +81,8 @@ export async function measureSignIn(
     })
     const seconds = (performance.now() - started) / 1000
     const apiMs = cpuMs(await server.cpu()) - cpuMs(cpuBefore)
+    const databaseMs = databaseBefore === null ? null : (postgresCpuMs?.() ?? databaseBefore) - databaseBefore
+    const loadGeneratorMs = cpuMs(process.cpuUsage()) - loadGeneratorBefore
     return {
       accounts: SIGN_IN.accounts,
       concurrency: SIGN_IN.concurrency,
@@ -84,6 +90,8 @@ export async function measureSignIn(
       latencyMs: latency(samples),
       errors,
       apiCpuMsPerVerify: round3(apiMs / signIns.length),
+      databaseCpuMsPerVerify: databaseMs === null ? null : round3(databaseMs / signIns.length),
+      loadGeneratorCpuMsPerVerify: round3(loadGeneratorMs / signIns.length),
     }
   } finally {
     agent.destroy()

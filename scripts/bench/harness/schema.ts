@@ -516,6 +516,9 @@ const closingHourResult = z.object({
       latencyMs: latency,
       errors: z.number().int(),
       apiCpuMsPerVerify: z.number(),
+      /** PostgreSQL's and the bench's own CPU over the timed verifies (runs of record before 2026-11-29 lack them). */
+      databaseCpuMsPerVerify: z.number().nullable().optional(),
+      loadGeneratorCpuMsPerVerify: z.number().optional(),
     }),
     skipped,
   ]),
