@@ -13,7 +13,6 @@ import {
 import { and, desc, eq, gt, isNull, lt, type SQL, sql } from 'drizzle-orm'
 import type { Hex, PublicClient } from 'viem'
 import type { Db } from '../platform/db/client.ts'
-import { runAgainOnceIfEnded } from '../platform/db/retry-once.ts'
 import { authNonces, type Session, sessions } from '../platform/db/schema.ts'
 import { TurnBatches } from '../platform/db/turn-batches.ts'
 import { ApiError } from '../platform/http/errors.ts'
@@ -114,7 +113,8 @@ type SessionToCreate = { nonce: string; preauthHash: string; now: Date; session:
  * nonce: unspent and unexpired at the verify's time. Of verifies in the batch with the same nonce, the first
  * alone may consume it; concurrent statements (other instances) wait for the nonce's row, then find it used.
  * Answers, in the verifies' order, whether each one's session was stored. A deadlock between two instances'
- * batches (each holding a nonce the other needs) ends one statement whole, which then runs once more.
+ * batches (each holding a nonce the other needs) ends one statement whole, which then runs once more, as any
+ * statement the database ends does (retry-once.ts, ADR 091).
  */
 export async function createSessions(db: Db, verifies: readonly SessionToCreate[]): Promise<boolean[]> {
   const rows = verifies.map(({ nonce, preauthHash, now, session }, i) => ({
@@ -146,7 +146,7 @@ export async function createSessions(db: Db, verifies: readonly SessionToCreate[
       null, p.user_agent
     from picked p join consumed c on c.nonce = p.nonce and c.preauth_hash = p.preauth_hash
     returning id`
-  const created = await runAgainOnceIfEnded(() => db.execute<{ id: string }>(statement))
+  const created = await db.execute<{ id: string }>(statement)
   const stored = new Set(created.rows.map((row) => row.id))
   return verifies.map(({ session }) => stored.has(session.id))
 }

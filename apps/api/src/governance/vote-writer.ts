@@ -17,7 +17,6 @@ import type { Hex } from 'viem'
 import { recordVotes } from '../member-stats/vote-moves.ts'
 import type { Database, Tx } from '../platform/db/client.ts'
 import { transactionCommittedByLastQuery } from '../platform/db/commit-last.ts'
-import { runAgainOnceIfEnded } from '../platform/db/retry-once.ts'
 import { ballots, proposalTallies, votes } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import type { Observer } from '../platform/observer.ts'
@@ -151,7 +150,7 @@ export class VoteWriter {
 
 /**
  * Writes `batch` in one transaction: each vote's answer or refusal, in order. When the transaction fails
- * (after one more try if the database broke a deadlock with it) nothing of it is stored and every vote
+ * (after the one more try a deadlock the database broke gets, ADR 091) nothing of it is stored and every vote
  * answers 503 database_unavailable.
  */
 async function writeBatch(
@@ -160,7 +159,7 @@ async function writeBatch(
   batch: readonly CheckedVote[],
 ): Promise<(VoteAnswer | ApiError)[]> {
   try {
-    return await runAgainOnceIfEnded(() => writeOnce(database, observer, batch))
+    return await writeOnce(database, observer, batch)
   } catch {
     return batch.map(() => ApiError.databaseUnavailable())
   }

@@ -107,3 +107,13 @@ export const isUniqueViolation = (error: unknown): boolean => errorCode(error) =
 
 /** The SQLSTATE of a database error (either backend), if any. */
 export const sqlState = errorCode
+
+/**
+ * SQLSTATEs of a statement or transaction the database itself ended, applying none of it, so it is safe to
+ * run again whole: a deadlock it broke (40P01), a serialization failure (40001).
+ */
+const ENDED_BY_THE_DATABASE = new Set(['40P01', '40001'])
+
+/** True when the database ended the statement or transaction whole (ENDED_BY_THE_DATABASE). */
+export const endedByTheDatabase = (error: unknown): boolean =>
+  ENDED_BY_THE_DATABASE.has(errorCode(error) ?? '')

@@ -15,9 +15,9 @@ const track = trackDatabases()
 const serverUrl = testDatabaseUrl()
 if (serverUrl) {
   describe('PostgreSQL (TEST_DATABASE_URL)', slow, () => {
-    describe('a session ended by the server (restart, failover, pooler: pg_terminate_backend)', () => {
-      const nonceRow = (nonce: string) => ({ nonce, preauthHash: 'h', expiresAt: minutes(10) })
+    const nonceRow = (nonce: string) => ({ nonce, preauthHash: 'h', expiresAt: minutes(10) })
 
+    describe('a session ended by the server (restart, failover, pooler: pg_terminate_backend)', () => {
       test('behavior: a SELECT cut mid-statement is sent again once and answers; an INSERT cut the same way is not (its outcome is unknown): database-unavailable, nothing written', async () => {
         const database = track(await testDatabase())
         // A drizzle query runs when `then` is called: both are started here, then their sessions ended.
@@ -92,6 +92,77 @@ if (serverUrl) {
         expect(
           await database.db.transaction(async (tx) => (await tx.execute(sql`select 1 as n`)).rows),
         ).toEqual([{ n: 1 }])
+      })
+    })
+
+    describe('a statement or transaction the database ends to break a deadlock (ADR 091)', () => {
+      /**
+       * Two unspent nonces, in key order, and a transaction of another session holding the second. `closeCycle`
+       * waits until a statement marked `marker` holds the first and waits for the second, then asks for the
+       * first: a cycle. The statement began waiting first, so its deadlock check runs first and PostgreSQL ends
+       * it (were it `other`, `closeCycle` would throw); then `other` rolls back, so a try again goes through.
+       */
+      async function lockedNonces(database: Awaited<ReturnType<typeof testDatabase>>) {
+        const pool = database.postgres?.pool as pg.Pool
+        const [first, second] = ['nonce-a', 'nonce-b']
+        await database.db.insert(authNonces).values([nonceRow(first), nonceRow(second)])
+        const other = await pool.connect()
+        await other.query('begin')
+        await other.query('update auth_nonces set consumed_at = null where nonce = $1', [second])
+        const closeCycle = async (marker: string) => {
+          const waiting = async () => {
+            // Inside a transaction the activity view is read once and kept, unless the snapshot is cleared.
+            await other.query('select pg_stat_clear_snapshot()')
+            const { rows } = await other.query(
+              `select count(*)::int as n from pg_stat_activity where datname = current_database()
+               and wait_event_type = 'Lock' and query like $1 and pid <> pg_backend_pid()`,
+              [`%${marker}%`],
+            )
+            return rows[0].n
+          }
+          await expect.poll(waiting, { timeout: 5_000 }).toBe(1)
+          await other.query('update auth_nonces set consumed_at = null where nonce = $1', [first])
+          await other.query('rollback')
+          other.release()
+        }
+        return { first, second, closeCycle }
+      }
+      const consumed = async (database: Awaited<ReturnType<typeof testDatabase>>) =>
+        (await database.db.select().from(authNonces))
+          .filter((row) => row.consumedAt !== null)
+          .map((row) => row.nonce)
+          .sort()
+
+      test('behavior: a write outside a transaction ended by the deadlock runs again once and answers; it applied once', async () => {
+        const database = track(await testDatabase())
+        const { first, second, closeCycle } = await lockedNonces(database)
+        // In key order: the statement meets `first` before `second` in any plan. A drizzle query runs when
+        // `then` is called: started here.
+        const write = database.db
+          .execute(
+            sql`update auth_nonces set consumed_at = now() /* deadlock-statement */ where nonce in (${first}, ${second}) returning nonce`,
+          )
+          .then((result) => result.rows)
+        await closeCycle('deadlock-statement')
+        expect(await write).toHaveLength(2)
+        expect(await consumed(database)).toEqual([first, second])
+      })
+
+      test('behavior: a transaction ended by the deadlock runs again once, whole, and commits once', async () => {
+        const database = track(await testDatabase())
+        const { first, second, closeCycle } = await lockedNonces(database)
+        let runs = 0
+        const ran = database.db.transaction(async (tx) => {
+          runs++
+          await tx.execute(sql`update auth_nonces set consumed_at = now() where nonce = ${first}`)
+          await tx.execute(
+            sql`update auth_nonces set consumed_at = now() /* deadlock-transaction */ where nonce = ${second}`,
+          )
+          return runs
+        })
+        await closeCycle('deadlock-transaction')
+        expect(await ran).toBe(2)
+        expect(await consumed(database)).toEqual([first, second])
       })
     })
   })

@@ -1,31 +1,35 @@
 // A statement or transaction cut by the database going away (a restart, failover, pooler, ended session)
-// is sent again once, on another connection, when that cannot apply it twice (ADR 036).
+// is sent again once, on another connection, when that cannot apply it twice (ADR 036); one the database
+// itself ended whole (a deadlock it broke, a serialization failure) always runs again once (ADR 091).
 import type { PgTransactionConfig } from 'drizzle-orm/pg-core'
 import type pg from 'pg'
-import { isConnectTimeout, isDatabaseUnavailable, neverSent, sqlState } from './errors.ts'
+import { endedByTheDatabase, isConnectTimeout, isDatabaseUnavailable, neverSent } from './errors.ts'
 
 /** A single SELECT: read-only as our code writes them (no writing function is called from a bare select). */
 const READ_ONLY_STATEMENT = /^\s*select\b/i
 
 /**
  * May a single statement run outside a transaction (drizzle's `db.select()…`, `db.insert()…`, as
- * `pool.query`) that failed with `error` be sent again once? Only when the database was unavailable but
- * not slow to connect, and either the statement never reached the server, or it only reads: a write whose
- * connection broke may have committed before the answer was lost, and is not sent twice.
+ * `pool.query`) that failed with `error` be sent again once? When the database ended it whole (a deadlock, a
+ * serialization failure: nothing of it applied); or when the database was unavailable but not slow to
+ * connect, and either the statement never reached the server, or it only reads: a write whose connection
+ * broke may have committed before the answer was lost, and is not sent twice.
  */
 export const statementRetryIsSafe = (statement: string, error: unknown): boolean =>
-  isDatabaseUnavailable(error) &&
-  !isConnectTimeout(error) &&
-  (neverSent(error) || READ_ONLY_STATEMENT.test(statement))
+  endedByTheDatabase(error) ||
+  (isDatabaseUnavailable(error) &&
+    !isConnectTimeout(error) &&
+    (neverSent(error) || READ_ONLY_STATEMENT.test(statement)))
 
 /**
- * May a transaction that failed with `error` run again once? Only when the database was unavailable but
- * not slow to connect, and COMMIT was never sent (`committing` false: the failure came at connect, BEGIN or
- * a statement of the callback), so the server rolled it back when the session ended. Once COMMIT was sent
- * its outcome is unknown, and it is not run again.
+ * May a transaction that failed with `error` run again once? When the database ended it (a deadlock, a
+ * serialization failure, even at COMMIT: the error itself says it was rolled back); or when the database
+ * was unavailable but not slow to connect, and COMMIT was never sent (`committing` false: the failure came
+ * at connect, BEGIN or a statement of the callback), so the server rolled it back when the session ended.
+ * Once COMMIT was sent, a lost connection leaves its outcome unknown, and it is not run again.
  */
 export const transactionRetryIsSafe = (committing: boolean, error: unknown): boolean =>
-  !committing && isDatabaseUnavailable(error) && !isConnectTimeout(error)
+  endedByTheDatabase(error) || (!committing && isDatabaseUnavailable(error) && !isConnectTimeout(error))
 
 /**
  * Statements outside a transaction (drizzle hands them to `pool.query`) are sent again once, on another
@@ -69,21 +73,5 @@ export function retryTransactionsOnce<Tx>(db: Transactional<Tx>) {
       if (!transactionRetryIsSafe(committing, error)) throw error
       return run()
     }
-  }
-}
-
-/**
- * SQLSTATEs of a statement or transaction the database itself ended, applying none of it, and that is safe to
- * run again whole: a deadlock it broke, a serialization failure.
- */
-const ENDED_BY_THE_DATABASE = new Set(['40P01', '40001'])
-
-/** Runs `run` (a statement or a whole transaction), and once more if the database ended it (ENDED_BY_THE_DATABASE). */
-export async function runAgainOnceIfEnded<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run()
-  } catch (error) {
-    if (!ENDED_BY_THE_DATABASE.has(sqlState(error) ?? '')) throw error
-    return run()
   }
 }

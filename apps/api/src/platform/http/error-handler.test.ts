@@ -115,6 +115,21 @@ const unavailable = (): [string, Error][] => {
   ])
 }
 
+/** What the database ends whole, applying none of it (ADR 091), each alone and as drizzle wraps it. */
+const ended = (): [string, Error][] =>
+  (
+    [
+      ['40P01 deadlock detected', serverError('40P01', 'deadlock detected')],
+      [
+        '40001 could not serialize access',
+        serverError('40001', 'could not serialize access due to concurrent update'),
+      ],
+    ] as [string, Error][]
+  ).flatMap(([name, error]): [string, Error][] => [
+    [name, error],
+    [`${name}, wrapped by drizzle`, failedQuery('update …', error)],
+  ])
+
 /** Bugs and bad statements: they would fail the same way again, and must stay visible as 500s. */
 const bugs = (): [string, Error][] => [
   ['TypeError', new TypeError("Cannot read properties of undefined (reading 'id')")],
@@ -159,6 +174,20 @@ describe('the error handler', () => {
         status: 503,
         retryAfter: '5',
         body: { error: 'database_unavailable', message: 'The database does not answer. Try again shortly.' },
+      })
+    }
+  })
+
+  test('behavior: a statement the database ended again on its one more try (deadlock 40P01, serialization failure 40001), bare or wrapped by drizzle → 503 database_unavailable saying it was busy, with Retry-After', async () => {
+    for (const [name, error] of ended()) {
+      expect({ name, ...(await answer(error)) }).toEqual({
+        name,
+        status: 503,
+        retryAfter: '5',
+        body: {
+          error: 'database_unavailable',
+          message: 'The database was busy with other changes. Try again shortly.',
+        },
       })
     }
   })
@@ -239,6 +268,13 @@ describe('when a failed statement or transaction is sent again', () => {
     )
   })
 
+  test('behavior: a statement the database ended whole (a deadlock, a serialization failure) is sent again, a write as well as a read', () => {
+    for (const [name, error] of ended()) {
+      expect(statementRetryIsSafe('update "auth_nonces" set "consumed_at" = $1', error), name).toBe(true)
+      expect(statementRetryIsSafe('select 1', error), name).toBe(true)
+    }
+  })
+
   test('error: a connect timeout or a genuine error is not retried, even for a SELECT', () => {
     expect(statementRetryIsSafe('select 1', real['pool connect timeout'] as Error)).toBe(false)
     expect(statementRetryIsSafe('select 1', new Error('timeout exceeded when trying to connect'))).toBe(false)
@@ -252,5 +288,12 @@ describe('when a failed statement or transaction is sent again', () => {
       expect(transactionRetryIsSafe(true, error)).toBe(false)
     expect(transactionRetryIsSafe(false, real['pool connect timeout'] as Error)).toBe(false)
     for (const [name, error] of bugs()) expect(transactionRetryIsSafe(false, error), name).toBe(false)
+  })
+
+  test('behavior: a transaction the database ended whole runs again, even once COMMIT was sent: the error itself says it rolled back', () => {
+    for (const [name, error] of ended()) {
+      expect(transactionRetryIsSafe(false, error), name).toBe(true)
+      expect(transactionRetryIsSafe(true, error), name).toBe(true)
+    }
   })
 })

@@ -1,7 +1,7 @@
 // The one error envelope, { error: code, message }: core's `apiErrorSchema` (packages/core/src/api/errors.ts).
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { isDatabaseUnavailable } from '../db/errors.ts'
+import { endedByTheDatabase, isDatabaseUnavailable } from '../db/errors.ts'
 import { ApiError } from './errors.ts'
 
 const ERROR_CODES: Record<number, string> = {
@@ -29,9 +29,17 @@ export const errorsPlugin = fp(
       // failover or pooler) is a 503, try again shortly; judged by the error (platform/db/client.ts), not by asking
       // the database, which may be back already. Nothing is half-written (every write is one transaction),
       // and a signed message sent again is stored once. A bug stays a 500.
-      if (status === 500 && isDatabaseUnavailable(error)) {
-        request.log.warn({ err: error }, 'database unavailable')
-        const down = ApiError.databaseUnavailable()
+      // So is a statement the database ended again on its one more try (a deadlock, ADR 091): nothing of it
+      // was applied, and the same request a moment later meets other transactions.
+      const ended = status === 500 && endedByTheDatabase(error)
+      if ((status === 500 && isDatabaseUnavailable(error)) || ended) {
+        request.log.warn(
+          { err: error },
+          ended ? 'database ended the statement twice' : 'database unavailable',
+        )
+        const down = ended
+          ? ApiError.databaseUnavailable('The database was busy with other changes. Try again shortly.')
+          : ApiError.databaseUnavailable()
         return reply
           .status(down.status)
           .header('retry-after', String(down.retryAfter))
