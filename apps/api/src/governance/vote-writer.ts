@@ -12,11 +12,11 @@ import {
   type VoteMessage,
   voteContribution,
 } from '@guildhall/core'
-import { eq, sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
-import { recordVotes } from '../member-stats/vote-moves.ts'
+import { recordVotesStatement } from '../member-stats/vote-moves.ts'
 import type { Database, Tx } from '../platform/db/client.ts'
-import { transactionCommittedByLastQuery } from '../platform/db/commit-last.ts'
+import { type LastQuery, transactionCommittedByLastQuery } from '../platform/db/commit-last.ts'
 import { ballots, proposalTallies, votes } from '../platform/db/schema.ts'
 import { ApiError } from '../platform/http/errors.ts'
 import type { Observer } from '../platform/observer.ts'
@@ -182,7 +182,7 @@ async function writeOnce(
     // PGlite: one in-process connection, no network inside the lock's hold; today's append (ADR 068).
     let appended: { entries: number; lock: Parameters<typeof logLockHeldMs>[0] } | undefined
     const answers = await database.db.transaction(async (tx) => {
-      const { answers, accepted, logged } = await storeBatch(tx, batch)
+      const { answers, accepted, logged } = await storeBatch(oneByOne(tx), batch)
       if (accepted.length > 0) {
         const { entries, lock } = await appendToLog(tx, accepted.map(logAppend), logged)
         appended = { entries: entries.length, lock }
@@ -193,8 +193,8 @@ async function writeOnce(
     return answers
   }
   // PostgreSQL: the log's lock, the append and the commit in the transaction's last query (ADR 073).
-  const { answers, appended } = await transactionCommittedByLastQuery(database, async (tx, last) => {
-    const { answers, accepted, logged } = await storeBatch(tx, batch)
+  const { answers, appended } = await transactionCommittedByLastQuery(database, async (_tx, last) => {
+    const { answers, accepted, logged } = await storeBatch(inOneMessage(last), batch)
     if (accepted.length === 0) {
       await last.commit()
       return { answers, appended: undefined }
@@ -205,21 +205,46 @@ async function writeOnce(
   return answers
 }
 
+/** Sends statements inside the batch's transaction, in order, and answers each one's rows. */
+type Send = (statements: readonly SQL[]) => Promise<Record<string, unknown>[][]>
+
 /**
- * Inside `tx`, before the log: takes the batch's voters' locks, answers each vote in arrival order against the
- * ballot counting when it comes, and stores the accepted ones. `logged`: the tally moves and reason seqs to run
- * with the log append, given the chained entries.
+ * PostgreSQL: the statements in one message (the simple protocol, values inlined by drizzle's escaping), so a
+ * step of the batch costs one round trip however many statements it has; a failing one skips the rest and
+ * fails the transaction, as alone.
  */
-async function storeBatch(tx: Tx, batch: readonly CheckedVote[]) {
+const inOneMessage =
+  (last: LastQuery): Send =>
+  async (statements) =>
+    (await last.simple(sql.join([...statements], sql.raw(';\n')))).map((result) => result.rows)
+
+/** PGlite (in this process, no round trip to save): one after another. */
+const oneByOne =
+  (tx: Tx): Send =>
+  async (statements) => {
+    const rows: Record<string, unknown>[][] = []
+    for (const statement of statements)
+      rows.push((await tx.execute(statement)).rows as Record<string, unknown>[])
+    return rows
+  }
+
+/**
+ * Inside the transaction, before the log: takes the batch's voters' locks, answers each vote in arrival order
+ * against the ballot counting when it comes, and stores the accepted ones, in three round trips (the locks,
+ * the reads, the inserts). `logged`: the tally moves and reason seqs to run with the log append, given the
+ * chained entries.
+ */
+async function storeBatch(send: Send, batch: readonly CheckedVote[]) {
   // One voter's votes on a proposal take turns from here (across instances): the ballot read next stays
   // the counting one until this commits. Keys in ascending order, so two batches never wait on each other
   // in a circle.
   const keys = [...new Set(batch.map((vote) => voterLockKey(vote.proposalId, vote.message.voter)))]
   keys.sort((a, b) => a - b)
-  await tx.execute(
+  await send([
     sql`select pg_advisory_xact_lock(${VOTER_LOCK_CLASS}, k::int4)::text from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k`,
-  )
-  const { ballotsNow, stored } = await readBallots(tx, batch)
+  ])
+  // After the locks, in statements of their own: each reads what was committed once it had them.
+  const { ballotsNow, stored } = await readBallots(send, batch)
 
   // In arrival order: each vote against the ballot counting when it comes, the batch's own included.
   const answers: (VoteAnswer | ApiError | 'replayed')[] = []
@@ -254,7 +279,7 @@ async function storeBatch(tx: Tx, batch: readonly CheckedVote[]) {
     answers.push({ id: vote.id, created: true, counts: true })
   }
 
-  if (accepted.length > 0) await storeVotes(tx, accepted, ballotsNow)
+  if (accepted.length > 0) await send(storeVotes(accepted, ballotsNow))
   return {
     answers: answers.map((answer, index) => {
       if (answer !== 'replayed') return answer
@@ -271,42 +296,35 @@ async function storeBatch(tx: Tx, batch: readonly CheckedVote[]) {
 }
 
 /** The batch's voters' counting ballots (by `ballotKey`) and which of its votes are stored already. */
-async function readBallots(tx: Tx, batch: readonly CheckedVote[]) {
+async function readBallots(send: Send, batch: readonly CheckedVote[]) {
   const pairs = JSON.stringify(batch.map((vote) => ({ p: vote.proposalId, v: vote.message.voter })))
-  const [counting, known] = [
-    await tx
-      .select({
-        proposalId: ballots.proposalId,
-        voter: ballots.voter,
-        id: votes.id,
-        timestamp: votes.timestamp,
-        message: votes.message,
-        power: votes.power,
-      })
-      .from(ballots)
-      .innerJoin(votes, eq(ballots.voteId, votes.id))
-      .where(
-        sql`(${ballots.proposalId}, ${ballots.voter}) in (select p, v from jsonb_to_recordset(${pairs}::jsonb) as x(p text, v text))`,
-      ),
-    await tx
-      .select({ id: votes.id })
-      .from(votes)
-      .where(
-        sql`${votes.id} in (select jsonb_array_elements_text(${JSON.stringify(batch.map((vote) => vote.id))}::jsonb))`,
-      ),
-  ]
+  const ids = JSON.stringify(batch.map((vote) => vote.id))
+  // Figures as text: each backend and protocol reads bigint and numeric its own way.
+  const [counting = [], known = []] = await send([
+    sql`select b.proposal_id, b.voter, v.id, v."timestamp"::text as "timestamp", v.message, v.power::text as power
+      from ${ballots} b join ${votes} v on v.id = b.vote_id
+      where (b.proposal_id, b.voter) in (select p, v from jsonb_to_recordset(${pairs}::jsonb) as x(p text, v text))`,
+    sql`select id from ${votes} where id in (select jsonb_array_elements_text(${ids}::jsonb))`,
+  ])
   const ballotsNow = new Map<string, Ballot>(
-    counting.map((row) => [ballotKey(row.proposalId, row.voter), row]),
+    counting.map((row) => [
+      ballotKey(row.proposal_id as string, row.voter as string),
+      {
+        id: row.id as string,
+        timestamp: Number(row.timestamp),
+        message: row.message as VoteMessage,
+        power: BigInt(row.power as string),
+      },
+    ]),
   )
-  return { ballotsNow, stored: new Set(known.map((row) => row.id)) }
+  return { ballotsNow, stored: new Set(known.map((row) => row.id as string)) }
 }
 
-/** The accepted votes, each voter's final ballot and the voters' directory rows, in multi-row statements. */
-async function storeVotes(
-  tx: Tx,
+/** The accepted votes, each voter's final ballot and the voters' directory rows: three multi-row statements. */
+function storeVotes(
   accepted: readonly { vote: CheckedVote; replaced: Ballot | undefined }[],
   ballotsNow: ReadonlyMap<string, Ballot>,
-) {
+): SQL[] {
   const voteRows = accepted.map(({ vote }) => ({
     id: vote.id,
     proposal_id: vote.proposalId,
@@ -317,10 +335,10 @@ async function storeVotes(
     power: String(vote.power),
     power_source: vote.powerSource,
   }))
-  await tx.execute(sql`insert into ${votes} (id, proposal_id, voter, "timestamp", message, signature, power, power_source)
+  const insertVotes = sql`insert into ${votes} (id, proposal_id, voter, "timestamp", message, signature, power, power_source)
     select id, proposal_id, voter, "timestamp", message, signature, power, power_source
     from jsonb_to_recordset(${JSON.stringify(voteRows)}::jsonb) as x(id text, proposal_id text, voter text,
-      "timestamp" bigint, message jsonb, signature text, power numeric, power_source text)`)
+      "timestamp" bigint, message jsonb, signature text, power numeric, power_source text)`
   const finals = new Map<string, CheckedVote>()
   for (const { vote } of accepted) {
     const key = ballotKey(vote.proposalId, vote.message.voter)
@@ -335,21 +353,21 @@ async function storeVotes(
     // A ranked ballot keeps its ranking beside it: the settle of the rounds reads the ballots alone (ADR 060).
     ranking: vote.rules.kind === 'ranked-choice' ? vote.message.choices : null,
   }))
-  await tx.execute(sql`insert into ${ballots} (proposal_id, voter, vote_id, "timestamp", power, ranking)
+  const upsertBallots = sql`insert into ${ballots} (proposal_id, voter, vote_id, "timestamp", power, ranking)
     select proposal_id, voter, vote_id, "timestamp", power, ranking
     from jsonb_to_recordset(${JSON.stringify(ballotRows)}::jsonb) as x(proposal_id text, voter text, vote_id text,
       "timestamp" bigint, power numeric, ranking integer[])
     on conflict (proposal_id, voter) do update set vote_id = excluded.vote_id, "timestamp" = excluded."timestamp",
-      power = excluded.power, ranking = excluded.ranking`)
+      power = excluded.power, ranking = excluded.ranking`
   // Before the log's lock: the token index moves these rows too, and may hold them a moment.
-  await recordVotes(
-    tx,
+  const directory = recordVotesStatement(
     accepted.map(({ vote, replaced }) => ({
       voter: vote.message.voter,
       timestamp: vote.message.timestamp,
       firstBallot: !replaced,
     })),
   )
+  return [insertVotes, upsertBallots, ...(directory ? [directory] : [])]
 }
 
 function logAppend(vote: CheckedVote): LogAppend {

@@ -1,20 +1,19 @@
 // The members directory's rows as the vote path moves them (ADR 030; the token index moves the rest,
 // member-stats/token-moves.ts; signing in adds none, ADR 037), and the operator's proof that every row equals a
 // recount.
-import { eq, sql } from 'drizzle-orm'
+import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../platform/db/client.ts'
 import { ballots, memberStats } from '../platform/db/schema.ts'
 import { MEMBER_STATS_RECOUNT } from './token-moves.ts'
 
 /**
- * The votes a batch stored in `tx`, one move per voter: each first ballot on a proposal counts one more vote
- * cast (a re-vote does not), and the latest vote's time moves. In address order, so two batches (or a batch
- * and the token index) lock the rows they share in the same order.
+ * The statement that records the votes a batch stores, one move per voter: each first ballot on a proposal
+ * counts one more vote cast (a re-vote does not), and the latest vote's time moves. In address order, so two
+ * batches (or a batch and the token index) lock the rows they share in the same order. None for no votes.
  */
-export async function recordVotes(
-  tx: Tx,
+export function recordVotesStatement(
   moves: readonly { voter: string; timestamp: number; firstBallot: boolean }[],
-) {
+): SQL | undefined {
   const byVoter = new Map<string, { address: string; votesCast: number; lastVoteAt: number }>()
   for (const { voter, timestamp, firstBallot } of moves) {
     const row = byVoter.get(voter) ?? { address: voter, votesCast: 0, lastVoteAt: timestamp }
@@ -22,7 +21,7 @@ export async function recordVotes(
     row.lastVoteAt = Math.max(row.lastVoteAt, timestamp)
     byVoter.set(voter, row)
   }
-  if (byVoter.size === 0) return
+  if (byVoter.size === 0) return undefined
   const rows = [...byVoter.values()]
     .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
     .map(({ address, votesCast, lastVoteAt }) => ({
@@ -31,11 +30,11 @@ export async function recordVotes(
       last_vote_at: lastVoteAt,
     }))
   // The function scan yields the rows in the array's order, so they are inserted (and locked) in it.
-  await tx.execute(sql`insert into ${memberStats} (address, votes_cast, last_vote_at)
+  return sql`insert into ${memberStats} (address, votes_cast, last_vote_at)
     select address, votes_cast, last_vote_at
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(address text, votes_cast integer, last_vote_at bigint)
     on conflict (address) do update set votes_cast = ${memberStats}.votes_cast + excluded.votes_cast,
-      last_vote_at = greatest(${memberStats}.last_vote_at, excluded.last_vote_at)`)
+      last_vote_at = greatest(${memberStats}.last_vote_at, excluded.last_vote_at)`
 }
 
 /** Every ballot of a proposal written in bulk (the scale bench's seed) counted as `recordVotes` counts them. */
