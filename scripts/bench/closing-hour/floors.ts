@@ -20,13 +20,21 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { benchVoterKey } from '../harness/chain.ts'
 import { cpuMs } from '../harness/processes.ts'
 import type { SeedVote } from '../harness/vote-seed.ts'
+import { FLOOR_ROUNDS } from './plan.ts'
 
-/** Checks per second of CPU time of `check` over `count` inputs, after an untimed tenth (JIT). */
+/**
+ * Checks per second of CPU time of `check` over `count` inputs, after an untimed tenth (JIT): the best of
+ * FLOOR_ROUNDS rounds.
+ */
 async function perCoreSecond<T>(inputs: T[], check: (input: T) => Promise<boolean>) {
   for (const input of inputs.slice(0, Math.ceil(inputs.length / 10))) await check(input)
-  const before = process.cpuUsage()
-  for (const input of inputs) if (!(await check(input))) throw new Error('a floor check failed')
-  return Math.round(inputs.length / (cpuMs(process.cpuUsage(before)) / 1000))
+  let best = 0
+  for (let round = 0; round < FLOOR_ROUNDS; round++) {
+    const before = process.cpuUsage()
+    for (const input of inputs) if (!(await check(input))) throw new Error('a floor check failed')
+    best = Math.max(best, Math.round(inputs.length / (cpuMs(process.cpuUsage(before)) / 1000)))
+  }
+  return best
 }
 
 export async function signatureFloors(

@@ -3,7 +3,7 @@
 // neither a pass nor a miss.
 import type { ClosingHourLine, ClosingHourResult, ClosingHourRun } from '../harness/schema.ts'
 import { round1, round3, table } from '../harness/stats.ts'
-import { CLOSING_HOUR_BUDGET as B } from './plan.ts'
+import { CLOSING_HOUR_BUDGET as B, FLOOR_ROUNDS } from './plan.ts'
 
 type Measured = Omit<ClosingHourResult, 'budget'>
 
@@ -271,7 +271,7 @@ export function formatClosingHourReport(r: ClosingHourResult): string {
   const notes = r.budget.flatMap((line) => (line.note ? [`  ${line.budget}: ${line.note}`] : []))
   return [
     `Closing hour (issue 26): ${r.voters.toLocaleString('en-US')} voters on one proposal, ${r.concurrency} concurrent; ${r.cores} cores (${r.cpu}), load average ${r.loadAverage.start} → ${r.loadAverage.end}`,
-    `signature floor, one thread: ${r.floors.voteChecksPerCoreSecond} vote checks and ${r.floors.signInChecksPerCoreSecond} sign-in checks per core-second (${r.floors.samples} each)`,
+    `signature floor, one thread: ${r.floors.voteChecksPerCoreSecond} vote checks and ${r.floors.signInChecksPerCoreSecond} sign-in checks per core-second (${r.floors.samples} each, the best of ${FLOOR_ROUNDS} rounds)`,
     votes,
     ...skipped,
     liveText,

@@ -21,7 +21,7 @@ import { startPostgres } from '../harness/postgres.ts'
 import type { ClosingHourResult } from '../harness/schema.ts'
 import { round1 } from '../harness/stats.ts'
 import { signatureFloors } from './floors.ts'
-import { CONCURRENCY, FLOOR_SAMPLES, HOLDERS, INSTANCES, STREAMS, VOTERS } from './plan.ts'
+import { CONCURRENCY, FLOOR_ROUNDS, FLOOR_SAMPLES, HOLDERS, INSTANCES, STREAMS, VOTERS } from './plan.ts'
 import { closingHourBudget, formatClosingHourReport } from './report.ts'
 import { measureSetup, prepareDatabase } from './runs.ts'
 import { measureServerStart } from './server-start.ts'
@@ -77,7 +77,9 @@ async function runClosingHour(
     cleanups.push(() => chain.anvil.stop())
     const todays = await signTodaysVotes(chain, join(outDir, 'closing-hour-cache'), log)
     const votes = todays.votes
-    log(`closing hour: the signature floors (${FLOOR_SAMPLES} checks each, one thread)`)
+    log(
+      `closing hour: the signature floors (${FLOOR_SAMPLES} checks each, the best of ${FLOOR_ROUNDS} rounds, one thread)`,
+    )
     const floors = await signatureFloors(
       chain.domain,
       votes.slice(0, FLOOR_SAMPLES),
