@@ -22,9 +22,9 @@ export const STREAM_CATCH_UP_MS = 15_000
 /** Signatures checked in the bench's process for each floor. */
 export const FLOOR_SAMPLES = 2000
 /**
- * Rounds over those checks; the floor is the best. A round takes under a second of CPU, and on a shared machine
- * one run's floor was 2,075 vote checks a core-second where the day's others were 2,300 to 2,700: a disturbed
- * round lowers the floor, and with it every limit judged against it.
+ * Rounds over those checks; the floor is the best. A fresh thread's first round runs slow (recovery alone:
+ * 3,117 checks a core-second, then 3,529 to 3,729), and a round disturbed by the machine's other work runs
+ * slow too; either lowers the floor, and with it every limit judged against it.
  */
 export const FLOOR_ROUNDS = 3
 /**

@@ -159,7 +159,7 @@ describe('counting eligible members in chunks', () => {
       underWay = marks.some((mark) => !mark.done && mark.countedThrough !== null)
     }
     expect(underWay).toBe(true)
-    // What a vote does to its voter's row (member-stats/vote-moves.ts recordVotes), last in address order.
+    // What a vote does to its voter's row (member-stats/vote-moves.ts recordVotesStatement), last in address order.
     const last = [...checkpoints.map((c) => c.delegate)].sort().at(-1) as Address
     await database.db
       .update(memberStats)

@@ -37,7 +37,7 @@ export function recordVotesStatement(
       last_vote_at = greatest(${memberStats}.last_vote_at, excluded.last_vote_at)`
 }
 
-/** Every ballot of a proposal written in bulk (the scale bench's seed) counted as `recordVotes` counts them. */
+/** Every ballot of a proposal written in bulk (the scale bench's seed) counted as `recordVotesStatement` counts them. */
 export async function recordBallots(tx: Tx, proposalId: string) {
   await tx.execute(sql`
     insert into member_stats (address, votes_cast, last_vote_at)

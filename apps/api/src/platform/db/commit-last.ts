@@ -34,8 +34,8 @@ export type LastQuery = {
  * Runs `body` in a transaction on a connection of its own (PostgreSQL only) and resolves to its result once
  * `body` has committed through `last.commit`. A transaction cut by the database going away before the commit
  * was sent, or ended by the database (a deadlock), runs again once (transactionRetryIsSafe, ADRs 036 and
- * 091); any failure rolls back and is thrown. The
- * connection goes back to the pool, or is destroyed when its state is unknown.
+ * 091); any failure rolls back and is thrown. The connection goes back to the pool, or is destroyed when its
+ * state is unknown.
  */
 export async function transactionCommittedByLastQuery<T>(
   database: Database,
