@@ -166,9 +166,11 @@ export function closingHourBudget(r: Measured): ClosingHourLine[] {
   const signInOthers =
     'skipped' in signIn || signIn.loadGeneratorCpuMsPerVerify === undefined
       ? undefined
-      : (((signIn.databaseCpuMsPerVerify ?? 0) + signIn.loadGeneratorCpuMsPerVerify) *
-          signIn.verifiesPerSecond) /
-        1000
+      : coresTaken(
+          signIn.databaseCpuMsPerVerify,
+          signIn.loadGeneratorCpuMsPerVerify,
+          signIn.verifiesPerSecond,
+        )
   line(
     `sign-in: verifies/s vs ${B.signInShare * 100} % of sign-in floor × the cores the others left (${r.cores} − ${signInOthers?.toFixed(2) ?? '?'})`,
     'skipped' in signIn || signInOthers === undefined ? null : signIn.verifiesPerSecond,
@@ -191,9 +193,16 @@ export function closingHourBudget(r: Measured): ClosingHourLine[] {
 const apiOwnShare = (what: string, msEach: number, floor: number) =>
   `the API's own: ${Math.round(1000 / msEach)} ${what} per core-second of its CPU (${msEach} ms each) = ${Math.round(100_000 / msEach / floor)} % of the floor`
 
+/**
+ * The cores the machine's other processes took, from their CPU per request (PostgreSQL's, none without it; the
+ * load generator's) and the requests a second.
+ */
+const coresTaken = (databaseMs: number | null | undefined, loadGeneratorMs: number, perSecond: number) =>
+  (((databaseMs ?? 0) + loadGeneratorMs) * perSecond) / 1000
+
 /** The cores the machine's other processes (PostgreSQL, the load generator) took while the votes ran. */
 const otherProcessesCores = (run: ClosingHourRun) =>
-  (((run.cpuMsPerVote.databaseServer ?? 0) + run.cpuMsPerVote.loadGenerator) * run.votesPerSecond) / 1000
+  coresTaken(run.cpuMsPerVote.databaseServer, run.cpuMsPerVote.loadGenerator, run.votesPerSecond)
 
 /** apiOwnShare for a run's votes, and the cores the machine's other processes took. */
 const apiShareOfFloor = (run: ClosingHourRun, floor: number) =>

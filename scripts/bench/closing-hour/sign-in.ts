@@ -72,7 +72,7 @@ export async function measureSignIn(
     const samples: number[] = []
     let errors = 0
     const cpuBefore = await server.cpu()
-    const databaseBefore = postgresCpuMs?.() ?? null
+    const databaseBefore = postgresCpuMs?.()
     const loadGeneratorBefore = cpuMs(process.cpuUsage())
     const started = performance.now()
     await verify(signIns, SIGN_IN.concurrency, (ok, ms) => {
@@ -81,7 +81,7 @@ export async function measureSignIn(
     })
     const seconds = (performance.now() - started) / 1000
     const apiMs = cpuMs(await server.cpu()) - cpuMs(cpuBefore)
-    const databaseMs = databaseBefore === null ? null : (postgresCpuMs?.() ?? databaseBefore) - databaseBefore
+    const databaseMs = postgresCpuMs && databaseBefore !== undefined ? postgresCpuMs() - databaseBefore : null
     const loadGeneratorMs = cpuMs(process.cpuUsage()) - loadGeneratorBefore
     return {
       accounts: SIGN_IN.accounts,
